@@ -1,0 +1,36 @@
+/**
+ * GET /api/v1/deals (SPEC `listOrSearchDeals`): list, search and filter deals, or look one up
+ * by slug or id.
+ */
+import type { Catalog } from '../../src/catalog/catalog.ts';
+import { findDeal, listDeals } from '../../src/catalog/deals-query.ts';
+import { DEAL_LIST_PARAMS, parseQuery } from '../../src/schemas/query.ts';
+import type { Deps } from '../deps.ts';
+import { jsonAnswer, textAnswer, type Answer } from '../http/answer.ts';
+import { ApiError } from '../http/errors.ts';
+import { invalidParameter, PUBLIC_CACHE } from '../http/params.ts';
+import { serveAnswer } from '../http/serve-answer.ts';
+
+/** The answer for one query string; throws ApiError 400/404. */
+export function dealsAnswer(catalog: Catalog, params: URLSearchParams): Answer {
+  const parsed = parseQuery(DEAL_LIST_PARAMS, params);
+  if (!parsed.ok) throw invalidParameter(parsed.problem);
+  const query = parsed.value;
+
+  if (query.slug !== undefined || query.id !== undefined) {
+    const deal = findDeal(catalog, query);
+    if (!deal) {
+      const named = [query.slug !== undefined && `slug \`${query.slug}\``, query.id !== undefined && `id \`${query.id}\``].filter(Boolean).join(' and ');
+      throw new ApiError(404, 'not_found', `No deal matches ${named}.`, {
+        hint: 'Verify the id or slug: list deals with GET /api/v1/deals or search with GET /api/v1/deals?search=<words>.',
+      });
+    }
+    return jsonAnswer(200, { success: true, deal }, PUBLIC_CACHE);
+  }
+  const { positions, stats } = listDeals(catalog, query);
+  // Same bytes as JSON.stringify({ success, deals, count, stats }), joined from pre-serialised deals.
+  const deals = positions.map((p) => catalog.dealJson[p]).join(',');
+  return textAnswer(200, `{"success":true,"deals":[${deals}],"count":${positions.length},"stats":${JSON.stringify(stats)}}`, PUBLIC_CACHE);
+}
+
+export const getDeals = (request: Request, deps: Deps): Promise<Response> => serveAnswer(request, deps, 'deals', dealsAnswer);

@@ -1,0 +1,21 @@
+/** GET /api/v1/startups (SPEC `listStartups`): filter startup listings for sale. */
+import type { Catalog } from '../../src/catalog/catalog.ts';
+import { listStartups } from '../../src/catalog/startups-query.ts';
+import { parseQuery, STARTUP_LIST_PARAMS } from '../../src/schemas/query.ts';
+import type { Deps } from '../deps.ts';
+import { textAnswer, type Answer } from '../http/answer.ts';
+import { invalidParameter, PUBLIC_CACHE } from '../http/params.ts';
+import { serveAnswer } from '../http/serve-answer.ts';
+
+/** The answer for one query string; throws ApiError 400. */
+export function startupsAnswer(catalog: Catalog, params: URLSearchParams): Answer {
+  const parsed = parseQuery(STARTUP_LIST_PARAMS, params);
+  if (!parsed.ok) throw invalidParameter(parsed.problem);
+  const { positions, total } = listStartups(catalog, parsed.value);
+  // Same bytes as JSON.stringify({ success, startups, total }), joined from pre-serialised listings.
+  const startups = positions.map((p) => catalog.startupJson[p]).join(',');
+  return textAnswer(200, `{"success":true,"startups":[${startups}],"total":${total}}`, PUBLIC_CACHE);
+}
+
+export const getStartups = (request: Request, deps: Deps): Promise<Response> =>
+  serveAnswer(request, deps, 'startups', startupsAnswer);

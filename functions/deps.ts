@@ -1,0 +1,46 @@
+/**
+ * Everything a handler needs, passed in rather than imported (STYLE 7): wired once per process
+ * by an adapter, or per test with a fixture catalog.
+ */
+import type { Catalog } from '../src/catalog/catalog.ts';
+import type { Config } from '../src/config.ts';
+import { dealsAnswer } from './api/deals.ts';
+import { startupsAnswer } from './api/startups.ts';
+import { createCatalogState, type AnswerFor, type CatalogState } from './catalog-state.ts';
+import { createLogger, type Logger } from './log.ts';
+
+export interface Deps {
+  config: Config;
+  log: Logger;
+  clock: () => Date;
+  /** The catalog being served now; replaced as a whole after a content change. */
+  state: () => CatalogState;
+  /** Serve a new catalog from now on (after a content change); its answers start fresh. */
+  replaceCatalog: (catalog: Catalog) => void;
+}
+
+/** A platform-neutral handler (STYLE 1). */
+export type Handler = (request: Request, deps: Deps) => Promise<Response>;
+
+/** Routes whose default answer (no query string) is precomputed for every catalog version. */
+const PINNED: readonly [string, AnswerFor][] = [
+  ['deals', dealsAnswer],
+  ['startups', startupsAnswer],
+];
+
+/**
+ * Wire the process's dependencies around a loaded catalog.
+ * @example const deps = createDeps(loadConfig(), await loadGeneratedCatalog('generated'))
+ */
+export function createDeps(config: Config, catalog: Catalog, log: Logger = createLogger()): Deps {
+  let state = createCatalogState(catalog, config, PINNED);
+  return {
+    config,
+    log,
+    clock: () => new Date(),
+    state: () => state,
+    replaceCatalog: (next) => {
+      state = createCatalogState(next, config, PINNED);
+    },
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * One error class for every HTTP failure (SPEC "Errors"), and the one place that turns any
+ * thrown value into the SPEC error object. Unknown failures become 500 `internal_error` with
+ * no stack, path or library name in the body.
+ */
+
+/** SPEC: the allowed `code` values. */
+export const ERROR_CODES = [
+  'bad_request',
+  'validation_error',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'method_not_allowed',
+  'rate_limited',
+  'conflict',
+  'service_unavailable',
+  'internal_error',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** SPEC error object. */
+export interface ErrorBody {
+  success: false;
+  error: string;
+  code: ErrorCode;
+  hint?: string;
+  timestamp: string;
+}
+
+/**
+ * An HTTP error with its status, stable code and optional hint and headers.
+ * @example throw new ApiError(404, 'not_found', 'No deal has slug `x`', { hint: 'Verify the id or slug.' })
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly hint: string | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, code: ErrorCode, message: string, options: { hint?: string; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.hint = options.hint;
+    this.headers = options.headers ?? {};
+  }
+}
+
+/** The SPEC error object for an ApiError. */
+export function errorBody(error: ApiError, now: Date): ErrorBody {
+  const body: ErrorBody = { success: false, error: error.message, code: error.code, timestamp: now.toISOString() };
+  if (error.hint !== undefined) body.hint = error.hint;
+  return body;
+}
+
+/** Any thrown value as an ApiError; anything unexpected becomes a bare 500. */
+export function asApiError(thrown: unknown): { error: ApiError; unexpected: boolean } {
+  if (thrown instanceof ApiError) return { error: thrown, unexpected: false };
+  return {
+    error: new ApiError(500, 'internal_error', 'The server failed to answer this request.', {
+      hint: 'Try again; if it keeps failing, report it to the site owner.',
+    }),
+    unexpected: true,
+  };
+}
+
+/** 405 with the `Allow` header (DESIGN "error code per status"). */
+export function methodNotAllowed(method: string, allow: readonly string[]): ApiError {
+  return new ApiError(405, 'method_not_allowed', `Method ${method} is not supported here.`, {
+    hint: `Use ${allow.join(', ')}.`,
+    headers: { Allow: allow.join(', ') },
+  });
+}

@@ -1,0 +1,26 @@
+/**
+ * Serve a GET route whose answer is a pure function of the catalog and the query string:
+ * pinned answer, else cached answer, else computed (and cached). Computation time is reported
+ * in `Server-Timing` so the benchmark can read the time spent inside the server.
+ */
+import type { AnswerFor } from '../catalog-state.ts';
+import type { Deps } from '../deps.ts';
+import { answerResponse } from './answer.ts';
+
+/**
+ * @param route cache namespace, such as `deals`
+ * @example serveAnswer(request, deps, 'deals', dealsAnswer)
+ */
+export async function serveAnswer(request: Request, deps: Deps, route: string, compute: AnswerFor): Promise<Response> {
+  const url = new URL(request.url);
+  const key = route + url.search;
+  const state = deps.state();
+  const ready = state.pinned.get(key) ?? state.answers.get(key);
+  if (ready) return answerResponse(request, ready, { 'Server-Timing': 'cache;desc="hit"' });
+
+  const started = performance.now();
+  const answer = compute(state.catalog, url.searchParams);
+  const elapsed = performance.now() - started;
+  state.answers.set(key, answer);
+  return answerResponse(request, answer, { 'Server-Timing': `app;dur=${elapsed.toFixed(3)}` });
+}

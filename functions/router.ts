@@ -1,0 +1,110 @@
+/**
+ * The `/api` front door: maps `/api/v1/*` and its unversioned `/api/*` aliases to handlers,
+ * answers OPTIONS, HEAD and wrong methods, turns every failure into the SPEC error object, and
+ * adds the headers every API response carries (SPEC "Versioning", DESIGN "CORS").
+ */
+import { getDeals } from './api/deals.ts';
+import { getStartups } from './api/startups.ts';
+import type { Deps, Handler } from './deps.ts';
+import { answerResponse, jsonAnswer } from './http/answer.ts';
+import { ApiError, asApiError, errorBody, methodNotAllowed } from './http/errors.ts';
+
+export const API_VERSION = 'v1';
+const VERSIONED_PREFIX = '/api/v1';
+
+interface Route {
+  methods: Partial<Record<string, Handler>>;
+  /** Public routes answer any origin; admin routes are same-origin only. */
+  cors: 'public' | 'same-origin';
+}
+
+/** No admin session machinery can vouch for this request, so admin writes are refused with 401. */
+const requireAdminSession: Handler = () => {
+  throw new ApiError(401, 'unauthorized', 'This operation needs a signed-in admin session.', {
+    hint: 'Sign in as an admin on the site; the session cookie then authorizes admin writes.',
+  });
+};
+
+const ROUTES = new Map<string, Route>([
+  ['/deals', { methods: { GET: getDeals, POST: requireAdminSession, PUT: requireAdminSession, DELETE: requireAdminSession }, cors: 'public' }],
+  ['/startups', { methods: { GET: getStartups }, cors: 'public' }],
+]);
+
+const EXPOSED_HEADERS = 'API-Version, ETag, Link, Retry-After, RateLimit, RateLimit-Policy, Server-Timing, Deprecation, Sunset';
+
+/**
+ * Answer one request under `/api`.
+ * @example await handleApi(new Request('http://x/api/v1/deals?limit=1'), deps)
+ */
+export async function handleApi(request: Request, deps: Deps): Promise<Response> {
+  const url = new URL(request.url);
+  const target = resolvePath(url.pathname);
+  const route = target && ROUTES.get(target.path);
+  let response: Response;
+  try {
+    if (!target || !route) {
+      throw new ApiError(404, 'not_found', `There is no API endpoint at ${url.pathname}.`, {
+        hint: 'See /openapi.json for the endpoints; deals are at /api/v1/deals, startups at /api/v1/startups.',
+      });
+    }
+    response = await dispatch(request, deps, route);
+  } catch (thrown) {
+    response = await errorResponse(request, deps, thrown, url.pathname);
+  }
+  decorate(response, url, target?.alias ?? false, route?.cors ?? 'public');
+  return response;
+}
+
+/** Allowed methods of a route, as sent in `Allow`. */
+export function allowedMethods(route: Route): string[] {
+  const methods = Object.keys(route.methods);
+  if (route.methods.GET) methods.splice(1, 0, 'HEAD');
+  return [...methods, 'OPTIONS'];
+}
+
+// --- internal ---
+
+function resolvePath(pathname: string): { path: string; alias: boolean } | undefined {
+  const trimmed = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+  if (trimmed.startsWith(`${VERSIONED_PREFIX}/`)) return { path: trimmed.slice(VERSIONED_PREFIX.length), alias: false };
+  if (trimmed.startsWith('/api/') && !/^\/api\/v\d+(\/|$)/.test(trimmed)) return { path: trimmed.slice(4), alias: true };
+  return undefined;
+}
+
+async function dispatch(request: Request, deps: Deps, route: Route): Promise<Response> {
+  const allow = allowedMethods(route);
+  if (request.method === 'OPTIONS') {
+    const headers: Record<string, string> = { Allow: allow.join(', ') };
+    if (route.cors === 'public') {
+      headers['Access-Control-Allow-Methods'] = allow.join(', ');
+      headers['Access-Control-Allow-Headers'] = 'Content-Type, If-None-Match, If-Match, Accept, Accept-Encoding';
+      headers['Access-Control-Max-Age'] = '86400';
+    }
+    return new Response(null, { status: 204, headers });
+  }
+  const handler = route.methods[request.method === 'HEAD' ? 'GET' : request.method];
+  if (!handler) throw methodNotAllowed(request.method, allow);
+  return handler(request, deps);
+}
+
+async function errorResponse(request: Request, deps: Deps, thrown: unknown, path: string): Promise<Response> {
+  const { error, unexpected } = asApiError(thrown);
+  if (unexpected) {
+    deps.log.error('unhandled_error', { method: request.method, path, error: thrown instanceof Error ? thrown.stack : String(thrown) });
+  }
+  const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...error.headers };
+  return answerResponse(request, jsonAnswer(error.status, errorBody(error, deps.clock()), headers));
+}
+
+function decorate(response: Response, url: URL, alias: boolean, cors: Route['cors']): void {
+  const headers = response.headers;
+  headers.set('API-Version', API_VERSION);
+  if (alias) {
+    const successor = `${VERSIONED_PREFIX}${url.pathname.slice(4)}${url.search}`;
+    headers.append('Link', `<${successor}>; rel="successor-version"`);
+  }
+  if (cors === 'public') {
+    headers.set('Access-Control-Allow-Origin', '*');
+    headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Start the service on one port: load the prebuilt catalog, wire the handlers, mount Astro's
+ * build, listen. `npm start` calls this after making sure the build is current.
+ */
+import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Config } from '../src/config.ts';
+import { createNodeServer, type AstroHandler } from './adapters/node.ts';
+import { loadGeneratedCatalog } from './catalog-state.ts';
+import { createDeps, type Deps } from './deps.ts';
+import { createLogger, type Logger } from './log.ts';
+
+export interface RunningServer {
+  server: Server;
+  deps: Deps;
+  url: string;
+  close: () => Promise<void>;
+}
+
+/**
+ * @example const { url, close } = await startServer(loadConfig({ PORT: '0' }))
+ */
+export async function startServer(config: Config, log: Logger = createLogger()): Promise<RunningServer> {
+  const deps = createDeps(config, await loadGeneratedCatalog(config.generatedDir), log);
+  const entry = join(config.distDir, 'server', 'entry.mjs');
+  const astro = existsSync(entry) ? ((await import(pathToFileURL(entry).href)) as { handler: AstroHandler }).handler : undefined;
+  const clientDir = existsSync(join(config.distDir, 'client')) ? join(config.distDir, 'client') : config.distDir;
+  const server = createNodeServer(deps, { clientDir, astro });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  log.info('listening', { url, catalog: deps.state().catalog.version });
+  return {
+    server,
+    deps,
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * The content store: where accepted writes go. One interface; `git-store.ts` (a local git
+ * repository) is the embedded default. A resolved `commit` means the change is on disk and
+ * committed; a rejected one leaves the store as it was.
+ */
+
+/** One file change, by path relative to the content root (`deals/acme.md`); `text: null` deletes. */
+export interface ContentChange {
+  path: string;
+  text: string | null;
+}
+
+export interface CommitInfo {
+  message: string;
+  author: { name: string; email: string };
+}
+
+export interface ContentStore {
+  /** The content root on disk (what the pipeline reads). */
+  readonly root: string;
+  read(path: string): Promise<string | undefined>;
+  /** Names of the files directly in a folder of the store (empty when it does not exist). */
+  list(folder: string): Promise<string[]>;
+  /** Apply every change and record them as one commit, or none of them. Calls run one at a time. */
+  commit(changes: readonly ContentChange[], info: CommitInfo): Promise<{ commit: string }>;
+}
+
+/** The store cannot take writes now (not a repository, read-only, disk full, lock held). */
+export class StoreUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+/** A content path must stay inside its folder: `deals/<slug>.md` style, nothing else. */
+export function assertSafePath(path: string): void {
+  if (!/^(?:[a-z0-9][a-z0-9-]*\/)*[A-Za-z0-9][A-Za-z0-9._-]*$/.test(path) || path.split('/').some((part) => part === '..' || part.startsWith('.'))) {
+    throw new Error(`unsafe content path: ${JSON.stringify(path)}`);
+  }
+}

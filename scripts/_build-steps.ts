@@ -1,0 +1,68 @@
+/** Build steps shared by `build:content`, `start` and the benchmark. */
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Config } from '../src/config.ts';
+import { formatDiagnostic, sortDiagnostics } from '../src/pipeline/diagnostics.ts';
+import { emitCatalog, emitJsonSchemas } from '../src/pipeline/emit.ts';
+import { inputsFingerprint } from '../src/pipeline/fingerprint.ts';
+import { runPipeline } from '../src/pipeline/build.ts';
+import { readContent } from '../src/pipeline/read-content.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const BUILD_INFO = 'build-info.json';
+
+/** Today as YYYY-MM-DD (for the passed-expiry warning). */
+export const today = (): string => new Date().toISOString().slice(0, 10);
+
+/** Parse, validate, index and emit; prints every diagnostic. Returns false on content errors. */
+export async function buildContent(config: Config, print: (line: string) => void = console.error): Promise<boolean> {
+  const started = performance.now();
+  const { value, diagnostics } = runPipeline(await readContent(config.contentDir), { today: today() });
+  for (const d of sortDiagnostics(diagnostics)) print(formatDiagnostic(d));
+  if (!value) {
+    print(`build failed: ${diagnostics.filter((d) => d.severity === 'error').length} error(s) in content`);
+    return false;
+  }
+  await emitCatalog(config.generatedDir, value);
+  await emitJsonSchemas(config.generatedDir);
+  print(
+    `built ${value.data.deals.length} deals and ${value.data.startups.length} startups into ${config.generatedDir} in ${Math.round(performance.now() - started)} ms`,
+  );
+  return true;
+}
+
+/** Run `astro build` with the same settings, so the pages read the same generated catalog. */
+export function buildSite(config: Config): Promise<boolean> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build', '--silent'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, GENERATED_DIR: config.generatedDir, DIST_DIR: config.distDir, ASTRO_TELEMETRY_DISABLED: '1' },
+    });
+    child.on('exit', (code) => done(code === 0));
+  });
+}
+
+/** Fingerprint of everything a build reads. */
+export function buildInputs(config: Config): Promise<string> {
+  return inputsFingerprint([config.contentDir, join(ROOT, 'src'), join(ROOT, 'astro.config.mjs'), join(ROOT, 'package.json')]);
+}
+
+/** True when `generated/` and the site were built from the current inputs. */
+export async function isBuildCurrent(config: Config): Promise<boolean> {
+  try {
+    const info = JSON.parse(await readFile(join(config.generatedDir, BUILD_INFO), 'utf8')) as { inputs?: string; distDir?: string };
+    return info.inputs === (await buildInputs(config)) && info.distDir === config.distDir;
+  } catch {
+    return false;
+  }
+}
+
+/** Build content and site, then record what they were built from. */
+export async function buildAll(config: Config): Promise<boolean> {
+  const inputs = await buildInputs(config);
+  if (!(await buildContent(config)) || !(await buildSite(config))) return false;
+  await writeFile(join(config.generatedDir, BUILD_INFO), JSON.stringify({ inputs, distDir: config.distDir }));
+  return true;
+}

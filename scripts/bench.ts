@@ -1,0 +1,195 @@
+/**
+ * `npm run bench [-- --deals N --startups M --duration S]`: build a synthetic catalog, start the
+ * real server and a bare `node:http` baseline that replies with precomputed bytes, load both
+ * with autocannon, and print every case as a ratio to the baseline measured in the same run.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { get } from 'node:http';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { loadConfig } from '../src/config.ts';
+import type { CatalogData } from '../src/catalog/catalog.ts';
+import { buildContent } from './_build-steps.ts';
+
+const { values } = parseArgs({
+  options: {
+    deals: { type: 'string', default: '5000' },
+    startups: { type: 'string', default: '10000' },
+    duration: { type: 'string', default: '8' },
+    connections: { type: 'string', default: '32' },
+  },
+});
+const ROOT = resolve(import.meta.dirname, '..');
+const OUT = join(ROOT, 'bench-out', `${values.deals}-${values.startups}`);
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const report: string[] = [];
+const say = (line: string) => {
+  console.log(line);
+  report.push(line);
+};
+
+// 1. Content and build.
+const contentDir = join(OUT, 'content');
+if (!existsSync(join(contentDir, 'site.yaml'))) {
+  await run(fork(join(ROOT, 'scripts', 'generate.ts'), ['--deals', values.deals, '--startups', values.startups, '--out', contentDir]));
+}
+const config = { ...loadConfig(), contentDir, generatedDir: join(OUT, 'generated'), distDir: join(OUT, 'dist') };
+const buildStarted = performance.now();
+if (!(await buildContent(config, () => undefined))) throw new Error('build failed');
+const buildMs = performance.now() - buildStarted;
+const catalog = JSON.parse(readFileSync(join(config.generatedDir, 'catalog.json'), 'utf8')) as CatalogData;
+
+// 2. The requests of each case.
+const queries = searchQueries(catalog, 2000);
+const firstCategory = catalog.deals[0]?.category ?? 'cloud-credits';
+const cases: { name: string; paths: string[] }[] = [
+  { name: '(a) full default list', paths: ['/api/v1/deals'] },
+  { name: '(b) search, limit=20', paths: queries.map((q) => `/api/v1/deals?search=${encodeURIComponent(q)}&limit=20`) },
+  { name: '(c) category filter, limit=20', paths: [`/api/v1/deals?category=${firstCategory}&limit=20`] },
+  { name: '(d) single lookup by slug', paths: catalog.deals.slice(0, 200).map((d) => `/api/v1/deals?slug=${d.slug}`) },
+  { name: '(e) startups filter', paths: [`/api/v1/startups?category=saas&minRevenue=100000&forSale=true`] },
+];
+
+// 3. Servers: the real one with the answer cache off and on, and the baseline.
+const env = { CONTENT_DIR: contentDir, GENERATED_DIR: config.generatedDir, DIST_DIR: config.distDir };
+const cold = await startChild(join(ROOT, 'scripts', 'bench', 'serve.ts'), { ...env, ANSWER_CACHE: 'off' });
+say(`# Benchmark: ${catalog.deals.length} deals, ${catalog.startups.length} startups`);
+say('');
+say(`- content build (parse, validate, index, emit): ${Math.round(buildMs)} ms`);
+say(`- server start to first answer: ${Math.round(cold.startMs)} ms`);
+
+const answers: Record<string, string> = {};
+for (const { paths } of cases) for (const path of paths) answers[path] = await (await fetch(cold.url + path)).text();
+const timings = await searchTimings(cold.url, cases[1]?.paths ?? []);
+say(`- search time inside the server, cache off, ${timings.length} distinct queries: p50 ${pct(timings, 50).toFixed(3)} ms, p99 ${pct(timings, 99).toFixed(3)} ms, max ${pct(timings, 100).toFixed(3)} ms`);
+await writeFile(join(OUT, 'answers.json'), JSON.stringify(answers));
+const baseline = await startChild(join(ROOT, 'scripts', 'bench', 'baseline-server.ts'), {}, [join(OUT, 'answers.json')]);
+
+say('');
+say(`autocannon: ${connections} connections, ${duration} s per case, same machine`);
+say('');
+say('| case | baseline req/s | server req/s | ratio | server p50 ms | server p99 ms | baseline p99 ms |');
+say('|---|---|---|---|---|---|---|');
+const searchCase = cases[1] as { name: string; paths: string[] };
+// Cache off: every search computed (the server's default config keeps the cache on).
+await load(cold.url, searchCase.paths, 1);
+say(row(`${searchCase.name} (answer cache off)`, await load(baseline.url, searchCase.paths), await load(cold.url, searchCase.paths)));
+const rssCold = rss(cold.child);
+cold.child.kill();
+
+const warm = await startChild(join(ROOT, 'scripts', 'bench', 'serve.ts'), env);
+for (const c of cases) {
+  // Warm both sides (JIT, caches, background precompression) before measuring.
+  await load(baseline.url, c.paths, 1);
+  await load(warm.url, c.paths, c === searchCase ? 3 : 1);
+  const label = c === searchCase ? ' (answer cache on)' : '';
+  say(row(`${c.name}${label}`, await load(baseline.url, c.paths), await load(warm.url, c.paths)));
+}
+say('');
+say(`- resident memory after load: ${rssCold} MB (answer cache off), ${rss(warm.child)} MB (answer cache on, default)`);
+warm.child.kill();
+baseline.child.kill();
+await writeFile(join(OUT, 'results.md'), `${report.join('\n')}\n`);
+console.log(`\nwritten to ${join(OUT, 'results.md')}`);
+
+// --- internal ---
+
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function load(base: string, paths: string[], seconds = duration): Promise<Load> {
+  const result = await autocannon({
+    url: base,
+    connections,
+    duration: seconds,
+    requests: paths.map((path) => ({ method: 'GET', path })),
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+function row(name: string, base: Load, server: Load): string {
+  const flags = server.non2xx || server.errors ? ` (non-2xx ${server.non2xx}, errors ${server.errors})` : '';
+  return `| ${name}${flags} | ${Math.round(base.rps)} | ${Math.round(server.rps)} | ${(server.rps / base.rps).toFixed(2)} | ${server.p50} | ${server.p99} | ${base.p99} |`;
+}
+
+/** Time spent computing each search inside the server, read from `Server-Timing`, one request at a time. */
+async function searchTimings(base: string, paths: string[]): Promise<number[]> {
+  const durations: number[] = [];
+  for (const path of paths) {
+    const response = await fetch(base + path);
+    await response.arrayBuffer();
+    const match = /app;dur=([\d.]+)/.exec(response.headers.get('server-timing') ?? '');
+    if (match) durations.push(Number(match[1]));
+  }
+  return durations.sort((a, b) => a - b);
+}
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
+}
+
+/** Distinct one- to three-word queries from the catalog's own words. */
+function searchQueries(data: CatalogData, count: number): string[] {
+  const words = [...new Set(data.deals.flatMap((d) => `${d.title} ${d.provider} ${(d.tags ?? []).join(' ')} ${d.shortDescription ?? ''}`.toLowerCase().match(/\p{L}{3,}/gu) ?? []))];
+  let seed = 7;
+  const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const queries = new Set<string>();
+  while (queries.size < count && words.length > 0) {
+    const n = 1 + Math.floor(next() * 3);
+    queries.add(Array.from({ length: n }, () => words[Math.floor(next() * words.length)]).join(' '));
+  }
+  return [...queries];
+}
+
+function rss(child: ChildProcess): number {
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => done(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function startChild(script: string, env: Record<string, string>, args: string[] = []): Promise<{ child: ChildProcess; url: string; startMs: number }> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = fork(script, [...args, String(port)], { env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const url = `http://127.0.0.1:${port}`;
+  // Poll with plain node:http: the first fetch() in a process pays for loading undici.
+  while (!(await respondsOk(`${url}/api/v1/deals?limit=1`))) await new Promise((r) => setTimeout(r, 5));
+  return { child, url, startMs: performance.now() - started };
+}
+
+function respondsOk(url: string): Promise<boolean> {
+  return new Promise((done) => {
+    get(url, (response) => {
+      response.resume();
+      response.on('end', () => done(true));
+    }).on('error', () => done(false));
+  });
+}
+
+function run(child: ChildProcess): Promise<void> {
+  return new Promise((done, fail) => child.on('exit', (code) => (code === 0 ? done() : fail(new Error(`exit ${code}`)))));
+}

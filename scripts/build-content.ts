@@ -1,0 +1,10 @@
+/**
+ * `npm run build:content`: validate the content and write the prebuilt indexes to `generated/`.
+ * Exits non-zero, with one line per problem, when the content has errors.
+ */
+import { loadConfig } from '../src/config.ts';
+import { buildContent } from './_build-steps.ts';
+
+const config = loadConfig();
+const ok = await buildContent(config);
+if (!ok) process.exit(1);

@@ -1,0 +1,20 @@
+/**
+ * `npm run check`: validate content without building. One line per problem (file:line field:
+ * what is wrong and what is allowed); exits 1 when any is an error. Warnings do not fail.
+ */
+import { loadConfig } from '../src/config.ts';
+import { formatDiagnostic, hasErrors, sortDiagnostics } from '../src/pipeline/diagnostics.ts';
+import { runPipeline } from '../src/pipeline/build.ts';
+import { readContent } from '../src/pipeline/read-content.ts';
+import { today } from './_build-steps.ts';
+
+const contentDir = process.argv[2] ?? loadConfig().contentDir;
+const sources = await readContent(contentDir);
+const { diagnostics } = runPipeline(sources, { today: today(), index: false });
+for (const d of sortDiagnostics(diagnostics)) console.log(formatDiagnostic(d));
+const errors = diagnostics.filter((d) => d.severity === 'error').length;
+const warnings = diagnostics.length - errors;
+console.log(
+  `checked ${sources.deals.length} deals and ${sources.startups.length} startups: ${errors} error(s), ${warnings} warning(s)`,
+);
+process.exit(hasErrors(diagnostics) ? 1 : 0);

@@ -1,0 +1,85 @@
+/**
+ * The in-memory catalog: the prebuilt data plus lookup maps and loaded search indexes. Built
+ * once per process from `generated/` (or straight from the pipeline after a write).
+ */
+import type { CategoriesFile, Scope } from '../schemas/category.ts';
+import type { Deal } from '../schemas/deal.ts';
+import type { Site } from '../schemas/site.ts';
+import type { Startup } from '../schemas/startup.ts';
+import { compareTitles } from './order.ts';
+import { loadSearchIndex, type CompactIndex, type SearchIndex } from './search.ts';
+
+/** What the build writes to `generated/catalog.json`: records already in default order. */
+export interface CatalogData {
+  /** Content hash: changes whenever any published record changes. */
+  version: string;
+  site: Site;
+  categories: CategoriesFile;
+  deals: Deal[];
+  startups: Startup[];
+}
+
+/** What the build writes to `generated/search-postings.json`: compact postings of the lunr indexes. */
+export interface SearchPostings {
+  deals: CompactIndex;
+  startups: CompactIndex;
+}
+
+export interface Catalog extends CatalogData {
+  /** Each deal serialised once, by position, so list answers are joined rather than stringified. */
+  dealJson: string[];
+  startupJson: string[];
+  /** Rank of each deal's title (and each startup's name) in title order, for cheap tie-breaks. */
+  dealTitleRank: Int32Array;
+  startupNameRank: Int32Array;
+  /** Scope of each deal, by position in `deals`. */
+  dealScopes: Scope[];
+  scopeByCategory: Map<string, Scope>;
+  dealBySlug: Map<string, Deal>;
+  dealById: Map<string, Deal>;
+  /** Position in `deals` of each deal's lunr document, by index document number. */
+  dealSearch: IndexedSearch;
+  startupSearch: IndexedSearch;
+}
+
+/** A search index and, for each of its documents, the record's position in the catalog array. */
+export interface IndexedSearch {
+  index: SearchIndex;
+  positions: Int32Array;
+}
+
+/**
+ * Assemble the runtime catalog.
+ * @example const catalog = createCatalog(JSON.parse(catalogJson), JSON.parse(indexJson))
+ */
+export function createCatalog(data: CatalogData, indexes: SearchPostings): Catalog {
+  const scopeByCategory = new Map(data.categories.deals.map((c) => [c.slug, c.scope]));
+  return {
+    ...data,
+    dealJson: data.deals.map((d) => JSON.stringify(d)),
+    startupJson: data.startups.map((s) => JSON.stringify(s)),
+    dealTitleRank: rankBy(data.deals, (d) => d.title),
+    startupNameRank: rankBy(data.startups, (s) => s.name),
+    scopeByCategory,
+    dealScopes: data.deals.map((d) => scopeByCategory.get(d.category) ?? 'deals'),
+    dealBySlug: new Map(data.deals.map((d) => [d.slug, d])),
+    dealById: new Map(data.deals.map((d) => [d.id, d])),
+    dealSearch: indexed(indexes.deals, data.deals),
+    startupSearch: indexed(indexes.startups, data.startups),
+  };
+}
+
+// --- internal ---
+
+function rankBy<T>(records: readonly T[], text: (r: T) => string): Int32Array {
+  const order = records.map((_, i) => i).sort((a, b) => compareTitles(text(records[a] as T), text(records[b] as T)));
+  const rank = new Int32Array(records.length);
+  order.forEach((position, r) => (rank[position] = r));
+  return rank;
+}
+
+function indexed(compact: CompactIndex, records: readonly { id: string }[]): IndexedSearch {
+  const index = loadSearchIndex(compact);
+  const positionById = new Map(records.map((r, i) => [r.id, i]));
+  return { index, positions: Int32Array.from(index.refs, (ref) => positionById.get(ref) ?? -1) };
+}

@@ -1,0 +1,97 @@
+/**
+ * GET /deals as a pure function of the catalog: filters, ordering, stats and limit
+ * (SPEC GET /deals and DESIGN "API decisions"). No I/O, no Request. Results are positions in
+ * `catalog.deals`, so callers can reuse each deal's pre-serialised JSON.
+ */
+import type { Scope } from '../schemas/category.ts';
+import type { Deal } from '../schemas/deal.ts';
+import { LIMIT_CAP, type DealListQuery } from '../schemas/query.ts';
+import type { Catalog } from './catalog.ts';
+import { search } from './search.ts';
+import { topK } from './top.ts';
+
+/** SPEC "Deal list statistics". */
+export interface DealStats {
+  total: number;
+  active: number;
+  expired: number;
+  featured: number;
+  recommended: number;
+  scope: Scope | 'all';
+  byCategory: Record<string, number>;
+}
+
+export interface DealList {
+  /** Positions in `catalog.deals`, in answer order, after `limit`. */
+  positions: number[];
+  stats: DealStats;
+}
+
+/**
+ * Filter, order and count deals.
+ * @example listDeals(catalog, { search: 'aws', limit: 20 }).positions.map((p) => catalog.deals[p])
+ */
+export function listDeals(catalog: Catalog, query: DealListQuery): DealList {
+  const scope = effectiveScope(catalog, query);
+  const category = query.category?.toLowerCase();
+  const matches = (position: number): boolean => {
+    const deal = catalog.deals[position] as Deal;
+    if (scope !== 'all' && catalog.dealScopes[position] !== scope) return false;
+    if (query.status === undefined ? deal.status === 'expired' : query.status !== 'all' && deal.status !== query.status) return false;
+    if (category !== undefined && deal.category !== category) return false;
+    if (query.featured && !deal.featured) return false;
+    if (query.recommended && !deal.recommended) return false;
+    return true;
+  };
+  const limit = query.limit === undefined ? undefined : Math.min(query.limit, LIMIT_CAP);
+
+  if (query.search !== undefined && query.search.trim() !== '') {
+    const { index, positions } = catalog.dealSearch;
+    const hits = search(index, query.search)
+      .map((hit) => ({ position: positions[hit.doc] as number, score: hit.score }))
+      .filter((hit) => matches(hit.position));
+    const stats = dealStats(hits.map((h) => catalog.deals[h.position] as Deal), scope);
+    // DESIGN: relevance descending, ties by title.
+    const rank = catalog.dealTitleRank;
+    const ordered = topK(hits, (a, b) => b.score - a.score || (rank[a.position] as number) - (rank[b.position] as number), limit);
+    return { positions: ordered.map((h) => h.position), stats };
+  }
+  const all: number[] = [];
+  for (let position = 0; position < catalog.deals.length; position++) if (matches(position)) all.push(position);
+  // `catalog.deals` is already in the default order.
+  const stats = dealStats(all.map((p) => catalog.deals[p] as Deal), scope);
+  return { positions: limit === undefined ? all : all.slice(0, limit), stats };
+}
+
+/**
+ * The single deal named by `slug` and/or `id`; when both are given they must name the same deal.
+ * @example findDeal(catalog, { slug: 'aws-activate' })
+ */
+export function findDeal(catalog: Catalog, key: { slug?: string | undefined; id?: string | undefined }): Deal | undefined {
+  const bySlug = key.slug === undefined ? undefined : catalog.dealBySlug.get(key.slug);
+  const byId = key.id === undefined ? undefined : catalog.dealById.get(key.id);
+  if (key.slug !== undefined && key.id !== undefined) return bySlug === byId ? bySlug : undefined;
+  return bySlug ?? byId;
+}
+
+/** Stats over a set of deals (DESIGN: over every match, before `limit`). */
+export function dealStats(deals: readonly Deal[], scope: Scope | 'all'): DealStats {
+  const stats: DealStats = { total: deals.length, active: 0, expired: 0, featured: 0, recommended: 0, scope, byCategory: {} };
+  const byCategory = new Map<string, number>();
+  for (const deal of deals) {
+    if (deal.status === 'active') stats.active++;
+    else if (deal.status === 'expired') stats.expired++;
+    if (deal.featured) stats.featured++;
+    if (deal.recommended) stats.recommended++;
+    byCategory.set(deal.category, (byCategory.get(deal.category) ?? 0) + 1);
+  }
+  for (const name of [...byCategory.keys()].sort()) stats.byCategory[name] = byCategory.get(name) as number;
+  return stats;
+}
+
+/** DESIGN: default scope `deals`; a `category` without `scope` means that category's scope. */
+export function effectiveScope(catalog: Catalog, query: DealListQuery): Scope | 'all' {
+  if (query.scope !== undefined) return query.scope;
+  if (query.category !== undefined) return catalog.scopeByCategory.get(query.category.toLowerCase()) ?? 'deals';
+  return 'deals';
+}

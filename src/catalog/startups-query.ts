@@ -1,0 +1,51 @@
+/**
+ * GET /startups as a pure function of the catalog (SPEC GET /startups, DESIGN: revenue bounds
+ * inclusive, every filter combined with AND, `total` counts the matches). Results are
+ * positions in `catalog.startups`.
+ */
+import type { Startup } from '../schemas/startup.ts';
+import type { StartupListQuery } from '../schemas/query.ts';
+import type { Catalog } from './catalog.ts';
+import { search } from './search.ts';
+import { topK } from './top.ts';
+
+export interface StartupList {
+  positions: number[];
+  total: number;
+}
+
+/**
+ * Filter and order startup listings.
+ * @example listStartups(catalog, { category: 'saas', minRevenue: 100000 })
+ */
+export function listStartups(catalog: Catalog, query: StartupListQuery): StartupList {
+  const country = query.country?.toUpperCase();
+  const category = query.category?.toLowerCase();
+  const source = query.source?.toLowerCase();
+  const forSale = query.forSale === undefined ? undefined : query.forSale === 'true';
+  const matches = (position: number): boolean => {
+    const s = catalog.startups[position] as Startup;
+    if (category !== undefined && s.category !== category) return false;
+    if (country !== undefined && s.country !== country) return false;
+    if (source !== undefined && s.source !== source) return false;
+    if (query.featured && !s.featured) return false;
+    if (forSale !== undefined && s.forSale !== forSale) return false;
+    // A listing without a revenue figure cannot satisfy a revenue bound.
+    if (query.minRevenue !== undefined && (s.revenue === undefined || s.revenue < query.minRevenue)) return false;
+    if (query.maxRevenue !== undefined && (s.revenue === undefined || s.revenue > query.maxRevenue)) return false;
+    return true;
+  };
+
+  if (query.search !== undefined && query.search.trim() !== '') {
+    const { index, positions } = catalog.startupSearch;
+    const rank = catalog.startupNameRank;
+    const hits = search(index, query.search)
+      .map((hit) => ({ position: positions[hit.doc] as number, score: hit.score }))
+      .filter((hit) => matches(hit.position));
+    const ordered = topK(hits, (a, b) => b.score - a.score || (rank[a.position] as number) - (rank[b.position] as number));
+    return { positions: ordered.map((h) => h.position), total: ordered.length };
+  }
+  const positions: number[] = [];
+  for (let position = 0; position < catalog.startups.length; position++) if (matches(position)) positions.push(position);
+  return { positions, total: positions.length };
+}

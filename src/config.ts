@@ -1,0 +1,43 @@
+/**
+ * Runtime settings, read once from the environment with embedded defaults, so the service
+ * runs with no configuration at all.
+ */
+import { resolve } from 'node:path';
+
+export interface Config {
+  /** The content store: a folder of Markdown/YAML (a git work tree for writes). */
+  contentDir: string;
+  /** Where the build writes catalog.json, search-index.json and stats.json. */
+  generatedDir: string;
+  /** Astro's build output. */
+  distDir: string;
+  host: string;
+  port: number;
+  /** Answer cache size; 0 entries turns it off (the benchmark measures both). */
+  answerCacheEntries: number;
+  answerCacheBytes: number;
+}
+
+/**
+ * @example loadConfig({ PORT: '8080' }).port // 8080
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env, root = process.cwd()): Config {
+  return {
+    contentDir: resolve(root, env.CONTENT_DIR ?? 'content'),
+    generatedDir: resolve(root, env.GENERATED_DIR ?? 'generated'),
+    distDir: resolve(root, env.DIST_DIR ?? 'dist'),
+    host: env.HOST ?? '127.0.0.1',
+    port: integer(env.PORT, 4321),
+    answerCacheEntries: env.ANSWER_CACHE === 'off' ? 0 : integer(env.ANSWER_CACHE_ENTRIES, 10_000),
+    answerCacheBytes: integer(env.ANSWER_CACHE_BYTES, 256 * 1024 * 1024),
+  };
+}
+
+// --- internal ---
+
+function integer(text: string | undefined, fallback: number): number {
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`expected a whole number, got "${text}"`);
+  return value;
+}

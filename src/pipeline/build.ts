@@ -1,0 +1,91 @@
+/**
+ * The whole content pipeline: parse → validate → derive → index. The same function serves
+ * `npm run build`, `npm run check` (without indexing) and the re-index after an admin write.
+ */
+import type { CatalogData, SearchPostings } from '../catalog/catalog.ts';
+import { compactIndex } from '../catalog/search.ts';
+import type { CategoriesFile } from '../schemas/category.ts';
+import type { Site } from '../schemas/site.ts';
+import { deriveCatalog } from './derive.ts';
+import { hasErrors, type Diagnostic, type StageResult } from './diagnostics.ts';
+import { parseEntry, parseYamlFile, type ParsedEntry, type SourceFile } from './parse.ts';
+import type { ContentSources } from './read-content.ts';
+import { buildDealIndex, buildStartupIndex } from './search-index.ts';
+import { validateCategories, validateDeals, validateSite, validateStartups } from './validate.ts';
+
+export interface BuiltCatalog {
+  data: CatalogData;
+  /** Serialized lunr indexes (`lunr.Index#toJSON`), as written to `search-index.json`. */
+  lunr: { deals: object; startups: object };
+  /** The same indexes as compact postings, which the runtime loads. */
+  postings: SearchPostings;
+}
+
+export interface PipelineOptions {
+  /** Today's date as YYYY-MM-DD, for the passed-expiry warning. */
+  today: string;
+  /** Skip the search index (for `check`). */
+  index?: boolean;
+}
+
+/**
+ * Run the pipeline over read sources. `value` is undefined when any error was found.
+ * @example const { value, diagnostics } = runPipeline(await readContent('content'), { today: '2026-11-21' })
+ */
+export function runPipeline(sources: ContentSources, options: PipelineOptions): StageResult<BuiltCatalog | undefined> {
+  const diagnostics: Diagnostic[] = [];
+  const site = loadDocument(sources.site, 'content/site.yaml', validateSite, diagnostics);
+  const categories = loadDocument(sources.categories, 'content/categories.yaml', validateCategories, diagnostics);
+  const dealEntries = parseAll(sources.deals, diagnostics);
+  const startupEntries = parseAll(sources.startups, diagnostics);
+  if (!site || !categories) return { value: undefined, diagnostics };
+
+  const deals = validateDeals(dealEntries, categories, options.today);
+  const startups = validateStartups(startupEntries, categories);
+  diagnostics.push(...deals.diagnostics, ...startups.diagnostics);
+  if (hasErrors(diagnostics)) return { value: undefined, diagnostics };
+
+  const data = deriveCatalog(
+    site,
+    categories,
+    deals.value.map((d) => d.record),
+    startups.value.map((s) => s.record),
+  );
+  if (options.index === false) {
+    const empty = { refs: [], terms: [], postings: [] };
+    return { value: { data, lunr: { deals: {}, startups: {} }, postings: { deals: empty, startups: empty } }, diagnostics };
+  }
+  const lunr = { deals: buildDealIndex(data.deals), startups: buildStartupIndex(data.startups) };
+  const postings = { deals: compactIndex(lunr.deals), startups: compactIndex(lunr.startups) };
+  return { value: { data, lunr, postings }, diagnostics };
+}
+
+// --- internal ---
+
+function parseAll(files: readonly SourceFile[], diagnostics: Diagnostic[]): ParsedEntry[] {
+  const entries: ParsedEntry[] = [];
+  for (const file of files) {
+    const result = parseEntry(file);
+    diagnostics.push(...result.diagnostics);
+    if (result.value) entries.push(result.value);
+  }
+  return entries;
+}
+
+function loadDocument<T extends Site | CategoriesFile>(
+  file: SourceFile | undefined,
+  expectedPath: string,
+  validate: (path: string, data: unknown, keyLines: Map<string, number>) => StageResult<T | undefined>,
+  diagnostics: Diagnostic[],
+): T | undefined {
+  if (!file) {
+    diagnostics.push({ severity: 'error', code: 'missing_file', file: expectedPath, message: 'file is missing' });
+    return undefined;
+  }
+  const parsed = parseYamlFile(file);
+  diagnostics.push(...parsed.diagnostics);
+  if (!parsed.value) return undefined;
+  const result = validate(file.path, parsed.value.data, parsed.value.keyLines);
+  diagnostics.push(...result.diagnostics);
+  return result.value;
+}

@@ -1,0 +1,58 @@
+/**
+ * Stage 5: write the prebuilt indexes to `generated/`. Output is byte-stable for the same
+ * content (no timestamps), so ETags and diffs stay meaningful.
+ */
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CatalogData } from '../catalog/catalog.ts';
+import { dealStats } from '../catalog/deals-query.ts';
+import type { Scope } from '../schemas/category.ts';
+import { contentJsonSchemas } from '../schemas/json-schemas.ts';
+import type { BuiltCatalog } from './build.ts';
+
+export const CATALOG_FILE = 'catalog.json';
+export const SEARCH_INDEX_FILE = 'search-index.json';
+export const SEARCH_POSTINGS_FILE = 'search-postings.json';
+export const STATS_FILE = 'stats.json';
+
+/** Write catalog, search indexes and stats; each file appears whole (temp file, then rename). */
+export async function emitCatalog(outDir: string, built: BuiltCatalog): Promise<void> {
+  const { data } = built;
+  await mkdir(outDir, { recursive: true });
+  await Promise.all([
+    writeWhole(join(outDir, CATALOG_FILE), JSON.stringify(data)),
+    writeWhole(join(outDir, SEARCH_INDEX_FILE), JSON.stringify(built.lunr)),
+    writeWhole(join(outDir, SEARCH_POSTINGS_FILE), JSON.stringify(built.postings)),
+    writeWhole(join(outDir, STATS_FILE), JSON.stringify(precomputedStats(data), null, 2)),
+  ]);
+}
+
+/** Stats per scope for the default status filter and for `status=all`, for pages and reports. */
+export function precomputedStats(data: CatalogData) {
+  const scopeOf = new Map(data.categories.deals.map((c) => [c.slug, c.scope]));
+  const inScope = (scope: Scope | 'all') => data.deals.filter((d) => scope === 'all' || scopeOf.get(d.category) === scope);
+  const scopes = ['deals', 'programs', 'all'] as const;
+  return {
+    version: data.version,
+    startups: data.startups.length,
+    defaultStatus: Object.fromEntries(scopes.map((s) => [s, dealStats(inScope(s).filter((d) => d.status !== 'expired'), s)])),
+    allStatuses: Object.fromEntries(scopes.map((s) => [s, dealStats(inScope(s), s)])),
+  };
+}
+
+// --- internal ---
+
+async function writeWhole(path: string, text: string): Promise<void> {
+  const temp = `${path}.${process.pid}.tmp`;
+  await writeFile(temp, text);
+  await rename(temp, path);
+}
+
+/** Write the JSON Schema of every content type to `<outDir>/schemas/` (for editors). */
+export async function emitJsonSchemas(outDir: string): Promise<string[]> {
+  const dir = join(outDir, 'schemas');
+  await mkdir(dir, { recursive: true });
+  const schemas = Object.entries(contentJsonSchemas());
+  await Promise.all(schemas.map(([name, schema]) => writeWhole(join(dir, name), `${JSON.stringify(schema, null, 2)}\n`)));
+  return schemas.map(([name]) => join(dir, name));
+}

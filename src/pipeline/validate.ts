@@ -1,0 +1,193 @@
+/**
+ * Stage 2: validate parsed content with the zod schemas, then the rules that span files:
+ * unique slugs and ids, known categories and sources, and passed expiry dates.
+ */
+import type * as z from 'zod';
+import { CategoriesFileSchema, type CategoriesFile } from '../schemas/category.ts';
+import { DealSchema, type Deal } from '../schemas/deal.ts';
+import { SiteSchema, type Site } from '../schemas/site.ts';
+import { StartupSchema, type Startup } from '../schemas/startup.ts';
+import type { Diagnostic, StageResult } from './diagnostics.ts';
+import { issueMessage, issuePath } from './issue-message.ts';
+import type { ParsedEntry } from './parse.ts';
+
+/** A validated record with the file it came from. */
+export interface Located<T> {
+  path: string;
+  record: T;
+}
+
+/** Validate one YAML document (site or categories) against its schema. */
+export function validateDocument<S extends z.ZodType>(
+  schema: S,
+  path: string,
+  data: unknown,
+  keyLines: Map<string, number>,
+): StageResult<z.output<S> | undefined> {
+  const result = schema.safeParse(data);
+  if (result.success) return { value: result.data, diagnostics: [] };
+  return { value: undefined, diagnostics: issuesToDiagnostics(result.error, data, path, keyLines) };
+}
+
+export const validateSite = (path: string, data: unknown, keyLines: Map<string, number>): StageResult<Site | undefined> =>
+  validateDocument(SiteSchema, path, data, keyLines);
+
+export const validateCategories = (
+  path: string,
+  data: unknown,
+  keyLines: Map<string, number>,
+): StageResult<CategoriesFile | undefined> => {
+  const result = validateDocument(CategoriesFileSchema, path, data, keyLines);
+  if (!result.value) return result;
+  const all = [...result.value.deals, ...result.value.startups, ...result.value.sources];
+  const diagnostics = duplicates(
+    [
+      ...result.value.deals.map((c) => ({ key: `deals:${c.slug}`, path, label: `deals slug \`${c.slug}\`` })),
+      ...result.value.startups.map((c) => ({ key: `startups:${c.slug}`, path, label: `startups slug \`${c.slug}\`` })),
+      ...result.value.sources.map((c) => ({ key: `sources:${c.slug}`, path, label: `sources slug \`${c.slug}\`` })),
+    ],
+    'duplicate_category',
+  );
+  return { value: all.length ? result.value : undefined, diagnostics };
+};
+
+/** Validate deal entries: schema, unique slug and id, known category, expiry warning. */
+export function validateDeals(
+  entries: readonly ParsedEntry[],
+  categories: CategoriesFile,
+  today: string,
+): StageResult<Located<Deal>[]> {
+  const lineOf = lineFinder(entries);
+  const known = new Set(categories.deals.map((c) => c.slug));
+  const allowed = categories.deals.map((c) => `\`${c.slug}\``).join(' | ');
+  const { value, diagnostics } = validateEntries(entries, DealSchema, (entry) => ({
+    ...entry.data,
+    slug: entry.slug,
+    ...(entry.body ? { description: entry.body } : {}),
+  }));
+  for (const { path, record } of value) {
+    const line = lineOf(path, 'category');
+    if (!known.has(record.category)) {
+      diagnostics.push(error(path, 'unknown_category', 'category', `expected one of ${allowed}, got \`${record.category}\``, line));
+    }
+    if (record.expiryDate && record.expiryDate < today && record.status !== 'expired') {
+      diagnostics.push({
+        severity: 'warning',
+        code: 'expiry_passed',
+        file: path,
+        field: 'expiryDate',
+        line: lineOf(path, 'expiryDate'),
+        message: `${record.expiryDate} has passed but status is \`${record.status}\`; set status to \`expired\` or move the date`,
+      });
+    }
+  }
+  diagnostics.push(...uniqueness(value, lineOf));
+  return { value, diagnostics };
+}
+
+/** Validate startup entries: schema, unique slug and id, known category and source. */
+export function validateStartups(entries: readonly ParsedEntry[], categories: CategoriesFile): StageResult<Located<Startup>[]> {
+  const lineOf = lineFinder(entries);
+  const knownCategories = new Set(categories.startups.map((c) => c.slug));
+  const knownSources = new Set(categories.sources.map((s) => s.slug));
+  const { value, diagnostics } = validateEntries(entries, StartupSchema, (entry) => ({
+    ...entry.data,
+    slug: entry.slug,
+    ...(entry.body ? { description: entry.body } : {}),
+  }));
+  for (const { path, record } of value) {
+    if (!knownCategories.has(record.category)) {
+      const allowed = categories.startups.map((c) => `\`${c.slug}\``).join(' | ') || '(none defined in categories.yaml `startups`)';
+      diagnostics.push(error(path, 'unknown_category', 'category', `expected one of ${allowed}, got \`${record.category}\``, lineOf(path, 'category')));
+    }
+    if (record.source !== undefined && !knownSources.has(record.source)) {
+      const allowed = categories.sources.map((s) => `\`${s.slug}\``).join(' | ') || '(none defined in categories.yaml `sources`)';
+      diagnostics.push(error(path, 'unknown_source', 'source', `expected one of ${allowed}, got \`${record.source}\``, lineOf(path, 'source')));
+    }
+  }
+  diagnostics.push(...uniqueness(value, lineOf));
+  return { value, diagnostics };
+}
+
+// --- internal ---
+
+function validateEntries<S extends z.ZodType>(
+  entries: readonly ParsedEntry[],
+  schema: S,
+  assemble: (entry: ParsedEntry) => unknown,
+): StageResult<Located<z.output<S>>[]> {
+  const value: Located<z.output<S>>[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const entry of entries) {
+    const input = assemble(entry);
+    const result = schema.safeParse(input);
+    if (result.success) value.push({ path: entry.path, record: result.data });
+    else diagnostics.push(...issuesToDiagnostics(result.error, input, entry.path, entry.keyLines));
+  }
+  return { value, diagnostics };
+}
+
+function issuesToDiagnostics(error: z.ZodError, input: unknown, path: string, keyLines: Map<string, number>): Diagnostic[] {
+  return error.issues.map((issue) => {
+    const field = issuePath(issue) || '(root)';
+    const topKey = field.split('.')[0] ?? field;
+    const diagnostic: Diagnostic = { severity: 'error', code: issue.code, file: path, field, message: issueMessage(issue, input) };
+    const line = keyLines.get(topKey);
+    if (line !== undefined) diagnostic.line = line;
+    // The slug comes from the file name, the description from the body: say so.
+    if (topKey === 'slug') diagnostic.message += ' (the slug is the file name)';
+    return diagnostic;
+  });
+}
+
+interface Keyed {
+  key: string;
+  path: string;
+  label: string;
+}
+
+/** One error per repeated key, naming every file that uses it. */
+function duplicates(items: readonly Keyed[], code: string): Diagnostic[] {
+  const byKey = new Map<string, Keyed[]>();
+  for (const item of items) byKey.set(item.key, [...(byKey.get(item.key) ?? []), item]);
+  const diagnostics: Diagnostic[] = [];
+  for (const group of byKey.values()) {
+    if (group.length < 2) continue;
+    const files = [...new Set(group.map((g) => g.path))].join(' and ');
+    for (const item of group) {
+      diagnostics.push({ severity: 'error', code, file: item.path, field: item.label.split(' ')[0], message: `${item.label} is used more than once (${files})` });
+    }
+  }
+  return diagnostics;
+}
+
+function uniqueness(
+  records: readonly Located<{ id: string; slug: string }>[],
+  lineOf: (path: string, key: string) => number | undefined,
+): Diagnostic[] {
+  const ids = duplicates(
+    records.map(({ path, record }) => ({ key: record.id, path, label: `id \`${record.id}\`` })),
+    'duplicate_id',
+  );
+  const slugs = duplicates(
+    records.map(({ path, record }) => ({ key: record.slug, path, label: `slug \`${record.slug}\`` })),
+    'duplicate_slug',
+  );
+  for (const d of ids) {
+    const line = lineOf(d.file, 'id');
+    if (line !== undefined) d.line = line;
+  }
+  return [...ids, ...slugs];
+}
+
+/** Line lookups by file, built once per validation (a linear search per record is quadratic at 50k files). */
+function lineFinder(entries: readonly ParsedEntry[]): (path: string, key: string) => number | undefined {
+  const byPath = new Map(entries.map((e) => [e.path, e.keyLines]));
+  return (path, key) => byPath.get(path)?.get(key);
+}
+
+function error(file: string, code: string, field: string, message: string, line: number | undefined): Diagnostic {
+  const diagnostic: Diagnostic = { severity: 'error', code, file, field, message };
+  if (line !== undefined) diagnostic.line = line;
+  return diagnostic;
+}

@@ -1,0 +1,103 @@
+/**
+ * Query parameters of the public read endpoints (SPEC GET /deals, GET /startups): one table per
+ * endpoint that the handlers parse with and the OpenAPI document describes. Empty values count
+ * as absent, so plain HTML filter forms can submit "any".
+ */
+import * as z from 'zod';
+import { DEAL_STATUSES } from './deal.ts';
+
+/** DESIGN: `limit` above 5000 is silently capped. */
+export const LIMIT_CAP = 5000;
+
+const integerText = (pattern: RegExp, what: string) =>
+  z.string().regex(pattern, { error: `expected ${what}` }).transform(Number);
+
+/** One query parameter: how to read it and what to tell a caller who got it wrong. */
+export interface QueryParam {
+  schema: z.ZodType;
+  description: string;
+  /** The allowed values, said as a hint in the 400 answer. */
+  allowed: string;
+}
+
+export const DEAL_LIST_PARAMS = {
+  search: {
+    schema: z.string(),
+    description: 'Free-text search across title, provider, description and tags; every word must match, the last may be a prefix.',
+    allowed: 'any text',
+  },
+  category: { schema: z.string(), description: 'Category slug, such as `cloud-credits`.', allowed: 'a category slug' },
+  status: {
+    schema: z.enum([...DEAL_STATUSES, 'all']),
+    description: 'Lifecycle filter; when omitted every status except `expired`.',
+    allowed: [...DEAL_STATUSES, 'all'].join(', '),
+  },
+  slug: { schema: z.string(), description: 'Return the single deal with this slug.', allowed: 'a deal slug' },
+  id: { schema: z.string(), description: 'Return the single deal with this id.', allowed: 'a deal id' },
+  featured: { schema: z.literal('true'), description: 'When `true`, only featured (sponsored) deals.', allowed: 'true' },
+  recommended: { schema: z.literal('true'), description: 'When `true`, only editorially recommended deals.', allowed: 'true' },
+  limit: {
+    schema: integerText(/^[0-9]{1,9}$/, 'a whole number').pipe(z.number().min(1, { error: 'expected at least 1' })),
+    description: `Maximum number of results (minimum 1); omitted returns every match; values above ${LIMIT_CAP} are capped.`,
+    allowed: `a whole number from 1 (values above ${LIMIT_CAP} are capped at ${LIMIT_CAP})`,
+  },
+  scope: {
+    schema: z.enum(['deals', 'programs', 'all']),
+    description: 'Catalog partition: commercial deals, or accelerator/incubator/grant programs, or all. Default `deals`, or the scope of `category` when one is given.',
+    allowed: 'deals, programs, all',
+  },
+} satisfies Record<string, QueryParam>;
+
+export const STARTUP_LIST_PARAMS = {
+  category: { schema: z.string(), description: 'Startup category slug, such as `saas`.', allowed: 'a startup category slug' },
+  minRevenue: {
+    schema: integerText(/^-?[0-9]{1,15}$/, 'a whole number'),
+    description: 'Annual revenue lower bound in USD, inclusive.',
+    allowed: 'a whole number of US dollars',
+  },
+  maxRevenue: {
+    schema: integerText(/^-?[0-9]{1,15}$/, 'a whole number'),
+    description: 'Annual revenue upper bound in USD, inclusive.',
+    allowed: 'a whole number of US dollars',
+  },
+  country: { schema: z.string(), description: 'ISO 3166-1 alpha-2 country code, such as `US` (case-insensitive).', allowed: 'a country code such as US' },
+  search: { schema: z.string(), description: 'Free-text search across name, description and category.', allowed: 'any text' },
+  source: { schema: z.string(), description: 'Listing source slug, such as `acquire`.', allowed: 'a source slug' },
+  featured: { schema: z.literal('true'), description: 'When `true`, only featured listings.', allowed: 'true' },
+  forSale: { schema: z.enum(['true', 'false']), description: 'Only listings for sale (`true`) or no longer for sale (`false`).', allowed: 'true, false' },
+} satisfies Record<string, QueryParam>;
+
+type Parsed<T extends Record<string, QueryParam>> = { [K in keyof T]?: z.output<T[K]['schema']> };
+
+/** A parameter that failed: its name, what was wrong, and the allowed values. */
+export interface ParamProblem {
+  name: string;
+  message: string;
+  allowed: string;
+}
+
+/**
+ * Read the parameters of `table` from a query string; unknown parameters are ignored.
+ * @example parseQuery(DEAL_LIST_PARAMS, new URLSearchParams('limit=5')) // { ok: true, value: { limit: 5 } }
+ */
+export function parseQuery<T extends Record<string, QueryParam>>(
+  table: T,
+  params: URLSearchParams,
+): { ok: true; value: Parsed<T> } | { ok: false; problem: ParamProblem } {
+  const value: Record<string, unknown> = {};
+  for (const [name, param] of Object.entries(table)) {
+    const text = params.get(name);
+    if (text === null || text === '') continue;
+    const result = param.schema.safeParse(text);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      const message = issue?.code === 'invalid_value' || issue?.code === 'invalid_type' ? `expected one of ${param.allowed}` : (issue?.message ?? 'invalid value');
+      return { ok: false, problem: { name, message, allowed: param.allowed } };
+    }
+    value[name] = result.data;
+  }
+  return { ok: true, value: value as Parsed<T> };
+}
+
+export type DealListQuery = Parsed<typeof DEAL_LIST_PARAMS>;
+export type StartupListQuery = Parsed<typeof STARTUP_LIST_PARAMS>;

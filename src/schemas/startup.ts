@@ -1,0 +1,35 @@
+/**
+ * The Startup listing resource (SPEC "Startup listing"): a business offered for sale.
+ * Category and source slugs are checked against `content/categories.yaml` by the pipeline.
+ */
+import * as z from 'zod';
+import { httpUrl, isoDate, recordId, slug, text } from './fields.ts';
+
+/** Whole US dollars; large enough for any small business, small enough to stay exact. */
+const dollars = () => z.number().int().min(0).max(1_000_000_000_000);
+
+export const StartupSchema = z.strictObject({
+  id: recordId(),
+  slug: slug(),
+  name: text(200),
+  category: slug(),
+  description: z.string().max(20_000).optional(),
+  revenue: dollars().optional(),
+  revenueDisplay: text(100).optional(),
+  askingPrice: dollars().optional(),
+  askingPriceDisplay: text(100).optional(),
+  website: httpUrl().optional(),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/, { error: 'expected an ISO 3166-1 alpha-2 country code in upper case, like `US`' })
+    .optional(),
+  source: slug().optional(),
+  featured: z.boolean().default(false),
+  forSale: z.boolean().default(true),
+  lastUpdated: isoDate().optional(),
+});
+
+/** Front matter of `content/startups/<slug>.md`: the slug is the file name, the body the description. */
+export const StartupFrontMatterSchema = StartupSchema.omit({ slug: true, description: true });
+
+export type Startup = z.output<typeof StartupSchema>;

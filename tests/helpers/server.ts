@@ -1,0 +1,53 @@
+/**
+ * Test harness: build a fixture content tree into a temporary `generated/` and start the real
+ * Node server on 127.0.0.1, on an ephemeral port. Error log lines are collected so a test can
+ * fail on any unexpected 500 (STYLE 12).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { runPipeline } from '../../src/pipeline/build.ts';
+import { emitCatalog } from '../../src/pipeline/emit.ts';
+import { readContent } from '../../src/pipeline/read-content.ts';
+import { startServer, type RunningServer } from '../../functions/server.ts';
+import { createLogger } from '../../functions/log.ts';
+
+export const FIXTURES = resolve(import.meta.dirname, '..', 'fixtures', 'content');
+
+export interface TestServer extends RunningServer {
+  /** Log lines at level `error` since start. */
+  errors: string[];
+  config: Config;
+  stop: () => Promise<void>;
+}
+
+/**
+ * @param contentDir a content tree, such as `join(FIXTURES, 'valid')` or the project's `content/`
+ */
+export async function startTestServer(contentDir: string, env: Record<string, string> = {}): Promise<TestServer> {
+  const work = await mkdtemp(join(tmpdir(), 'deals-test-'));
+  const config: Config = {
+    ...loadConfig({ ...env, PORT: '0', HOST: '127.0.0.1' }),
+    contentDir,
+    generatedDir: join(work, 'generated'),
+    distDir: join(work, 'dist'),
+  };
+  const built = runPipeline(await readContent(contentDir), { today: '2026-11-21' });
+  if (!built.value) throw new Error(`fixture ${contentDir} does not build: ${JSON.stringify(built.diagnostics)}`);
+  await emitCatalog(config.generatedDir, built.value);
+  const errors: string[] = [];
+  const log = createLogger((line) => {
+    if (line.includes('"level":"error"')) errors.push(line);
+  });
+  const running = await startServer(config, log);
+  return {
+    ...running,
+    errors,
+    config,
+    stop: async () => {
+      await running.close();
+      await rm(work, { recursive: true, force: true });
+    },
+  };
+}
