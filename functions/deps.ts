@@ -7,7 +7,11 @@ import type { Config } from '../src/config.ts';
 import { dealsAnswer } from './api/deals.ts';
 import { startupsAnswer } from './api/startups.ts';
 import { createCatalogState, type AnswerFor, type CatalogState } from './catalog-state.ts';
+import { AccountBook } from './auth/accounts.ts';
+import { RollingLimit } from './http/rolling-limit.ts';
 import { createLogger, type Logger } from './log.ts';
+import type { ContentStore } from './store/content-store.ts';
+import { SubmissionDesk } from './submissions.ts';
 
 export interface Deps {
   config: Config;
@@ -17,6 +21,11 @@ export interface Deps {
   state: () => CatalogState;
   /** Serve a new catalog from now on (after a content change); its answers start fresh. */
   replaceCatalog: (catalog: Catalog) => void;
+  store: ContentStore;
+  submissions: SubmissionDesk;
+  /** SPEC: 5 accepted submissions per IP per hour. */
+  submitLimit: RollingLimit;
+  auth: { secret: string; accounts: AccountBook; loginLimit: RollingLimit };
 }
 
 /** A platform-neutral handler (STYLE 1). */
@@ -30,9 +39,9 @@ const PINNED: readonly [string, AnswerFor][] = [
 
 /**
  * Wire the process's dependencies around a loaded catalog.
- * @example const deps = createDeps(loadConfig(), await loadGeneratedCatalog('generated'))
+ * @example const deps = createDeps(config, await loadGeneratedCatalog('generated'), await GitStore.open('content'))
  */
-export function createDeps(config: Config, catalog: Catalog, log: Logger = createLogger()): Deps {
+export function createDeps(config: Config, catalog: Catalog, store: ContentStore, sessionSecret: string, log: Logger = createLogger()): Deps {
   let state = createCatalogState(catalog, config, PINNED);
   return {
     config,
@@ -42,5 +51,10 @@ export function createDeps(config: Config, catalog: Catalog, log: Logger = creat
     replaceCatalog: (next) => {
       state = createCatalogState(next, config, PINNED);
     },
+    store,
+    submissions: new SubmissionDesk(store),
+    submitLimit: new RollingLimit(5, 60 * 60 * 1000),
+    // Five failed sign-ins per address or e-mail per 15 minutes.
+    auth: { secret: sessionSecret, accounts: new AccountBook(config.dataDir), loginLimit: new RollingLimit(5, 15 * 60 * 1000) },
   };
 }

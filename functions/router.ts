@@ -3,8 +3,11 @@
  * answers OPTIONS, HEAD and wrong methods, turns every failure into the SPEC error object, and
  * adds the headers every API response carries (SPEC "Versioning", DESIGN "CORS").
  */
+import { deleteDeals, postDeals, putDeals } from './api/admin-deals.ts';
 import { getDeals } from './api/deals.ts';
 import { getStartups } from './api/startups.ts';
+import { postSubmitDeal } from './api/submit-deal.ts';
+import { getSession, postLogin, postLogout } from './api/auth.ts';
 import type { Deps, Handler } from './deps.ts';
 import { answerResponse, jsonAnswer } from './http/answer.ts';
 import { ApiError, asApiError, errorBody, methodNotAllowed } from './http/errors.ts';
@@ -18,16 +21,13 @@ interface Route {
   cors: 'public' | 'same-origin';
 }
 
-/** No admin session machinery can vouch for this request, so admin writes are refused with 401. */
-const requireAdminSession: Handler = () => {
-  throw new ApiError(401, 'unauthorized', 'This operation needs a signed-in admin session.', {
-    hint: 'Sign in as an admin on the site; the session cookie then authorizes admin writes.',
-  });
-};
-
 const ROUTES = new Map<string, Route>([
-  ['/deals', { methods: { GET: getDeals, POST: requireAdminSession, PUT: requireAdminSession, DELETE: requireAdminSession }, cors: 'public' }],
+  ['/deals', { methods: { GET: getDeals, POST: postDeals, PUT: putDeals, DELETE: deleteDeals }, cors: 'public' }],
   ['/startups', { methods: { GET: getStartups }, cors: 'public' }],
+  ['/submit-deal', { methods: { POST: postSubmitDeal }, cors: 'public' }],
+  ['/auth/login', { methods: { POST: postLogin }, cors: 'same-origin' }],
+  ['/auth/logout', { methods: { POST: postLogout }, cors: 'same-origin' }],
+  ['/auth/session', { methods: { GET: getSession }, cors: 'same-origin' }],
 ]);
 
 const EXPOSED_HEADERS = 'API-Version, ETag, Link, Retry-After, RateLimit, RateLimit-Policy, Server-Timing, Deprecation, Sunset';

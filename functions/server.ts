@@ -11,6 +11,8 @@ import { createNodeServer, type AstroHandler } from './adapters/node.ts';
 import { loadGeneratedCatalog } from './catalog-state.ts';
 import { createDeps, type Deps } from './deps.ts';
 import { createLogger, type Logger } from './log.ts';
+import { GitStore } from './store/git-store.ts';
+import { loadSessionSecret } from './auth/accounts.ts';
 
 export interface RunningServer {
   server: Server;
@@ -23,7 +25,8 @@ export interface RunningServer {
  * @example const { url, close } = await startServer(loadConfig({ PORT: '0' }))
  */
 export async function startServer(config: Config, log: Logger = createLogger()): Promise<RunningServer> {
-  const deps = createDeps(config, await loadGeneratedCatalog(config.generatedDir), log);
+  const secret = await loadSessionSecret(config.dataDir, config.sessionSecret);
+  const deps = createDeps(config, await loadGeneratedCatalog(config.generatedDir), await GitStore.open(config.contentDir), secret, log);
   const entry = join(config.distDir, 'server', 'entry.mjs');
   const astro = existsSync(entry) ? ((await import(pathToFileURL(entry).href)) as { handler: AstroHandler }).handler : undefined;
   const clientDir = existsSync(join(config.distDir, 'client')) ? join(config.distDir, 'client') : config.distDir;

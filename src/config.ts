@@ -16,6 +16,11 @@ export interface Config {
   /** Answer cache size; 0 entries turns it off (the benchmark measures both). */
   answerCacheEntries: number;
   answerCacheBytes: number;
+  /** Private runtime data: local accounts, the generated session secret. Never published. */
+  dataDir: string;
+  /** Signs session cookies; every instance behind one site needs the same value. */
+  sessionSecret: string | undefined;
+  sessionTtlSeconds: number;
 }
 
 /**
@@ -30,6 +35,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: integer(env.PORT, 4321),
     answerCacheEntries: env.ANSWER_CACHE === 'off' ? 0 : integer(env.ANSWER_CACHE_ENTRIES, 10_000),
     answerCacheBytes: integer(env.ANSWER_CACHE_BYTES, 256 * 1024 * 1024),
+    dataDir: resolve(root, env.DATA_DIR ?? '.data'),
+    sessionSecret: env.SESSION_SECRET || undefined,
+    sessionTtlSeconds: integer(env.SESSION_TTL_SECONDS, 8 * 60 * 60),
   };
 }
 

@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Readable } from 'node:stream';
 import type { Deps } from '../deps.ts';
 import { rawBody } from '../http/answer.ts';
+import { setClientAddress } from '../http/client-address.ts';
 import { handleApi } from '../router.ts';
 import { ResponseCache } from './response-cache.ts';
 import { serveStatic } from './static-files.ts';
@@ -42,7 +43,9 @@ async function serveApi(req: IncomingMessage, res: ServerResponse, deps: Deps, r
     res.end(hit.body);
     return;
   }
-  const response = await handleApi(toRequest(req), deps);
+  const request = toRequest(req);
+  setClientAddress(request, req.socket.remoteAddress ?? 'unknown');
+  const response = await handleApi(request, deps);
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;

@@ -53,23 +53,42 @@ export interface IndexedSearch {
  * @example const catalog = createCatalog(JSON.parse(catalogJson), JSON.parse(indexJson))
  */
 export function createCatalog(data: CatalogData, indexes: SearchPostings): Catalog {
-  const scopeByCategory = new Map(data.categories.deals.map((c) => [c.slug, c.scope]));
   return {
-    ...data,
-    dealJson: data.deals.map((d) => JSON.stringify(d)),
+    ...withDeals(data, indexes.deals),
     startupJson: data.startups.map((s) => JSON.stringify(s)),
-    dealTitleRank: rankBy(data.deals, (d) => d.title),
     startupNameRank: rankBy(data.startups, (s) => s.name),
-    scopeByCategory,
-    dealScopes: data.deals.map((d) => scopeByCategory.get(d.category) ?? 'deals'),
-    dealBySlug: new Map(data.deals.map((d) => [d.slug, d])),
-    dealById: new Map(data.deals.map((d) => [d.id, d])),
-    dealSearch: indexed(indexes.deals, data.deals),
     startupSearch: indexed(indexes.startups, data.startups),
   };
 }
 
+/**
+ * The catalog after a deals-only change: deal parts rebuilt, startup parts reused from
+ * `previous` (its startups are the same records in the same order).
+ */
+export function withChangedDeals(previous: Catalog, data: CatalogData, dealPostings: CompactIndex): Catalog {
+  return {
+    ...withDeals(data, dealPostings),
+    startupJson: previous.startupJson,
+    startupNameRank: previous.startupNameRank,
+    startupSearch: previous.startupSearch,
+  };
+}
+
 // --- internal ---
+
+function withDeals(data: CatalogData, dealPostings: CompactIndex) {
+  const scopeByCategory = new Map(data.categories.deals.map((c) => [c.slug, c.scope]));
+  return {
+    ...data,
+    dealJson: data.deals.map((d) => JSON.stringify(d)),
+    dealTitleRank: rankBy(data.deals, (d) => d.title),
+    scopeByCategory,
+    dealScopes: data.deals.map((d) => scopeByCategory.get(d.category) ?? 'deals'),
+    dealBySlug: new Map(data.deals.map((d) => [d.slug, d])),
+    dealById: new Map(data.deals.map((d) => [d.id, d])),
+    dealSearch: indexed(dealPostings, data.deals),
+  };
+}
 
 function rankBy<T>(records: readonly T[], text: (r: T) => string): Int32Array {
   const order = records.map((_, i) => i).sort((a, b) => compareTitles(text(records[a] as T), text(records[b] as T)));

@@ -31,9 +31,16 @@ export function isoDate() {
   return z.iso.date({ error: 'expected a date as YYYY-MM-DD' });
 }
 
-/** An absolute http(s) URL; `z.url()` alone would accept `javascript:` links. */
+/**
+ * An absolute http(s) URL; `z.url()` alone would accept `javascript:` links. The leading
+ * pattern also reaches the generated JSON Schema, so ajv refuses other schemes too.
+ */
 export function httpUrl() {
-  return z.url({ protocol: /^https?$/, error: 'expected an absolute http:// or https:// URL' });
+  return z
+    .string()
+    .regex(/^https?:\/\//i, { error: 'expected an absolute http:// or https:// URL' })
+    .pipe(z.url({ protocol: /^https?$/, error: 'expected an absolute http:// or https:// URL' }))
+    .meta({ format: 'uri' });
 }
 
 /** Non-empty text with surrounding white space removed. */

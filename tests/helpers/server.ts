@@ -3,7 +3,8 @@
  * Node server on 127.0.0.1, on an ephemeral port. Error log lines are collected so a test can
  * fail on any unexpected 500 (STYLE 12).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -23,10 +24,13 @@ export interface TestServer extends RunningServer {
 }
 
 /**
- * @param contentDir a content tree, such as `join(FIXTURES, 'valid')` or the project's `content/`
+ * The content tree is copied into a fresh git repository in a temporary folder, so writes
+ * commit there and never into the project's own repository.
+ * @param source a content tree, such as `join(FIXTURES, 'valid')` or the project's `content/`
  */
-export async function startTestServer(contentDir: string, env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(source: string, env: Record<string, string> = {}): Promise<TestServer> {
   const work = await mkdtemp(join(tmpdir(), 'deals-test-'));
+  const contentDir = await gitContentCopy(source, work);
   const config: Config = {
     ...loadConfig({ ...env, PORT: '0', HOST: '127.0.0.1' }),
     contentDir,
@@ -50,4 +54,16 @@ export async function startTestServer(contentDir: string, env: Record<string, st
       await rm(work, { recursive: true, force: true });
     },
   };
+}
+
+/** Copy a content tree into `<work>/repo/content` and commit it as the first commit. */
+export async function gitContentCopy(source: string, work: string): Promise<string> {
+  const repo = join(work, 'repo');
+  const contentDir = join(repo, 'content');
+  await cp(source, contentDir, { recursive: true });
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@localhost', ...args], { cwd: repo, stdio: 'pipe' });
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'Initial content');
+  return contentDir;
 }

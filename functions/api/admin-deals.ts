@@ -1,0 +1,187 @@
+/**
+ * Admin deal management (SPEC POST/PUT/DELETE /deals): create one deal or bulk-upsert many by
+ * slug, update by id and/or slug (a new slug renames the file and keeps the id), delete by id,
+ * slug or a list of ids. Each request is one commit. `PUT`/`DELETE` honour `If-Match`.
+ */
+import { randomBytes } from 'node:crypto';
+import { findDeal } from '../../src/catalog/deals-query.ts';
+import { SLUG_PATTERN } from '../../src/schemas/fields.ts';
+import type { Deal } from '../../src/schemas/deal.ts';
+import { requireAdmin } from '../auth/guard.ts';
+import { applyDealChange } from '../deal-writes.ts';
+import type { Deps } from '../deps.ts';
+import { answerResponse, etagOf, jsonAnswer, matchesEtag } from '../http/answer.ts';
+import { ApiError } from '../http/errors.ts';
+import { readBody } from '../http/request-body.ts';
+
+const NO_STORE = { 'Cache-Control': 'no-store' };
+const encoder = new TextEncoder();
+
+export async function postDeals(request: Request, deps: Deps): Promise<Response> {
+  const session = await requireAdmin(request, deps);
+  const body = asObject(await readBody(request, 32 * 1024 * 1024));
+  const catalog = deps.state().catalog;
+  const today = deps.clock().toISOString().slice(0, 10);
+
+  if ('deals' in body) {
+    if (!Array.isArray(body.deals) || body.deals.length === 0) throw invalid('deals must be a non-empty array of deals.');
+    let created = 0;
+    const seen = new Set<string>();
+    const upserts = body.deals.map((item, index) => {
+      const input = asObject(item, `deals[${index}]`);
+      const slug = slugFor(input, `deals[${index}]`);
+      if (seen.has(slug)) throw new ApiError(400, 'conflict', `deals[${index}]: slug \`${slug}\` appears twice in this request.`, { hint: 'Give every deal its own slug.' });
+      seen.add(slug);
+      const existing = catalog.dealBySlug.get(slug);
+      if (!existing) created++;
+      return existing ? merge(existing, input, today) : newDeal({ ...input, slug }, today);
+    });
+    await applyDealChange(deps, { upserts, removals: [], message: `Bulk upsert of ${upserts.length} deals`, actor: session.email });
+    return answerResponse(request, jsonAnswer(200, { success: true, created, updated: upserts.length - created, deleted: 0, slugs: upserts.map((d) => d.slug) }, NO_STORE));
+  }
+
+  const slug = slugFor(body, 'deal');
+  if (catalog.dealBySlug.has(slug)) {
+    throw new ApiError(400, 'conflict', `A deal with slug \`${slug}\` already exists.`, { hint: 'Choose another slug, or update the deal with PUT.' });
+  }
+  const deal = newDeal({ ...body, slug }, today);
+  await applyDealChange(deps, { upserts: [deal], removals: [], message: `Add deal ${slug}`, actor: session.email });
+  return dealAnswer(request, deps, deal.slug);
+}
+
+export async function putDeals(request: Request, deps: Deps): Promise<Response> {
+  const session = await requireAdmin(request, deps);
+  const body = asObject(await readBody(request));
+  const id = optionalText(body.id, 'id');
+  const slug = optionalText(body.slug, 'slug');
+  if (id === undefined && slug === undefined) throw invalid('id or slug is required to name the deal to update.');
+  const catalog = deps.state().catalog;
+  // With an id, the id names the deal and a different slug renames it.
+  const current = id !== undefined ? catalog.dealById.get(id) : findDeal(catalog, { slug });
+  if (!current) throw notFound(id !== undefined ? `id \`${id}\`` : `slug \`${slug}\``);
+  checkIfMatch(request, current);
+
+  const changes: Record<string, unknown> = { ...body };
+  delete changes.id;
+  const updated = merge(current, changes, deps.clock().toISOString().slice(0, 10));
+  if (updated.slug !== current.slug && catalog.dealBySlug.has(updated.slug)) {
+    throw new ApiError(400, 'conflict', `A deal with slug \`${updated.slug}\` already exists.`, { hint: 'Choose another slug.' });
+  }
+  const renamed = updated.slug !== current.slug;
+  await applyDealChange(deps, {
+    upserts: [updated],
+    removals: renamed ? [current.slug] : [],
+    message: renamed ? `Rename deal ${current.slug} to ${updated.slug}` : `Update deal ${current.slug}`,
+    actor: session.email,
+  });
+  return dealAnswer(request, deps, updated.slug);
+}
+
+export async function deleteDeals(request: Request, deps: Deps): Promise<Response> {
+  const session = await requireAdmin(request, deps);
+  const params = new URL(request.url).searchParams;
+  const ids = [...(params.get('ids') ?? '').split(','), params.get('id') ?? ''].map((s) => s.trim()).filter(Boolean);
+  const slug = params.get('slug')?.trim() || undefined;
+  if (ids.length === 0 && slug === undefined) throw invalid('id, ids or slug is required to name the deals to delete.');
+  const catalog = deps.state().catalog;
+  const targets = new Map<string, Deal>();
+  const missing: string[] = [];
+  for (const id of ids) {
+    const deal = catalog.dealById.get(id);
+    if (deal) targets.set(deal.slug, deal);
+    else missing.push(`id \`${id}\``);
+  }
+  if (slug !== undefined) {
+    const deal = catalog.dealBySlug.get(slug);
+    if (deal) targets.set(deal.slug, deal);
+    else missing.push(`slug \`${slug}\``);
+  }
+  if (missing.length > 0) throw notFound(missing.join(', '));
+  if (targets.size === 1) checkIfMatch(request, [...targets.values()][0] as Deal);
+  const deals = [...targets.values()];
+  await applyDealChange(deps, {
+    upserts: [],
+    removals: deals.map((d) => d.slug),
+    message: deals.length === 1 ? `Delete deal ${deals[0]?.slug}` : `Delete ${deals.length} deals`,
+    actor: session.email,
+  });
+  return answerResponse(request, jsonAnswer(200, { success: true, deleted: deals.length, ids: deals.map((d) => d.id), slugs: deals.map((d) => d.slug) }, NO_STORE));
+}
+
+/** The ETag a GET of this deal (`?id=` or `?slug=`) carries, for `If-Match`. */
+export function dealEtag(deal: Deal): string {
+  return etagOf(encoder.encode(JSON.stringify({ success: true, deal })));
+}
+
+// --- internal ---
+
+/** The answer after a write: the deal as readers now see it, with its ETag. */
+function dealAnswer(request: Request, deps: Deps, slug: string): Promise<Response> {
+  const deal = deps.state().catalog.dealBySlug.get(slug);
+  const answer = jsonAnswer(200, { success: true, deal }, { ...NO_STORE, ...(deal ? { ETag: dealEtag(deal) } : {}) });
+  return answerResponse(request, answer);
+}
+
+function newDeal(input: Record<string, unknown>, today: string): Deal {
+  return {
+    status: 'active',
+    featured: false,
+    recommended: false,
+    verified: false,
+    lastUpdated: today,
+    ...input,
+    id: typeof input.id === 'string' && input.id ? input.id : `d-${randomBytes(6).toString('hex').slice(0, 8)}`,
+  } as Deal;
+}
+
+/** Apply changed fields; `null` removes an optional field. `lastUpdated` moves to today unless given. */
+function merge(current: Deal, changes: Record<string, unknown>, today: string): Deal {
+  const next: Record<string, unknown> = { ...current, lastUpdated: today };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) delete next[key];
+    else next[key] = value;
+  }
+  next.id = current.id;
+  return next as Deal;
+}
+
+function slugFor(input: Record<string, unknown>, where: string): string {
+  if (typeof input.slug === 'string' && input.slug) {
+    if (!SLUG_PATTERN.test(input.slug)) throw invalid(`${where}.slug: expected lowercase letters, digits and single hyphens, like \`cloud-credits\`.`);
+    return input.slug;
+  }
+  if (typeof input.title === 'string' && input.title.trim()) {
+    const slug = input.title.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80).replace(/-+$/, '');
+    if (slug) return slug;
+  }
+  throw invalid(`${where}: a slug or a title is required.`);
+}
+
+function checkIfMatch(request: Request, deal: Deal): void {
+  const ifMatch = request.headers.get('if-match');
+  if (ifMatch === null) return;
+  if (!matchesEtag(ifMatch, dealEtag(deal)) || (ifMatch.trim() !== '*' && ifMatch.trim().startsWith('W/'))) {
+    throw new ApiError(412, 'conflict', 'The deal has changed since you read it.', {
+      hint: 'GET the deal again, re-apply your change and send the new ETag in If-Match.',
+    });
+  }
+}
+
+function asObject(value: unknown, where = 'body'): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalid(`${where} must be a JSON object.`);
+  return value as Record<string, unknown>;
+}
+
+function optionalText(value: unknown, name: string): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw invalid(`${name} must be a string.`);
+  return value;
+}
+
+function invalid(message: string): ApiError {
+  return new ApiError(400, 'validation_error', message, { hint: 'See /openapi.json for the Deal fields and these operations.' });
+}
+
+function notFound(what: string): ApiError {
+  return new ApiError(404, 'not_found', `No deal matches ${what}.`, { hint: 'Verify the id or slug with GET /api/v1/deals?id=… or ?slug=….' });
+}

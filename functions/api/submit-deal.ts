@@ -1,0 +1,50 @@
+/**
+ * POST /api/v1/submit-deal (SPEC `submitDeal`): anyone submits a deal for editorial review.
+ * 5 accepted submissions per client address per rolling hour; 201 only once committed.
+ */
+import { submissionJsonSchema, type Submission } from '../../src/schemas/submission.ts';
+import type { Deps } from '../deps.ts';
+import { answerResponse, jsonAnswer } from '../http/answer.ts';
+import { compileValidator } from '../http/body-validator.ts';
+import { clientAddress } from '../http/client-address.ts';
+import { ApiError } from '../http/errors.ts';
+import { readBody } from '../http/request-body.ts';
+import { StoreUnavailableError } from '../store/content-store.ts';
+
+const validateSubmission = compileValidator<Submission>(submissionJsonSchema());
+
+export async function postSubmitDeal(request: Request, deps: Deps): Promise<Response> {
+  const address = clientAddress(request);
+  const now = deps.clock();
+  const budget = deps.submitLimit.check(address, now.getTime());
+  const policy = { 'RateLimit-Policy': `"submissions";q=${deps.submitLimit.limit};w=${deps.submitLimit.windowMs / 1000}` };
+  if (!budget.allowed) {
+    throw new ApiError(429, 'rate_limited', `At most ${deps.submitLimit.limit} submissions per hour are accepted from one address.`, {
+      hint: `Try again in ${budget.retryAfterSeconds} seconds.`,
+      headers: { ...policy, 'Retry-After': String(budget.retryAfterSeconds), RateLimit: `"submissions";r=0;t=${budget.retryAfterSeconds}` },
+    });
+  }
+
+  const checked = validateSubmission(await readBody(request));
+  if (!checked.ok) {
+    throw new ApiError(400, 'validation_error', checked.message, { hint: 'See the Deal submission schema in /openapi.json for every field rule.' });
+  }
+  let result: { id: string; duplicate: boolean };
+  try {
+    result = await deps.submissions.submit(checked.value, now);
+  } catch (error) {
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    deps.log.error('store_unavailable', { operation: 'submit-deal', error: String(error.cause ?? error.message) });
+    throw new ApiError(503, 'service_unavailable', 'Submissions cannot be accepted right now.', {
+      hint: 'Try again in a minute.',
+      headers: { 'Retry-After': '60' },
+    });
+  }
+  deps.submitLimit.record(address, now.getTime());
+  const left = deps.submitLimit.check(address, now.getTime());
+  const body = result.duplicate ? { success: true, id: result.id, duplicate: true } : { success: true, id: result.id };
+  return answerResponse(
+    request,
+    jsonAnswer(201, body, { ...policy, RateLimit: `"submissions";r=${left.remaining};t=${Math.ceil(deps.submitLimit.windowMs / 1000)}`, 'Cache-Control': 'no-store' }),
+  );
+}

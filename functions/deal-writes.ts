@@ -1,0 +1,70 @@
+/**
+ * Every admin change to deals goes through here, one at a time: check the change against the
+ * whole catalog (the build's own validation), commit it to the content store, then serve the
+ * new catalog, and only then answer. A change that fails validation is never written; one the
+ * store cannot take leaves nothing behind (503).
+ */
+import { withChangedDeals } from '../src/catalog/catalog.ts';
+import type { Diagnostic } from '../src/pipeline/diagnostics.ts';
+import { ContentSnapshot, dealFileText, dealPath } from '../src/pipeline/content-snapshot.ts';
+import type { Deal } from '../src/schemas/deal.ts';
+import type { Deps } from './deps.ts';
+import { ApiError } from './http/errors.ts';
+import { StoreUnavailableError, type ContentChange } from './store/content-store.ts';
+import { WriteQueue } from './store/write-queue.ts';
+
+export interface DealChange {
+  /** Deals to write, as they should be stored (by slug). */
+  upserts: Deal[];
+  /** Slugs whose files go (including a renamed deal's old slug). */
+  removals: string[];
+  message: string;
+  actor: string;
+}
+
+const queue = new WriteQueue();
+
+/**
+ * Apply one change; resolves with the commit once readers see it.
+ * @example await applyDealChange(deps, { upserts: [deal], removals: [], message: 'Add x', actor: 'ann@example.com' })
+ */
+export function applyDealChange(deps: Deps, change: DealChange): Promise<{ commit: string }> {
+  return queue.run(async () => {
+    const current = deps.state().catalog;
+    const today = deps.clock().toISOString().slice(0, 10);
+    const next = new ContentSnapshot(current).withDealChanges(change.upserts, change.removals, today);
+    if (!next.value) {
+      const first = next.diagnostics.find((d) => d.severity === 'error');
+      throw new ApiError(400, 'validation_error', first ? describe(first) : 'The deal is not valid.', {
+        hint: 'Fix the named field; GET /openapi.json describes every Deal field.',
+      });
+    }
+    // Files hold the validated records (defaults filled), exactly as a build would read them back.
+    const stored = new Map(next.value.data.deals.map((d) => [d.slug, d]));
+    const written = new Set(change.upserts.map((d) => d.slug));
+    const files: ContentChange[] = [
+      ...change.removals.filter((slug) => !written.has(slug)).map((slug) => ({ path: dealPath(slug), text: null })),
+      ...change.upserts.map((deal) => ({ path: dealPath(deal.slug), text: dealFileText(stored.get(deal.slug) ?? deal) })),
+    ];
+    let commit: string;
+    try {
+      ({ commit } = await deps.store.commit(files, { message: change.message, author: { name: change.actor, email: change.actor } }));
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) throw error;
+      deps.log.error('store_unavailable', { operation: 'deal-write', error: String(error.cause ?? error.message) });
+      throw new ApiError(503, 'service_unavailable', 'The content store cannot take changes right now.', {
+        hint: 'Nothing was changed; try again in a minute.',
+        headers: { 'Retry-After': '60' },
+      });
+    }
+    deps.replaceCatalog(withChangedDeals(current, next.value.data, next.value.dealPostings));
+    return { commit };
+  });
+}
+
+// --- internal ---
+
+/** A diagnostic as an API message: the field and the rule, without the file path. */
+function describe(diagnostic: Diagnostic): string {
+  return diagnostic.field ? `${diagnostic.field}: ${diagnostic.message}` : diagnostic.message;
+}

@@ -1,0 +1,62 @@
+/**
+ * Reading request bodies: JSON (or an HTML form, so plain forms work without JavaScript),
+ * with a size limit. Malformed input is a 400 `bad_request`, never a 500.
+ */
+import { ApiError } from './errors.ts';
+
+/** Bodies above this are refused (DESIGN: bad input never reaches the store). */
+export const MAX_BODY_BYTES = 256 * 1024;
+
+/**
+ * @example const body = await readBody(request) // unknown JSON value
+ */
+export async function readBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  const text = await readText(request, maxBytes);
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type === 'application/x-www-form-urlencoded') return formToObject(new URLSearchParams(text));
+  if (type && type !== 'application/json' && !type.endsWith('+json')) {
+    throw new ApiError(415, 'bad_request', `Content-Type ${type} is not supported.`, { hint: 'Send a JSON body with Content-Type: application/json.' });
+  }
+  if (text.trim() === '') throw new ApiError(400, 'bad_request', 'The request body is empty.', { hint: 'Send a JSON object.' });
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ApiError(400, 'bad_request', 'The request body is not valid JSON.', { hint: 'Send a JSON object with Content-Type: application/json.' });
+  }
+}
+
+// --- internal ---
+
+async function readText(request: Request, maxBytes: number): Promise<string> {
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+}
+
+function tooLarge(maxBytes: number): ApiError {
+  return new ApiError(413, 'bad_request', `The request body is larger than ${maxBytes} bytes.`, { hint: 'Send a smaller body.' });
+}
+
+/** Form fields as JSON-like values: `true`/`on` and `false` become booleans, empty fields are dropped. */
+function formToObject(form: URLSearchParams): Record<string, unknown> {
+  const object: Record<string, unknown> = {};
+  for (const [key, value] of form) {
+    if (value === '' || key in object) continue;
+    object[key] = value === 'true' || value === 'on' ? true : value === 'false' ? false : value;
+  }
+  return object;
+}

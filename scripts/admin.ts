@@ -1,0 +1,64 @@
+/**
+ * `npm run admin -- add <email> --role admin|member [--password <pw>]`, `remove <email>`, `list`:
+ * manage the local accounts of the embedded sign-in. Without --password (or ADMIN_PASSWORD)
+ * the password is asked for on the terminal, or generated and printed once when there is none.
+ */
+import { randomBytes } from 'node:crypto';
+import { createInterface } from 'node:readline/promises';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../src/config.ts';
+import { accountsFile } from '../functions/auth/accounts.ts';
+import { hashPassword } from '../functions/auth/passwords.ts';
+import { normalizeEmail, readAccounts, ROLES, writeAccounts, type Role } from '../functions/auth/users.ts';
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { role: { type: 'string', default: 'member' }, password: { type: 'string' } },
+});
+const [command, emailArg] = positionals;
+const file = accountsFile(loadConfig().dataDir);
+const accounts = await readAccounts(file);
+
+const fail = (message: string): never => {
+  console.error(message);
+  process.exit(2);
+};
+
+if (command === 'list') {
+  for (const account of accounts) console.log(`${account.email}\t${account.role}`);
+  if (accounts.length === 0) console.log(`no accounts in ${file}`);
+} else if (command === 'add') {
+  const email = normalizeEmail(emailArg ?? '');
+  if (!/^[^@\s]+@[^@\s]+$/.test(email)) fail('usage: npm run admin -- add <email> --role admin|member [--password <pw>]');
+  const role = values.role as Role;
+  if (!ROLES.includes(role)) fail(`--role must be one of ${ROLES.join(', ')}`);
+  let password = values.password ?? process.env.ADMIN_PASSWORD ?? (await ask(`password for ${email} (empty: generate one): `));
+  if (!password) {
+    password = randomBytes(12).toString('base64url');
+    console.log(`generated password for ${email}: ${password}`);
+  }
+  if (password.length < 8) fail('the password needs at least 8 characters');
+  const rest = accounts.filter((a) => a.email !== email);
+  await writeAccounts(file, [...rest, { email, role, passwordHash: await hashPassword(password) }]);
+  console.log(`${rest.length === accounts.length ? 'added' : 'updated'} ${email} (${role}) in ${file}`);
+} else if (command === 'remove') {
+  const email = normalizeEmail(emailArg ?? '');
+  const rest = accounts.filter((a) => a.email !== email);
+  if (rest.length === accounts.length) fail(`no account ${email}`);
+  await writeAccounts(file, rest);
+  console.log(`removed ${email}`);
+} else {
+  fail('usage: npm run admin -- add <email> --role admin|member [--password <pw>] | remove <email> | list');
+}
+
+// --- internal ---
+
+async function ask(question: string): Promise<string> {
+  if (!process.stdin.isTTY) return '';
+  const prompt = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return (await prompt.question(question)).trim();
+  } finally {
+    prompt.close();
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The validated content behind a catalog, kept in memory so a write re-checks and re-indexes
+ * only what it changes: changed deals go through the same serialise → parse → validate path
+ * as a build, cross-file rules are checked against the rest, and the deals index is rebuilt
+ * (the startups index is reused).
+ */
+import type { CatalogData } from '../catalog/catalog.ts';
+import { compactIndex, type CompactIndex } from '../catalog/search.ts';
+import type { CategoriesFile } from '../schemas/category.ts';
+import { DealFrontMatterSchema, type Deal } from '../schemas/deal.ts';
+import type { Site } from '../schemas/site.ts';
+import type { Startup } from '../schemas/startup.ts';
+import { deriveCatalog } from './derive.ts';
+import { hasErrors, type Diagnostic, type StageResult } from './diagnostics.ts';
+import { parseEntry } from './parse.ts';
+import { buildDealIndex } from './search-index.ts';
+import { toMarkdown } from './serialize.ts';
+import { validateDeals } from './validate.ts';
+
+/** Path of a deal's file inside the content root. */
+export const dealPath = (slug: string): string => `deals/${slug}.md`;
+
+/** A deal file's text: front matter in schema order, description as the body. */
+export function dealFileText(deal: Deal): string {
+  const { description, ...rest } = deal;
+  const ordered: Record<string, unknown> = {};
+  for (const key of Object.keys(DealFrontMatterSchema.shape)) ordered[key] = (rest as Record<string, unknown>)[key];
+  return toMarkdown(ordered, description ?? '');
+}
+
+/** A catalog after a write: its data and the rebuilt deals index. */
+export interface ChangedCatalog {
+  data: CatalogData;
+  dealPostings: CompactIndex;
+}
+
+export class ContentSnapshot {
+  readonly site: Site;
+  readonly categories: CategoriesFile;
+  readonly deals: ReadonlyMap<string, Deal>;
+  readonly startups: readonly Startup[];
+
+  constructor(data: CatalogData) {
+    this.site = data.site;
+    this.categories = data.categories;
+    this.deals = new Map(data.deals.map((d) => [d.slug, d]));
+    this.startups = data.startups;
+  }
+
+  /**
+   * The catalog after upserting `upserts` (by slug) and removing the deals with slugs in
+   * `removals`, or the diagnostics that forbid it. Nothing is written anywhere.
+   */
+  withDealChanges(upserts: readonly Deal[], removals: readonly string[], today: string): StageResult<ChangedCatalog | undefined> {
+    const next = new Map(this.deals);
+    for (const slug of removals) next.delete(slug);
+    const diagnostics: Diagnostic[] = [];
+    const changed: Deal[] = [];
+    for (const deal of upserts) {
+      // The same path a build takes: the file text, parsed and validated.
+      const parsed = parseEntry({ path: `content/${dealPath(deal.slug)}`, text: dealFileText(deal) });
+      diagnostics.push(...parsed.diagnostics);
+      if (!parsed.value) continue;
+      const checked = validateDeals([parsed.value], this.categories, today);
+      diagnostics.push(...checked.diagnostics.filter((d) => d.severity === 'error'));
+      const record = checked.value[0]?.record;
+      if (record) {
+        next.set(record.slug, record);
+        changed.push(record);
+      }
+    }
+    diagnostics.push(...duplicateIds(next, changed));
+    if (hasErrors(diagnostics)) return { value: undefined, diagnostics };
+
+    const data = deriveCatalog(this.site, this.categories, [...next.values()], [...this.startups]);
+    return { value: { data, dealPostings: compactIndex(buildDealIndex(data.deals)) }, diagnostics: [] };
+  }
+}
+
+// --- internal ---
+
+function duplicateIds(deals: ReadonlyMap<string, Deal>, changed: readonly Deal[]): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const slugsById = new Map<string, string[]>();
+  for (const deal of deals.values()) slugsById.set(deal.id, [...(slugsById.get(deal.id) ?? []), deal.slug]);
+  for (const deal of changed) {
+    for (const otherSlug of slugsById.get(deal.id) ?? []) {
+      const other = { slug: otherSlug };
+      if (other.slug !== deal.slug) {
+        diagnostics.push({
+          severity: 'error',
+          code: 'duplicate_id',
+          file: `content/${dealPath(deal.slug)}`,
+          field: 'id',
+          message: `id \`${deal.id}\` is already used by \`${other.slug}\``,
+        });
+      }
+    }
+  }
+  return diagnostics;
+}

@@ -1,0 +1,48 @@
+/**
+ * A deal submission (SPEC "Deal submission"): the request body of POST /submit-deal. The JSON
+ * Schema generated from this module is what the OpenAPI document publishes and what ajv
+ * compiles to validate requests (one source of truth).
+ */
+import * as z from 'zod';
+import { httpUrl } from './fields.ts';
+
+export const SUBMISSION_CATEGORIES = ['cloud', 'saas', 'marketing', 'hiring', 'legal', 'other'] as const;
+export const REDEMPTION_METHODS = ['link', 'code'] as const;
+
+const length = (min: number, max: number) => z.string().min(min).max(max);
+
+export const SubmissionSchema = z
+  .object({
+    company_name: length(2, 120),
+    website_url: httpUrl(),
+    benefit_description: length(10, 2000),
+    category: z.enum(SUBMISSION_CATEGORIES),
+    deal_value: z.string().max(100),
+    redemption_method: z.enum(REDEMPTION_METHODS).default('link'),
+    redemption_link: z.string().min(1).max(300),
+    is_exclusive: z.boolean().optional(),
+    submitter_email: z.email().optional(),
+    logo_url: httpUrl().optional(),
+  })
+  .check((ctx) => {
+    // SPEC: a URL when redemption_method is `link`, otherwise a coupon code.
+    if (ctx.value.redemption_method === 'link' && !/^https?:\/\/\S+$/i.test(ctx.value.redemption_link)) {
+      ctx.issues.push({ code: 'custom', path: ['redemption_link'], message: 'must be an http(s) URL when redemption_method is link', input: ctx.value.redemption_link });
+    }
+  });
+
+export type Submission = z.output<typeof SubmissionSchema>;
+
+/**
+ * The JSON Schema of a submission, with the link rule (which zod keeps in a refinement)
+ * written as `if`/`then` so ajv applies it too.
+ */
+export function submissionJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(SubmissionSchema, { io: 'input' }) as Record<string, unknown>;
+  return {
+    ...schema,
+    title: 'Deal submission',
+    if: { properties: { redemption_method: { const: 'link' } } },
+    then: { properties: { redemption_link: { type: 'string', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://\\S+$' } } },
+  };
+}
