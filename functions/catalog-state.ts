@@ -1,6 +1,7 @@
 /**
  * The catalog a process serves, with the answers that belong to that version: pinned answers
- * for the default lists (precomputed, precompressed) and the LRU answer cache.
+ * for the default lists (computed once per version of the records they list, precompressed)
+ * and the LRU answer cache.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,26 +13,48 @@ import { LruCache } from './http/lru-cache.ts';
 
 export interface CatalogState {
   catalog: Catalog;
-  /** Answers computed at load for the hottest requests, by cache key. */
-  pinned: Map<string, Answer>;
+  /** The answer of a pinned route (by cache key), computed on first use. */
+  pinned: (key: string) => Answer | undefined;
   answers: LruCache<Answer>;
 }
 
 /** Compute an answer for a route and query string; used for pinning and caching alike. */
 export type AnswerFor = (catalog: Catalog, params: URLSearchParams) => Answer;
 
+/** A route whose answer without a query string is kept for as long as the records it lists. */
+export interface Pin {
+  key: string;
+  compute: AnswerFor;
+  /** The records the answer depends on: while they are the same object, so is the answer. */
+  source: (catalog: Catalog) => object;
+}
+
+/** Pinned answers by the record array they were computed from, shared across versions. */
+const pinnedBySource = new WeakMap<object, Map<string, Answer>>();
+
 /**
- * Wrap a catalog with its answers. `pins` names routes whose answer without a query string is
- * precomputed (cache key = the route name, as `answerKey` makes it).
- * @example createCatalogState(catalog, config, [['deals', dealsAnswer]])
+ * Wrap a catalog with its answers. With `eager`, pinned answers are computed (and compressed
+ * at the best level) now, for the first catalog a process loads; after a write they are
+ * computed when first asked for, and a deals-only write keeps the startups answer.
+ * @example createCatalogState(catalog, config, pins, { eager: true })
  */
-export function createCatalogState(catalog: Catalog, config: Config, pins: readonly [string, AnswerFor][]): CatalogState {
-  const pinned = new Map<string, Answer>();
-  for (const [key, compute] of pins) {
-    const answer = compute(catalog, new URLSearchParams());
-    precompress(answer);
-    pinned.set(key, answer);
-  }
+export function createCatalogState(catalog: Catalog, config: Config, pins: readonly Pin[], options: { eager?: boolean } = {}): CatalogState {
+  const byKey = new Map(pins.map((pin) => [pin.key, pin]));
+  const pinned = (key: string): Answer | undefined => {
+    const pin = byKey.get(key);
+    if (!pin) return undefined;
+    const source = pin.source(catalog);
+    let answers = pinnedBySource.get(source);
+    if (!answers) pinnedBySource.set(source, (answers = new Map()));
+    let answer = answers.get(key);
+    if (!answer) {
+      answer = pin.compute(catalog, new URLSearchParams());
+      answers.set(key, answer);
+      precompress(answer, options.eager ? 'best' : 'fast');
+    }
+    return answer;
+  };
+  if (options.eager) for (const pin of pins) pinned(pin.key);
   return { catalog, pinned, answers: new LruCache<Answer>(config.answerCacheEntries, config.answerCacheBytes, (a) => a.body.byteLength) };
 }
 

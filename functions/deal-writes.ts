@@ -4,7 +4,7 @@
  * new catalog, and only then answer. A change that fails validation is never written; one the
  * store cannot take leaves nothing behind (503).
  */
-import { withChangedDeals } from '../src/catalog/catalog.ts';
+import { withChangedDeals, type Catalog } from '../src/catalog/catalog.ts';
 import type { Diagnostic } from '../src/pipeline/diagnostics.ts';
 import { ContentSnapshot, dealFileText, dealPath } from '../src/pipeline/content-snapshot.ts';
 import type { Deal } from '../src/schemas/deal.ts';
@@ -18,6 +18,8 @@ export interface DealChange {
   upserts: Deal[];
   /** Slugs whose files go (including a renamed deal's old slug). */
   removals: string[];
+  /** Other files committed with the change (a reviewed submission's record). */
+  alsoWrite?: ContentChange[];
   message: string;
   actor: string;
 }
@@ -42,13 +44,18 @@ export function applyDealChange(deps: Deps, change: DealChange): Promise<{ commi
     // Files hold the validated records (defaults filled), exactly as a build would read them back.
     const stored = new Map(next.value.data.deals.map((d) => [d.slug, d]));
     const written = new Set(change.upserts.map((d) => d.slug));
+    let nextCatalog: Catalog;
     const files: ContentChange[] = [
       ...change.removals.filter((slug) => !written.has(slug)).map((slug) => ({ path: dealPath(slug), text: null })),
       ...change.upserts.map((deal) => ({ path: dealPath(deal.slug), text: dealFileText(stored.get(deal.slug) ?? deal) })),
+      ...(change.alsoWrite ?? []),
     ];
     let commit: string;
     try {
-      ({ commit } = await deps.store.commit(files, { message: change.message, author: { name: change.actor, email: change.actor } }));
+      const committing = deps.store.commit(files, { message: change.message, author: { name: change.actor, email: change.actor } });
+      // Build the next catalog while git works in its own processes; serve it only once committed.
+      nextCatalog = withChangedDeals(current, next.value.data, next.value.changed, next.value.removedIds);
+      ({ commit } = await committing);
     } catch (error) {
       if (!(error instanceof StoreUnavailableError)) throw error;
       deps.log.error('store_unavailable', { operation: 'deal-write', error: String(error.cause ?? error.message) });
@@ -57,7 +64,7 @@ export function applyDealChange(deps: Deps, change: DealChange): Promise<{ commi
         headers: { 'Retry-After': '60' },
       });
     }
-    deps.replaceCatalog(withChangedDeals(current, next.value.data, next.value.dealPostings));
+    deps.replaceCatalog(nextCatalog);
     return { commit };
   });
 }

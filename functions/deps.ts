@@ -6,7 +6,7 @@ import type { Catalog } from '../src/catalog/catalog.ts';
 import type { Config } from '../src/config.ts';
 import { dealsAnswer } from './api/deals.ts';
 import { startupsAnswer } from './api/startups.ts';
-import { createCatalogState, type AnswerFor, type CatalogState } from './catalog-state.ts';
+import { createCatalogState, type CatalogState, type Pin } from './catalog-state.ts';
 import { AccountBook } from './auth/accounts.ts';
 import { RollingLimit } from './http/rolling-limit.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -31,10 +31,10 @@ export interface Deps {
 /** A platform-neutral handler (STYLE 1). */
 export type Handler = (request: Request, deps: Deps) => Promise<Response>;
 
-/** Routes whose default answer (no query string) is precomputed for every catalog version. */
-const PINNED: readonly [string, AnswerFor][] = [
-  ['deals', dealsAnswer],
-  ['startups', startupsAnswer],
+/** Routes whose default answer (no query string) is kept precomputed. */
+const PINNED: readonly Pin[] = [
+  { key: 'deals', compute: dealsAnswer, source: (catalog) => catalog.deals },
+  { key: 'startups', compute: startupsAnswer, source: (catalog) => catalog.startups },
 ];
 
 /**
@@ -42,7 +42,7 @@ const PINNED: readonly [string, AnswerFor][] = [
  * @example const deps = createDeps(config, await loadGeneratedCatalog('generated'), await GitStore.open('content'))
  */
 export function createDeps(config: Config, catalog: Catalog, store: ContentStore, sessionSecret: string, log: Logger = createLogger()): Deps {
-  let state = createCatalogState(catalog, config, PINNED);
+  let state = createCatalogState(catalog, config, PINNED, { eager: true });
   return {
     config,
     log,

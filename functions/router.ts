@@ -8,6 +8,7 @@ import { getDeals } from './api/deals.ts';
 import { getStartups } from './api/startups.ts';
 import { postSubmitDeal } from './api/submit-deal.ts';
 import { getSession, postLogin, postLogout } from './api/auth.ts';
+import { approveSubmission, getSubmissions, rejectSubmission } from './api/review.ts';
 import type { Deps, Handler } from './deps.ts';
 import { answerResponse, jsonAnswer } from './http/answer.ts';
 import { ApiError, asApiError, errorBody, methodNotAllowed } from './http/errors.ts';
@@ -28,6 +29,9 @@ const ROUTES = new Map<string, Route>([
   ['/auth/login', { methods: { POST: postLogin }, cors: 'same-origin' }],
   ['/auth/logout', { methods: { POST: postLogout }, cors: 'same-origin' }],
   ['/auth/session', { methods: { GET: getSession }, cors: 'same-origin' }],
+  ['/admin/submissions', { methods: { GET: getSubmissions }, cors: 'same-origin' }],
+  ['/admin/submissions/approve', { methods: { POST: approveSubmission }, cors: 'same-origin' }],
+  ['/admin/submissions/reject', { methods: { POST: rejectSubmission }, cors: 'same-origin' }],
 ]);
 
 const EXPOSED_HEADERS = 'API-Version, ETag, Link, Retry-After, RateLimit, RateLimit-Policy, Server-Timing, Deprecation, Sunset';

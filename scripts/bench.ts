@@ -3,7 +3,7 @@
  * real server and a bare `node:http` baseline that replies with precomputed bytes, load both
  * with autocannon, and print every case as a ratio to the baseline measured in the same run.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { get } from 'node:http';
@@ -24,6 +24,7 @@ const { values } = parseArgs({
   },
 });
 const ROOT = resolve(import.meta.dirname, '..');
+const BENCH_ADMIN = { email: 'bench@localhost.test', password: 'bench-password-1' };
 const OUT = join(ROOT, 'bench-out', `${values.deals}-${values.startups}`);
 const duration = Number(values.duration);
 const connections = Number(values.connections);
@@ -55,9 +56,13 @@ const cases: { name: string; paths: string[] }[] = [
   { name: '(e) startups filter', paths: [`/api/v1/startups?category=saas&minRevenue=100000&forSale=true`] },
 ];
 
-// 3. Servers: the real one with the answer cache off and on, and the baseline.
-const env = { CONTENT_DIR: contentDir, GENERATED_DIR: config.generatedDir, DIST_DIR: config.distDir };
-const cold = await startChild(join(ROOT, 'scripts', 'bench', 'serve.ts'), { ...env, ANSWER_CACHE: 'off' });
+// 3. Servers: the real one with the answer cache off and on, and the baseline. The content is
+// its own git repository (the store commits there) with one admin account for the write cases.
+await ensureGitRepository(OUT);
+const dataDir = join(OUT, 'data');
+await run(fork(join(ROOT, 'scripts', 'admin.ts'), ['add', BENCH_ADMIN.email, '--role', 'admin', '--password', BENCH_ADMIN.password], { env: { ...process.env, DATA_DIR: dataDir }, stdio: 'ignore' }));
+const env = { CONTENT_DIR: contentDir, GENERATED_DIR: config.generatedDir, DIST_DIR: config.distDir, DATA_DIR: dataDir };
+const cold = await startChild(join(ROOT, 'scripts', 'serve.ts'), { ...env, ANSWER_CACHE: 'off' });
 say(`# Benchmark: ${catalog.deals.length} deals, ${catalog.startups.length} startups`);
 say('');
 say(`- content build (parse, validate, index, emit): ${Math.round(buildMs)} ms`);
@@ -82,7 +87,7 @@ say(row(`${searchCase.name} (answer cache off)`, await load(baseline.url, search
 const rssCold = rss(cold.child);
 cold.child.kill();
 
-const warm = await startChild(join(ROOT, 'scripts', 'bench', 'serve.ts'), env);
+const warm = await startChild(join(ROOT, 'scripts', 'serve.ts'), env);
 for (const c of cases) {
   // Warm both sides (JIT, caches, background precompression) before measuring.
   await load(baseline.url, c.paths, 1);
@@ -90,6 +95,26 @@ for (const c of cases) {
   const label = c === searchCase ? ' (answer cache on)' : '';
   say(row(`${c.name}${label}`, await load(baseline.url, c.paths), await load(warm.url, c.paths)));
 }
+
+// 4. Writes on the same catalog: latency to acknowledged-and-visible, and reads while writing.
+const writes = await writeLatencies(warm.url, catalog.deals.slice(0, 40).map((d) => d.slug));
+say('');
+say(`- admin write (PUT one deal) acknowledged, ${writes.length} sequential writes: p50 ${pct(writes, 50).toFixed(1)} ms, p95 ${pct(writes, 95).toFixed(1)} ms; each visible to the GET that followed it`);
+let writing = true;
+let written = 0;
+const writer = (async () => {
+  const session = await signIn(warm.url);
+  for (let i = 0; writing; i++) {
+    const slug = catalog.deals[100 + (i % 100)]?.slug ?? '';
+    await write(warm.url, session, slug, `bench concurrent ${i}`);
+    written++;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+})();
+const during = await load(warm.url, searchCase.paths);
+writing = false;
+await writer;
+say(`- reads while writing (search, answer cache on, one write every ~100 ms, ${written} writes): ${Math.round(during.rps)} req/s, p99 ${during.p99} ms${during.non2xx ? `, non-2xx ${during.non2xx}` : ''}`);
 say('');
 say(`- resident memory after load: ${rssCold} MB (answer cache off), ${rss(warm.child)} MB (answer cache on, default)`);
 warm.child.kill();
@@ -179,6 +204,49 @@ async function startChild(script: string, env: Record<string, string>, args: str
   // Poll with plain node:http: the first fetch() in a process pays for loading undici.
   while (!(await respondsOk(`${url}/api/v1/deals?limit=1`))) await new Promise((r) => setTimeout(r, 5));
   return { child, url, startMs: performance.now() - started };
+}
+
+async function ensureGitRepository(folder: string): Promise<void> {
+  if (existsSync(join(folder, '.git'))) return;
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@localhost', ...args], { cwd: folder, stdio: 'ignore' });
+  git('init', '-q');
+  git('add', '-A', 'content');
+  git('commit', '-q', '-m', 'Synthetic catalog');
+}
+
+async function signIn(base: string): Promise<string> {
+  const response = await fetch(`${base}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: base },
+    body: JSON.stringify(BENCH_ADMIN),
+  });
+  await response.arrayBuffer();
+  return (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+}
+
+async function write(base: string, cookie: string, slug: string, value: string): Promise<void> {
+  const response = await fetch(`${base}/api/v1/deals`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', Origin: base, Cookie: cookie },
+    body: JSON.stringify({ slug, value }),
+  });
+  if (response.status !== 200) throw new Error(`write failed: ${response.status} ${await response.text()}`);
+  await response.arrayBuffer();
+}
+
+/** Milliseconds from sending each write to its answer; each is then checked with a GET. */
+async function writeLatencies(base: string, slugs: string[]): Promise<number[]> {
+  const cookie = await signIn(base);
+  const times: number[] = [];
+  for (const [i, slug] of slugs.entries()) {
+    const value = `bench value ${i} ${Date.now()}`;
+    const started = performance.now();
+    await write(base, cookie, slug, value);
+    times.push(performance.now() - started);
+    const seen = (await (await fetch(`${base}/api/v1/deals?slug=${slug}`)).json()) as { deal?: { value?: string } };
+    if (seen.deal?.value !== value) throw new Error(`write to ${slug} not visible to the next read`);
+  }
+  return times.sort((a, b) => a - b);
 }
 
 function respondsOk(url: string): Promise<boolean> {

@@ -7,6 +7,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import yaml from 'js-yaml';
+import { slugify } from '../src/schemas/fields.ts';
 
 const { values } = parseArgs({
   options: {
@@ -64,7 +65,6 @@ const date = (fromYear: number, toYear: number): string => {
   return new Date(start + random() * (end - start)).toISOString().slice(0, 10);
 };
 const id = (prefix: string, n: number): string => `${prefix}-${(n * 2654435761 % 2 ** 32).toString(36).padStart(7, '0')}${n.toString(36)}`;
-const slugify = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 const frontMatter = (data: Record<string, unknown>, body: string): string => `---\n${yaml.dump(data)}---\n${body}\n`;
 
 await rm(out, { recursive: true, force: true });

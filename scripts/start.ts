@@ -3,7 +3,6 @@
  * one port (`PORT`, default 4321; `HOST`, default 127.0.0.1).
  */
 import { loadConfig } from '../src/config.ts';
-import { startServer } from '../functions/server.ts';
 import { buildAll, isBuildCurrent } from './_build-steps.ts';
 
 const config = loadConfig();
@@ -14,10 +13,4 @@ if (!(await isBuildCurrent(config))) {
     process.exit(1);
   }
 }
-const running = await startServer(config);
-console.error(`serving on ${running.url}`);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void running.close().then(() => process.exit(0));
-  });
-}
+await import('./serve.ts');

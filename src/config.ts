@@ -34,7 +34,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: env.HOST ?? '127.0.0.1',
     port: integer(env.PORT, 4321),
     answerCacheEntries: env.ANSWER_CACHE === 'off' ? 0 : integer(env.ANSWER_CACHE_ENTRIES, 10_000),
-    answerCacheBytes: integer(env.ANSWER_CACHE_BYTES, 256 * 1024 * 1024),
+    answerCacheBytes: integer(env.ANSWER_CACHE_BYTES, 64 * 1024 * 1024),
     dataDir: resolve(root, env.DATA_DIR ?? '.data'),
     sessionSecret: env.SESSION_SECRET || undefined,
     sessionTtlSeconds: integer(env.SESSION_TTL_SECONDS, 8 * 60 * 60),

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { findDeal } from '../../src/catalog/deals-query.ts';
-import { SLUG_PATTERN } from '../../src/schemas/fields.ts';
+import { SLUG_PATTERN, slugify } from '../../src/schemas/fields.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
 import { requireAdmin } from '../auth/guard.ts';
 import { applyDealChange } from '../deal-writes.ts';
@@ -150,10 +150,8 @@ function slugFor(input: Record<string, unknown>, where: string): string {
     if (!SLUG_PATTERN.test(input.slug)) throw invalid(`${where}.slug: expected lowercase letters, digits and single hyphens, like \`cloud-credits\`.`);
     return input.slug;
   }
-  if (typeof input.title === 'string' && input.title.trim()) {
-    const slug = input.title.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80).replace(/-+$/, '');
-    if (slug) return slug;
-  }
+  const slug = typeof input.title === 'string' ? slugify(input.title) : '';
+  if (slug) return slug;
   throw invalid(`${where}: a slug or a title is required.`);
 }
 

@@ -15,7 +15,7 @@ export async function serveAnswer(request: Request, deps: Deps, route: string, c
   const url = new URL(request.url);
   const key = route + url.search;
   const state = deps.state();
-  const ready = state.pinned.get(key) ?? state.answers.get(key);
+  const ready = (url.search === '' ? state.pinned(route) : undefined) ?? state.answers.get(key);
   if (ready) return answerResponse(request, ready, { 'Server-Timing': 'cache;desc="hit"' });
 
   const started = performance.now();

@@ -7,7 +7,8 @@ import type { Deal } from '../schemas/deal.ts';
 import type { Site } from '../schemas/site.ts';
 import type { Startup } from '../schemas/startup.ts';
 import { compareTitles } from './order.ts';
-import { loadSearchIndex, type CompactIndex, type SearchIndex } from './search.ts';
+import { loadSearchIndex, withDocuments, type CompactIndex, type SearchIndex } from './search.ts';
+import { dealFieldTexts } from './index-fields.ts';
 
 /** What the build writes to `generated/catalog.json`: records already in default order. */
 export interface CatalogData {
@@ -55,19 +56,24 @@ export interface IndexedSearch {
 export function createCatalog(data: CatalogData, indexes: SearchPostings): Catalog {
   return {
     ...withDeals(data, indexes.deals),
-    startupJson: data.startups.map((s) => JSON.stringify(s)),
+    startupJson: data.startups.map(jsonOf),
     startupNameRank: rankBy(data.startups, (s) => s.name),
     startupSearch: indexed(indexes.startups, data.startups),
   };
 }
 
 /**
- * The catalog after a deals-only change: deal parts rebuilt, startup parts reused from
- * `previous` (its startups are the same records in the same order).
+ * The catalog after a deals-only change: deal parts rebuilt (the search index updated in place
+ * of a rebuild), startup parts reused from `previous` (same records in the same order).
  */
-export function withChangedDeals(previous: Catalog, data: CatalogData, dealPostings: CompactIndex): Catalog {
+export function withChangedDeals(previous: Catalog, data: CatalogData, changed: readonly Deal[], removedIds: readonly string[]): Catalog {
+  const index = withDocuments(
+    previous.dealSearch.index,
+    changed.map((deal) => ({ ref: deal.id, texts: dealFieldTexts(deal) })),
+    removedIds,
+  );
   return {
-    ...withDeals(data, dealPostings),
+    ...withDeals(data, index),
     startupJson: previous.startupJson,
     startupNameRank: previous.startupNameRank,
     startupSearch: previous.startupSearch,
@@ -76,18 +82,26 @@ export function withChangedDeals(previous: Catalog, data: CatalogData, dealPosti
 
 // --- internal ---
 
-function withDeals(data: CatalogData, dealPostings: CompactIndex) {
+function withDeals(data: CatalogData, dealIndex: CompactIndex | SearchIndex) {
   const scopeByCategory = new Map(data.categories.deals.map((c) => [c.slug, c.scope]));
   return {
     ...data,
-    dealJson: data.deals.map((d) => JSON.stringify(d)),
+    dealJson: data.deals.map(jsonOf),
     dealTitleRank: rankBy(data.deals, (d) => d.title),
     scopeByCategory,
     dealScopes: data.deals.map((d) => scopeByCategory.get(d.category) ?? 'deals'),
     dealBySlug: new Map(data.deals.map((d) => [d.slug, d])),
     dealById: new Map(data.deals.map((d) => [d.id, d])),
-    dealSearch: indexed(dealPostings, data.deals),
+    dealSearch: indexed(dealIndex, data.deals),
   };
+}
+
+/** Each record's JSON, computed once per record object (a write keeps unchanged records). */
+const jsonCache = new WeakMap<object, string>();
+function jsonOf(record: object): string {
+  let json = jsonCache.get(record);
+  if (json === undefined) jsonCache.set(record, (json = JSON.stringify(record)));
+  return json;
 }
 
 function rankBy<T>(records: readonly T[], text: (r: T) => string): Int32Array {
@@ -97,8 +111,8 @@ function rankBy<T>(records: readonly T[], text: (r: T) => string): Int32Array {
   return rank;
 }
 
-function indexed(compact: CompactIndex, records: readonly { id: string }[]): IndexedSearch {
-  const index = loadSearchIndex(compact);
+function indexed(source: CompactIndex | SearchIndex, records: readonly { id: string }[]): IndexedSearch {
+  const index = 'scratch' in source ? source : loadSearchIndex(source);
   const positionById = new Map(records.map((r, i) => [r.id, i]));
   return { index, positions: Int32Array.from(index.refs, (ref) => positionById.get(ref) ?? -1) };
 }

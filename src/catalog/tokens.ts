@@ -51,3 +51,20 @@ export function processToken(word: string): string | undefined {
   const text = token.toString();
   return text.length > 0 ? text : undefined;
 }
+
+/**
+ * The index terms of one field's text, exactly as the lunr builder derives them (tokenizer
+ * with SEPARATOR, then trimmer, stop-word filter, stemmer), repeats kept.
+ * @example fieldTerms('Cloud credits for startups') // ['cloud', 'credit', 'startup']
+ */
+export function fieldTerms(text: string): string[] {
+  const previous = lunr.tokenizer.separator;
+  lunr.tokenizer.separator = SEPARATOR;
+  try {
+    return lunr.tokenizer(text)
+      .map((token) => processToken(token.toString()))
+      .filter((term): term is string => term !== undefined);
+  } finally {
+    lunr.tokenizer.separator = previous;
+  }
+}

@@ -40,24 +40,25 @@ export function runPipeline(sources: ContentSources, options: PipelineOptions): 
   const startupEntries = parseAll(sources.startups, diagnostics);
   if (!site || !categories) return { value: undefined, diagnostics };
 
-  const deals = validateDeals(dealEntries, categories, options.today);
-  const startups = validateStartups(startupEntries, categories);
-  diagnostics.push(...deals.diagnostics, ...startups.diagnostics);
+  const validDeals = validateDeals(dealEntries, categories, options.today);
+  const validStartups = validateStartups(startupEntries, categories);
+  diagnostics.push(...validDeals.diagnostics, ...validStartups.diagnostics);
   if (hasErrors(diagnostics)) return { value: undefined, diagnostics };
 
   const data = deriveCatalog(
     site,
     categories,
-    deals.value.map((d) => d.record),
-    startups.value.map((s) => s.record),
+    validDeals.value.map((d) => d.record),
+    validStartups.value.map((s) => s.record),
   );
   if (options.index === false) {
-    const empty = { refs: [], terms: [], postings: [] };
+    const empty = { refs: [], terms: [], postings: [], stats: { fields: [], boosts: [], averageFieldLength: [], documentCount: 0 } };
     return { value: { data, lunr: { deals: {}, startups: {} }, postings: { deals: empty, startups: empty } }, diagnostics };
   }
-  const lunr = { deals: buildDealIndex(data.deals), startups: buildStartupIndex(data.startups) };
-  const postings = { deals: compactIndex(lunr.deals), startups: compactIndex(lunr.startups) };
-  return { value: { data, lunr, postings }, diagnostics };
+  const deals = buildDealIndex(data.deals);
+  const startups = buildStartupIndex(data.startups);
+  const postings = { deals: compactIndex(deals.lunr, deals.stats), startups: compactIndex(startups.lunr, startups.stats) };
+  return { value: { data, lunr: { deals: deals.lunr, startups: startups.lunr }, postings }, diagnostics };
 }
 
 // --- internal ---

@@ -4,16 +4,15 @@
  * as a build, cross-file rules are checked against the rest, and the deals index is rebuilt
  * (the startups index is reused).
  */
+import { createHash } from 'node:crypto';
 import type { CatalogData } from '../catalog/catalog.ts';
-import { compactIndex, type CompactIndex } from '../catalog/search.ts';
 import type { CategoriesFile } from '../schemas/category.ts';
 import { DealFrontMatterSchema, type Deal } from '../schemas/deal.ts';
 import type { Site } from '../schemas/site.ts';
 import type { Startup } from '../schemas/startup.ts';
-import { deriveCatalog } from './derive.ts';
+import { compareDeals } from '../catalog/order.ts';
 import { hasErrors, type Diagnostic, type StageResult } from './diagnostics.ts';
 import { parseEntry } from './parse.ts';
-import { buildDealIndex } from './search-index.ts';
 import { toMarkdown } from './serialize.ts';
 import { validateDeals } from './validate.ts';
 
@@ -28,10 +27,11 @@ export function dealFileText(deal: Deal): string {
   return toMarkdown(ordered, description ?? '');
 }
 
-/** A catalog after a write: its data and the rebuilt deals index. */
+/** A catalog after a write: its data, and which deals changed or went (for the search index). */
 export interface ChangedCatalog {
   data: CatalogData;
-  dealPostings: CompactIndex;
+  changed: Deal[];
+  removedIds: string[];
 }
 
 export class ContentSnapshot {
@@ -39,8 +39,10 @@ export class ContentSnapshot {
   readonly categories: CategoriesFile;
   readonly deals: ReadonlyMap<string, Deal>;
   readonly startups: readonly Startup[];
+  readonly version: string;
 
   constructor(data: CatalogData) {
+    this.version = data.version;
     this.site = data.site;
     this.categories = data.categories;
     this.deals = new Map(data.deals.map((d) => [d.slug, d]));
@@ -72,8 +74,11 @@ export class ContentSnapshot {
     diagnostics.push(...duplicateIds(next, changed));
     if (hasErrors(diagnostics)) return { value: undefined, diagnostics };
 
-    const data = deriveCatalog(this.site, this.categories, [...next.values()], [...this.startups]);
-    return { value: { data, dealPostings: compactIndex(buildDealIndex(data.deals)) }, diagnostics: [] };
+    const removedIds = removals.map((slug) => this.deals.get(slug)?.id).filter((id): id is string => id !== undefined);
+    const version = createHash('sha256').update(JSON.stringify([this.version, changed, removedIds])).digest('hex').slice(0, 16);
+    // Startups did not change: the same (sorted) array keeps every answer built from it.
+    const data: CatalogData = { version, site: this.site, categories: this.categories, deals: [...next.values()].sort(compareDeals), startups: this.startups as Startup[] };
+    return { value: { data, changed, removedIds }, diagnostics: [] };
   }
 }
 

@@ -1,52 +1,59 @@
 /**
  * Stage 4: build the lunr indexes for deals and startups. The serialized index is what
- * `generated/search-index.json` holds; the runtime reads its postings (src/catalog/search.ts).
+ * `generated/search-index.json` holds; the runtime reads its postings (src/catalog/search.ts)
+ * and the statistics returned beside it, which let a write index a changed deal in place.
  */
 import lunr from 'lunr';
 import type { Deal } from '../schemas/deal.ts';
 import type { Startup } from '../schemas/startup.ts';
+import { DEAL_FIELDS, dealFieldTexts, STARTUP_FIELDS, startupFieldTexts } from '../catalog/index-fields.ts';
 import { SEPARATOR } from '../catalog/tokens.ts';
+import type { IndexStats } from '../catalog/search.ts';
 
-/** Field boosts: a word in the title says more than the same word deep in a description. */
-const DEAL_FIELDS = { title: 10, provider: 5, tags: 5, description: 1 } as const;
-const STARTUP_FIELDS = { name: 10, category: 3, description: 1 } as const;
-
-/** Serialized lunr index (`lunr.Index#toJSON`). */
-export type SerializedIndex = object;
-
-/** Index deals by id over title, provider, tags and description (SPEC: GET /deals `search`). */
-export function buildDealIndex(deals: readonly Deal[]): SerializedIndex {
-  return build(DEAL_FIELDS, deals, (d) => ({
-    id: d.id,
-    title: d.title,
-    provider: d.provider,
-    tags: (d.tags ?? []).join(' '),
-    description: [d.shortDescription, d.description].filter(Boolean).join('\n'),
-  }));
+/** A serialized lunr index (`lunr.Index#toJSON`) with the builder statistics lunr does not serialise. */
+export interface BuiltIndex {
+  lunr: object;
+  stats: IndexStats;
 }
 
-/** Index startups by id over name, category and description (SPEC: GET /startups `search`). */
-export function buildStartupIndex(startups: readonly Startup[]): SerializedIndex {
-  return build(STARTUP_FIELDS, startups, (s) => ({
-    id: s.id,
-    name: s.name,
-    category: s.category.replaceAll('-', ' '),
-    description: s.description ?? '',
-  }));
+/** Index deals by id over title, provider, tags and description. */
+export function buildDealIndex(deals: readonly Deal[]): BuiltIndex {
+  return build(DEAL_FIELDS, deals, dealFieldTexts);
+}
+
+/** Index startups by id over name, category and description. */
+export function buildStartupIndex(startups: readonly Startup[]): BuiltIndex {
+  return build(STARTUP_FIELDS, startups, startupFieldTexts);
 }
 
 // --- internal ---
 
-function build<T>(fields: Record<string, number>, records: readonly T[], toDoc: (r: T) => Record<string, string>): SerializedIndex {
+/** What `lunr(config)` does, keeping hold of the builder for its statistics. */
+function build<T extends { id: string }>(fields: Record<string, number>, records: readonly T[], texts: (r: T) => string[]): BuiltIndex {
   const previous = lunr.tokenizer.separator;
   lunr.tokenizer.separator = SEPARATOR;
   try {
-    const index = lunr(function () {
-      this.ref('id');
-      for (const [name, boost] of Object.entries(fields)) this.field(name, { boost });
-      for (const record of records) this.add(toDoc(record));
-    });
-    return index.toJSON();
+    const builder = new lunr.Builder();
+    builder.pipeline.add(lunr.trimmer, lunr.stopWordFilter, lunr.stemmer);
+    builder.searchPipeline.add(lunr.stemmer);
+    builder.ref('id');
+    const names = Object.keys(fields);
+    for (const name of names) builder.field(name, { boost: fields[name] });
+    for (const record of records) {
+      const values = texts(record);
+      builder.add(Object.fromEntries([['id', record.id], ...names.map((name, i) => [name, values[i] ?? ''])]));
+    }
+    const index = builder.build();
+    const averages = (builder as unknown as { averageFieldLength: Record<string, number> }).averageFieldLength;
+    return {
+      lunr: index.toJSON(),
+      stats: {
+        fields: names,
+        boosts: names.map((name) => fields[name] ?? 1),
+        averageFieldLength: names.map((name) => averages[name] || 0),
+        documentCount: records.length,
+      },
+    };
   } finally {
     lunr.tokenizer.separator = previous;
   }

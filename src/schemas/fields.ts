@@ -52,3 +52,17 @@ export function text(max = 500) {
 export function textList(maxItems = 50, maxLength = 300) {
   return z.array(text(maxLength)).max(maxItems);
 }
+
+/**
+ * A slug made from free text (at most 80 characters); empty when the text has no letters or digits.
+ * @example slugify('Stripe Atlas: $100 off') // 'stripe-atlas-100-off'
+ */
+export function slugify(text: string): string {
+  return text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .replace(/-+$/, '');
+}

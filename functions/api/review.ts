@@ -1,0 +1,114 @@
+/**
+ * The review queue (admin only): GET /api/v1/admin/submissions lists submissions; POST
+ * /api/v1/admin/submissions/approve turns one into a deal (status chosen by the admin) and
+ * marks it approved, in one commit; POST /api/v1/admin/submissions/reject records a reason.
+ */
+import { DEAL_STATUSES, type Deal } from '../../src/schemas/deal.ts';
+import { slugify } from '../../src/schemas/fields.ts';
+import { toMarkdown } from '../../src/pipeline/serialize.ts';
+import { requireAdmin } from '../auth/guard.ts';
+import { applyDealChange } from '../deal-writes.ts';
+import type { Deps } from '../deps.ts';
+import { answerResponse, jsonAnswer } from '../http/answer.ts';
+import { ApiError } from '../http/errors.ts';
+import { readBody } from '../http/request-body.ts';
+import { SUBMISSIONS_FOLDER, type SubmissionRecord } from '../submissions.ts';
+import { StoreUnavailableError } from '../store/content-store.ts';
+
+const NO_STORE = { 'Cache-Control': 'no-store' };
+const REVIEW_STATES = ['pending', 'approved', 'rejected', 'all'] as const;
+
+/** Default deal category for each submission category (the admin may choose another). */
+export const CATEGORY_FOR_SUBMISSION: Record<string, string> = {
+  cloud: 'cloud-credits',
+  saas: 'saas-discounts',
+  marketing: 'ad-credits',
+  hiring: 'hiring',
+  legal: 'legal',
+};
+
+export async function getSubmissions(request: Request, deps: Deps): Promise<Response> {
+  await requireAdmin(request, deps);
+  const status = new URL(request.url).searchParams.get('status') || 'pending';
+  if (!(REVIEW_STATES as readonly string[]).includes(status)) {
+    throw new ApiError(400, 'validation_error', `Invalid value for query parameter \`status\`.`, { hint: `Allowed values: ${REVIEW_STATES.join(', ')}.` });
+  }
+  const all = await deps.submissions.list();
+  const submissions = status === 'all' ? all : all.filter((s) => s.status === status);
+  return answerResponse(request, jsonAnswer(200, { success: true, submissions, total: submissions.length }, NO_STORE));
+}
+
+export async function approveSubmission(request: Request, deps: Deps): Promise<Response> {
+  const session = await requireAdmin(request, deps);
+  const body = (await readBody(request)) as Record<string, unknown>;
+  const submission = await pendingSubmission(deps, body?.id);
+  const status = body.status ?? 'active';
+  if (typeof status !== 'string' || !(DEAL_STATUSES as readonly string[]).includes(status)) {
+    throw new ApiError(400, 'validation_error', `status must be one of ${DEAL_STATUSES.join(', ')}.`, { hint: 'Choose the new deal status.' });
+  }
+  const category = typeof body.category === 'string' && body.category ? body.category : CATEGORY_FOR_SUBMISSION[submission.category];
+  if (!category) throw new ApiError(400, 'validation_error', 'category is required for a submission in category `other`.', { hint: 'Send a deal category slug.' });
+  const catalog = deps.state().catalog;
+  const title = typeof body.title === 'string' && body.title.trim() ? body.title.trim() : `${submission.company_name}: ${submission.deal_value}`.slice(0, 200);
+  const slug = typeof body.slug === 'string' && body.slug ? body.slug : slugify(`${submission.company_name} ${submission.deal_value}`) || submission.id;
+  if (catalog.dealBySlug.has(slug)) throw new ApiError(400, 'conflict', `A deal with slug \`${slug}\` already exists.`, { hint: 'Send another `slug`.' });
+
+  const today = deps.clock().toISOString().slice(0, 10);
+  const code = submission.redemption_method === 'code' ? `\n\nRedemption code: \`${submission.redemption_link}\`` : '';
+  const deal = {
+    id: `d-${submission.id.slice(4, 12)}`,
+    slug,
+    title,
+    provider: submission.company_name,
+    category,
+    description: `${submission.benefit_description}${code}`,
+    value: submission.deal_value || undefined,
+    status,
+    applicationUrl: submission.redemption_method === 'link' ? submission.redemption_link : submission.website_url,
+    providerWebsite: submission.website_url,
+    logoUrl: submission.logo_url,
+    featured: false,
+    recommended: false,
+    verified: false,
+    lastUpdated: today,
+  } as Deal;
+  const reviewed: SubmissionRecord = { ...submission, status: 'approved', reviewedAt: deps.clock().toISOString(), reviewedBy: session.email, dealId: deal.id };
+  await applyDealChange(deps, {
+    upserts: [deal],
+    removals: [],
+    alsoWrite: [{ path: `${SUBMISSIONS_FOLDER}/${submission.id}.md`, text: toMarkdown({ ...reviewed }, '') }],
+    message: `Approve submission ${submission.id} as deal ${slug}`,
+    actor: session.email,
+  });
+  const published = deps.state().catalog.dealBySlug.get(slug);
+  return answerResponse(request, jsonAnswer(200, { success: true, deal: published, submission: reviewed }, NO_STORE));
+}
+
+export async function rejectSubmission(request: Request, deps: Deps): Promise<Response> {
+  const session = await requireAdmin(request, deps);
+  const body = (await readBody(request)) as Record<string, unknown>;
+  const submission = await pendingSubmission(deps, body?.id);
+  const reason = typeof body.reason === 'string' ? body.reason.trim().slice(0, 1000) : '';
+  if (!reason) throw new ApiError(400, 'validation_error', 'reason is required to reject a submission.', { hint: 'Say why, in a sentence.' });
+  const reviewed: SubmissionRecord = { ...submission, status: 'rejected', reviewedAt: deps.clock().toISOString(), reviewedBy: session.email, rejectionReason: reason };
+  try {
+    await deps.store.commit([{ path: `${SUBMISSIONS_FOLDER}/${submission.id}.md`, text: toMarkdown({ ...reviewed }, '') }], {
+      message: `Reject submission ${submission.id}`,
+      author: { name: session.email, email: session.email },
+    });
+  } catch (error) {
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    throw new ApiError(503, 'service_unavailable', 'The content store cannot take changes right now.', { hint: 'Try again in a minute.', headers: { 'Retry-After': '60' } });
+  }
+  return answerResponse(request, jsonAnswer(200, { success: true, submission: reviewed }, NO_STORE));
+}
+
+// --- internal ---
+
+async function pendingSubmission(deps: Deps, id: unknown): Promise<SubmissionRecord> {
+  if (typeof id !== 'string' || !id) throw new ApiError(400, 'validation_error', 'id is required.', { hint: 'Send the submission id.' });
+  const submission = await deps.submissions.read(id);
+  if (!submission) throw new ApiError(404, 'not_found', `No submission has id \`${id}\`.`, { hint: 'List them with GET /api/v1/admin/submissions.' });
+  if (submission.status !== 'pending') throw new ApiError(400, 'conflict', `Submission \`${id}\` was already ${submission.status}.`, { hint: 'Only pending submissions can be reviewed.' });
+  return submission;
+}

@@ -1,0 +1,16 @@
+/**
+ * `npm run serve`: serve an existing build (no build step), for production, the benchmark
+ * and tests that run the server as a child process. Tells a parent process when it listens.
+ */
+import { loadConfig } from '../src/config.ts';
+import { startServer } from '../functions/server.ts';
+
+const running = await startServer(loadConfig());
+process.send?.({ listening: running.url });
+console.error(`serving on ${running.url}`);
+// Exit cleanly on a signal (so `--cpu-prof` can write its profile, and connections close).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void running.close().then(() => process.exit(0));
+  });
+}

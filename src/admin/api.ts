@@ -1,0 +1,45 @@
+/**
+ * Browser-side helpers for the admin pages: same-origin JSON calls to the API (the session
+ * cookie rides along; the browser sends Origin, which the server checks), and error display.
+ */
+
+export interface ApiFailure {
+  error: string;
+  code: string;
+  hint?: string;
+}
+
+/** Call the API; resolves with the JSON body, or throws the API's error object. */
+export async function api<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    credentials: 'same-origin',
+    headers: { Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await response.json().catch(() => ({ error: `HTTP ${response.status}`, code: 'internal_error' }))) as T & ApiFailure;
+  if (!response.ok) {
+    if (response.status === 401) location.href = `/login?next=${encodeURIComponent(location.pathname + location.search)}`;
+    throw json;
+  }
+  return json;
+}
+
+/** Show a message in the page's status region (announced to screen readers). */
+export function say(message: string, kind: 'ok' | 'error' = 'ok'): void {
+  const region = document.querySelector<HTMLElement>('[data-status]');
+  if (!region) return;
+  region.textContent = message;
+  region.dataset.kind = kind;
+}
+
+/** Text for an API failure: the message and its hint. */
+export function failureText(failure: unknown): string {
+  const f = failure as Partial<ApiFailure>;
+  return [f.error ?? String(failure), f.hint].filter(Boolean).join(' ');
+}
+
+/** Escape text for insertion into HTML. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+}

@@ -1,0 +1,332 @@
+/**
+ * The custom query evaluator (src/catalog/search.ts) against real lunr over the same serialized
+ * index: the same documents for the same query, and the same ranking where lunr's cosine score
+ * and the evaluator's weight sum are comparable. Also the query tokenizer (src/catalog/tokens.ts).
+ *
+ * The lunr side restates DESIGN "search syntax" with lunr's own query API: every word a
+ * REQUIRED clause run through the search pipeline; the last word (two characters or more) a
+ * TRAILING wildcard over its stem or over the word as typed.
+ */
+import { join } from 'node:path';
+import lunr from 'lunr';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { compactIndex, loadSearchIndex, search, type SearchIndex } from '../../src/catalog/search.ts';
+import { MAX_QUERY_WORDS, queryWords } from '../../src/catalog/tokens.ts';
+import { runPipeline } from '../../src/pipeline/build.ts';
+import { readContent } from '../../src/pipeline/read-content.ts';
+import { buildDealIndex } from '../../src/pipeline/search-index.ts';
+import { DealSchema, type Deal } from '../../src/schemas/deal.ts';
+import { FIXTURES } from '../helpers/server.ts';
+
+// --- reference: the same query through lunr ---
+
+const { REQUIRED } = lunr.Query.presence;
+const { TRAILING } = lunr.Query.wildcard;
+
+interface RefWord {
+  /** The word as typed, lower-cased: what a prefix extends. */
+  typed: string;
+  /** After lunr's trimmer: what the search pipeline stems. */
+  word: string;
+  last: boolean;
+}
+
+/** Words of a query as lunr's own pipeline sees them: lower-cased, trimmed, stop words out. */
+function referenceWords(text: string): RefWord[] {
+  const all = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const words: RefWord[] = [];
+  all.forEach((typed, i) => {
+    const token = lunr.trimmer(new lunr.Token(typed, {}));
+    if (token.toString() === '' || !lunr.stopWordFilter(token)) return;
+    words.push({ typed, word: token.toString(), last: i === all.length - 1 });
+  });
+  return words;
+}
+
+const stemOf = (word: string): string => lunr.stemmer(lunr.trimmer(new lunr.Token(word, {}))).toString();
+
+/**
+ * lunr's results for a query, by ref, with lunr's scores. A prefix word is two lunr queries
+ * (its stem with a trailing wildcard, and the word as typed with one), united; a document's
+ * score is the one from the stem query when it matched that one.
+ */
+function lunrResults(index: lunr.Index, text: string): Map<string, number> {
+  const words = referenceWords(text);
+  if (words.length === 0) return new Map();
+  const last = words[words.length - 1] as RefWord;
+  const prefixed = last.last && last.typed.length >= 2;
+  const exact = prefixed ? words.slice(0, -1) : words;
+  const run = (wildcard?: string) =>
+    index.query((q) => {
+      for (const { word } of exact) q.term(word, { presence: REQUIRED, usePipeline: true });
+      if (wildcard !== undefined) q.term(wildcard, { presence: REQUIRED, usePipeline: false, wildcard: TRAILING });
+    });
+  const results = new Map<string, number>();
+  const runs = prefixed ? [run(stemOf(last.word)), run(last.typed)] : [run()];
+  for (const r of runs) for (const { ref, score } of r) if (!results.has(ref)) results.set(ref, score);
+  return results;
+}
+
+// --- helpers ---
+
+interface Corpus {
+  lunr: lunr.Index;
+  index: SearchIndex;
+}
+
+function corpus(deals: readonly Deal[]): Corpus {
+  const built = buildDealIndex(deals);
+  return { lunr: lunr.Index.load(built.lunr), index: loadSearchIndex(compactIndex(built.lunr, built.stats)) };
+}
+
+/** The evaluator's results, by ref. */
+function ours(c: Corpus, text: string): Map<string, number> {
+  return new Map(search(c.index, text).map((hit) => [c.index.refs[hit.doc] as string, hit.score]));
+}
+
+const sortedRefs = (results: Map<string, number>): string[] => [...results.keys()].sort();
+
+/** Refs by score (highest first), ties by ref; scores rounded so float noise cannot reorder ties. */
+const ranked = (results: Map<string, number>, scale = 1): string[] =>
+  [...results].sort(([ra, a], [rb, b]) => Math.round((b - a) * scale * 1e9) || (ra < rb ? -1 : 1)).map(([ref]) => ref);
+
+/** Deterministic PRNG (mulberry32), so the synthetic corpus is the same on every run. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const VOCABULARY = [
+  'cloud', 'clouds', 'credit', 'credits', 'crediting', 'host', 'hosting', 'hosted', 'database', 'databases', 'data',
+  'analytics', 'analysis', 'analyst', 'market', 'marketing', 'markets', 'pay', 'payment', 'payments', 'payroll',
+  'happy', 'happiness', 'run', 'running', 'runner', 'secure', 'security', 'securing', 'startup', 'startups', 'start',
+  'founder', 'founders', 'free', 'freedom', 'legal', 'lawyer', 'design', 'designer', 'designing', 'email', 'emails',
+  'mail', 'ai', 'api', 'apis', 'app', 'apps', 'apply', 'application', 'compute', 'computing', 'computer', 'storage',
+  'store', 'stores', 'team', 'teams', 'grant', 'grants', 'granted', 'program', 'programs', 'programming', 'connect',
+  'connection', 'generous', 'general', 'generate', '10x', '2026', 'k8s', 'go', 'going', 'gone', 'zürich', 'naïve',
+];
+const PROVIDERS = ['Acme', 'Globex', 'Initech', 'Umbrella', 'Hooli', 'Stark Industries', 'Wayne', 'Wonka', 'Tyrell', 'Cyberdyne'];
+const FILLER = ['the', 'and', 'for', 'with', 'of', 'a', 'to', 'your'];
+
+function syntheticDeals(count: number, seed: number): Deal[] {
+  const next = random(seed);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+  const words = (min: number, max: number, extra: readonly string[] = []) =>
+    Array.from({ length: min + Math.floor(next() * (max - min + 1)) }, () => pick([...VOCABULARY, ...extra]));
+  return Array.from({ length: count }, (_, i) => {
+    const description = words(0, 25, FILLER).join(' ');
+    return DealSchema.parse({
+      id: `d-syn${String(i).padStart(5, '0')}`,
+      slug: `synthetic-${i}`,
+      title: words(1, 5).join(' '),
+      provider: pick(PROVIDERS),
+      category: 'cloud-credits',
+      status: 'active',
+      applicationUrl: `https://example.com/deals/${i}`,
+      tags: [...new Set(words(0, 4))],
+      ...(next() < 0.5 ? { shortDescription: words(2, 8, FILLER).join(' ') } : {}),
+      ...(description ? { description } : {}),
+    });
+  });
+}
+
+/** Queries: every word, every short prefix, capitalised forms, random combinations with stop words. */
+function queries(seed: number): string[] {
+  const next = random(seed);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+  const set = new Set<string>();
+  for (const word of [...VOCABULARY, ...PROVIDERS.map((p) => p.toLowerCase())]) {
+    set.add(word);
+    set.add(word.toUpperCase());
+    for (let n = 1; n < Math.min(word.length, 6); n++) set.add(word.slice(0, n));
+  }
+  const prefixes = [...set];
+  for (let i = 0; i < 400; i++) {
+    const length = 2 + Math.floor(next() * 3);
+    const parts = Array.from({ length }, (_, j) => (j === length - 1 && next() < 0.5 ? pick(prefixes) : pick([...VOCABULARY, ...FILLER])));
+    set.add(parts.join(next() < 0.8 ? ' ' : ', '));
+  }
+  return [...set];
+}
+
+// --- tests ---
+
+describe.each([
+  ['the valid fixture', async () => (runPipeline(await readContent(join(FIXTURES, 'valid')), { today: '2026-11-21' }).value?.data.deals ?? [])],
+  ['200 synthetic deals', () => Promise.resolve(syntheticDeals(200, 42))],
+])('search() agrees with lunr over %s', (_name, load) => {
+  let c: Corpus;
+  let deals: Deal[];
+  beforeAll(async () => {
+    deals = await load();
+    c = corpus(deals);
+  });
+
+  test('the corpus is what the test expects', () => {
+    expect(deals.length).toBeGreaterThanOrEqual(10);
+    expect(c.index.refs).toHaveLength(deals.length);
+  });
+
+  test('single words, not the last word (exact stem): same documents and same scores as lunr', () => {
+    let nonEmpty = 0;
+    for (const word of VOCABULARY.concat(['aws', 'credits', 'crm', 'startups', 'cloud', 'zürich', 'café', 'mentorship'])) {
+      // A stop word after it makes the word a non-last word: matched exactly, not as a prefix.
+      const query = `${word} the`;
+      const mine = ours(c, query);
+      const theirs = lunrResults(c.lunr, query);
+      expect(sortedRefs(mine), query).toEqual(sortedRefs(theirs));
+      // One exact term with boost 1: lunr's cosine score is the plain sum of field weights.
+      for (const [ref, score] of theirs) expect(mine.get(ref), `${query} ${ref}`).toBeCloseTo(score, 9);
+      expect(ranked(mine), query).toEqual(ranked(theirs));
+      if (mine.size > 0) nonEmpty++;
+    }
+    expect(nonEmpty).toBeGreaterThan(5);
+  });
+
+  test('single words as typed (the last word is a prefix): same documents as lunr', () => {
+    for (const query of queries(7).filter((q) => !/[\s,]/.test(q))) {
+      expect(sortedRefs(ours(c, query)), query).toEqual(sortedRefs(lunrResults(c.lunr, query)));
+    }
+  });
+
+  test('prefix words whose stem starts the word: lunr ranks the documents in the same order', () => {
+    let compared = 0;
+    for (const query of queries(7).filter((q) => !/[\s,]/.test(q) && q.length >= 2)) {
+      const word = query.toLowerCase();
+      if (!word.startsWith(stemOf(word))) continue;
+      const mine = ours(c, query);
+      const theirs = lunrResults(c.lunr, query);
+      if (theirs.size < 2) continue;
+      // lunr divides by the query vector's length (√ of the number of expanded terms): the
+      // ratio is one constant per query, so the order is the same.
+      const ratios = [...theirs].map(([ref, score]) => (mine.get(ref) ?? 0) / score);
+      const first = ratios[0] as number;
+      for (const ratio of ratios) expect(ratio, query).toBeCloseTo(first, 6);
+      expect(ranked(mine, 1 / first), query).toEqual(ranked(theirs));
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(10);
+  });
+
+  test('several words (AND, last as prefix, stop words dropped): same documents as lunr', () => {
+    let nonEmpty = 0;
+    for (const query of queries(11).filter((q) => /[\s,]/.test(q))) {
+      const mine = ours(c, query);
+      expect(sortedRefs(mine), query).toEqual(sortedRefs(lunrResults(c.lunr, query)));
+      if (mine.size > 0) nonEmpty++;
+    }
+    expect(nonEmpty).toBeGreaterThan(10);
+  });
+
+  test('several exact words: lunr ranks the documents in the same order', () => {
+    const next = random(3);
+    let compared = 0;
+    for (let i = 0; i < 300; i++) {
+      const a = VOCABULARY[Math.floor(next() * VOCABULARY.length)] as string;
+      const b = VOCABULARY[Math.floor(next() * VOCABULARY.length)] as string;
+      const query = `${a} ${b} the`;
+      const mine = ours(c, query);
+      const theirs = lunrResults(c.lunr, query);
+      expect(sortedRefs(mine), query).toEqual(sortedRefs(theirs));
+      if (theirs.size < 2) continue;
+      const first = (mine.get(ranked(theirs)[0] as string) ?? 0) / (theirs.get(ranked(theirs)[0] as string) ?? 1);
+      expect(ranked(mine, 1 / first), query).toEqual(ranked(theirs));
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(0);
+  });
+
+  test('a query without a searchable word matches nothing', () => {
+    for (const query of ['', ' ', 'the', 'the and of', '...', '*', ':^~', '-+']) expect(search(c.index, query), query).toEqual([]);
+  });
+
+  test('repeated queries give the same answer (scratch buffers are reset)', () => {
+    const first = ours(c, 'cloud');
+    ours(c, 'credits startups');
+    ours(c, 'zzz cloud');
+    expect(ours(c, 'cloud')).toEqual(first);
+  });
+});
+
+describe('search() over the fixture: concrete answers', () => {
+  let c: Corpus;
+  let idsOf: (query: string) => string[];
+  beforeAll(async () => {
+    const deals = runPipeline(await readContent(join(FIXTURES, 'valid')), { today: '2026-11-21' }).value?.data.deals ?? [];
+    c = corpus(deals);
+    idsOf = (query) => sortedRefs(ours(c, query));
+  });
+
+  test('stemming, prefix and AND', () => {
+    expect(idsOf('credits')).toEqual(['d-aws00001', 'd-dig00007', 'd-gcp00002', 'd-her00009']);
+    expect(idsOf('credit')).toEqual(idsOf('credits'));
+    expect(idsOf('cred')).toEqual(idsOf('credits'));
+    expect(idsOf('aws credits')).toEqual(['d-aws00001']);
+    expect(idsOf('AWS')).toEqual(['d-aws00001']);
+    expect(idsOf('atl stripe')).toEqual([]);
+    expect(idsOf('stripe atl')).toEqual(['d-str00005']);
+  });
+
+  test('a word of non-Latin letters is searchable (tag 東京)', () => {
+    expect(idsOf('東京')).toEqual(['d-caf00010']);
+  });
+});
+
+describe('queryWords', () => {
+  test('lower-cases, stems and marks the last word as a prefix', () => {
+    expect(queryWords('AWS cred')).toEqual([
+      { stem: 'aw', raw: 'aws', prefix: false },
+      { stem: 'cred', raw: 'cred', prefix: true },
+    ]);
+    expect(queryWords('Credits')).toEqual([{ stem: 'credit', raw: 'credits', prefix: true }]);
+    expect(queryWords('running happy')).toEqual([
+      { stem: 'run', raw: 'running', prefix: false },
+      { stem: 'happi', raw: 'happy', prefix: true },
+    ]);
+  });
+
+  test('splits on anything that is not a letter or a digit', () => {
+    expect(queryWords('aws:cloud^2 e-mail').map((w) => w.raw)).toEqual(['aws', 'cloud', '2', 'e', 'mail']);
+    expect(queryWords('+aws -cloud* ~x').map((w) => w.raw)).toEqual(['aws', 'cloud', 'x']);
+  });
+
+  test('drops stop words; a stop word at the end leaves no prefix word', () => {
+    expect(queryWords('the aws')).toEqual([{ stem: 'aw', raw: 'aws', prefix: true }]);
+    expect(queryWords('aws the')).toEqual([{ stem: 'aw', raw: 'aws', prefix: false }]);
+    expect(queryWords('the and of')).toEqual([]);
+  });
+
+  test('no words in empty, blank or punctuation-only text', () => {
+    for (const text of ['', '   ', '...', '*:^~+-', '\u0000\u200b']) expect(queryWords(text), JSON.stringify(text)).toEqual([]);
+  });
+
+  test('keeps letters beyond ASCII', () => {
+    expect(queryWords('Zürich')).toEqual([{ stem: 'zürich', raw: 'zürich', prefix: true }]);
+    expect(queryWords('ZÜRICH café').map((w) => w.raw)).toEqual(['zürich', 'café']);
+  });
+
+  test('keeps words written only in non-Latin letters', () => {
+    expect(queryWords('東京')).toEqual([{ stem: '東京', raw: '東京', prefix: true }]);
+    expect(queryWords('москва').map((w) => w.raw)).toEqual(['москва']);
+  });
+
+  test(`uses at most ${MAX_QUERY_WORDS} words, the last of them as the prefix`, () => {
+    const words = queryWords(Array.from({ length: 30 }, (_, i) => `w${i}`).join(' '));
+    expect(words).toHaveLength(MAX_QUERY_WORDS);
+    expect(words.at(-1)).toEqual({ stem: `w${MAX_QUERY_WORDS - 1}`, raw: `w${MAX_QUERY_WORDS - 1}`, prefix: true });
+    expect(words.filter((w) => w.prefix)).toHaveLength(1);
+  });
+
+  test('cuts very long words and very long text', () => {
+    const [long] = queryWords('x'.repeat(500));
+    expect(long?.raw).toHaveLength(40);
+    const huge = queryWords(`${'aws '.repeat(5000)}cloud`);
+    expect(huge).toHaveLength(MAX_QUERY_WORDS);
+    expect(huge.every((w) => w.raw === 'aws')).toBe(true);
+  });
+});
