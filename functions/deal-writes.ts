@@ -27,12 +27,15 @@ export interface DealChange {
 const queue = new WriteQueue();
 
 /**
- * Apply one change; resolves with the commit once readers see it.
- * @example await applyDealChange(deps, { upserts: [deal], removals: [], message: 'Add x', actor: 'ann@example.com' })
+ * Apply one change; resolves with the commit once readers see it. `plan` runs in the queue
+ * against the catalog as it is then, so two writes to one deal never work from the same
+ * stale copy (no lost update); it may throw an ApiError to refuse.
+ * @example await applyDealChange(deps, (catalog) => ({ upserts: [deal], removals: [], message: 'Add x', actor: 'ann@example.com' }))
  */
-export function applyDealChange(deps: Deps, change: DealChange): Promise<{ commit: string }> {
+export function applyDealChange(deps: Deps, plan: (catalog: Catalog) => DealChange | Promise<DealChange>): Promise<{ commit: string }> {
   return queue.run(async () => {
     const current = deps.state().catalog;
+    const change = await plan(current);
     const today = deps.clock().toISOString().slice(0, 10);
     const next = new ContentSnapshot(current).withDealChanges(change.upserts, change.removals, today);
     if (!next.value) {

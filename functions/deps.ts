@@ -8,6 +8,7 @@ import { dealsAnswer } from './api/deals.ts';
 import { startupsAnswer } from './api/startups.ts';
 import { createCatalogState, type CatalogState, type Pin } from './catalog-state.ts';
 import { AccountBook } from './auth/accounts.ts';
+import { lifecycleTable, type RouteLifecycle } from './lifecycle.ts';
 import { RollingLimit } from './http/rolling-limit.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { ContentStore } from './store/content-store.ts';
@@ -26,6 +27,8 @@ export interface Deps {
   /** SPEC: 5 accepted submissions per IP per hour. */
   submitLimit: RollingLimit;
   auth: { secret: string; accounts: AccountBook; loginLimit: RollingLimit };
+  /** Deprecated routes and their dates (checked at start-up). */
+  lifecycle: Map<string, RouteLifecycle>;
 }
 
 /** A platform-neutral handler (STYLE 1). */
@@ -56,5 +59,6 @@ export function createDeps(config: Config, catalog: Catalog, store: ContentStore
     submitLimit: new RollingLimit(5, 60 * 60 * 1000),
     // Five failed sign-ins per address or e-mail per 15 minutes.
     auth: { secret: sessionSecret, accounts: new AccountBook(config.dataDir), loginLimit: new RollingLimit(5, 15 * 60 * 1000) },
+    lifecycle: lifecycleTable(config.apiLifecycle),
   };
 }

@@ -9,6 +9,8 @@ import { getStartups } from './api/startups.ts';
 import { postSubmitDeal } from './api/submit-deal.ts';
 import { getSession, postLogin, postLogout } from './api/auth.ts';
 import { approveSubmission, getSubmissions, rejectSubmission } from './api/review.ts';
+import { lifecycleHeaders } from './lifecycle.ts';
+import { handleMcp } from './mcp/handler.ts';
 import type { Deps, Handler } from './deps.ts';
 import { answerResponse, jsonAnswer } from './http/answer.ts';
 import { ApiError, asApiError, errorBody, methodNotAllowed } from './http/errors.ts';
@@ -20,6 +22,8 @@ interface Route {
   methods: Partial<Record<string, Handler>>;
   /** Public routes answer any origin; admin routes are same-origin only. */
   cors: 'public' | 'same-origin';
+  /** Not part of the versioned API (the MCP endpoint): no successor link under `/api`. */
+  unversioned?: boolean;
 }
 
 const ROUTES = new Map<string, Route>([
@@ -32,6 +36,8 @@ const ROUTES = new Map<string, Route>([
   ['/admin/submissions', { methods: { GET: getSubmissions }, cors: 'same-origin' }],
   ['/admin/submissions/approve', { methods: { POST: approveSubmission }, cors: 'same-origin' }],
   ['/admin/submissions/reject', { methods: { POST: rejectSubmission }, cors: 'same-origin' }],
+  // SPEC: the tool-protocol server lives at /api/mcp; it answers GET/DELETE with 405 itself.
+  ['/mcp', { methods: { POST: handleMcp, GET: handleMcp, DELETE: handleMcp }, cors: 'public', unversioned: true }],
 ]);
 
 const EXPOSED_HEADERS = 'API-Version, ETag, Link, Retry-After, RateLimit, RateLimit-Policy, Server-Timing, Deprecation, Sunset';
@@ -55,8 +61,20 @@ export async function handleApi(request: Request, deps: Deps): Promise<Response>
   } catch (thrown) {
     response = await errorResponse(request, deps, thrown, url.pathname);
   }
-  decorate(response, url, target?.alias ?? false, route?.cors ?? 'public');
+  decorate(response, url, (target?.alias ?? false) && !route?.unversioned, route?.cors ?? 'public');
+  const lifecycle = target && route ? deps.lifecycle.get(target.path) : undefined;
+  if (lifecycle) {
+    const signals = lifecycleHeaders(lifecycle);
+    response.headers.set('Deprecation', signals.deprecation);
+    response.headers.set('Sunset', signals.sunset);
+    for (const link of signals.links) response.headers.append('Link', link);
+  }
   return response;
+}
+
+/** Route paths below `/api/v1` with their methods (for the OpenAPI document and tests). */
+export function routeTable(): Map<string, string[]> {
+  return new Map([...ROUTES].map(([path, route]) => [path, allowedMethods(route)]));
 }
 
 /** Allowed methods of a route, as sent in `Allow`. */
@@ -81,7 +99,7 @@ async function dispatch(request: Request, deps: Deps, route: Route): Promise<Res
     const headers: Record<string, string> = { Allow: allow.join(', ') };
     if (route.cors === 'public') {
       headers['Access-Control-Allow-Methods'] = allow.join(', ');
-      headers['Access-Control-Allow-Headers'] = 'Content-Type, If-None-Match, If-Match, Accept, Accept-Encoding';
+      headers['Access-Control-Allow-Headers'] = 'Content-Type, If-None-Match, If-Match, Accept, Accept-Encoding, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID';
       headers['Access-Control-Max-Age'] = '86400';
     }
     return new Response(null, { status: 204, headers });

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import matter from 'gray-matter';
 import { parseYaml } from '../src/pipeline/parse.ts';
 import { toMarkdown } from '../src/pipeline/serialize.ts';
-import type { Submission } from '../src/schemas/submission.ts';
+import { SubmissionSchema, type Submission } from '../src/schemas/submission.ts';
 import type { ContentStore } from './store/content-store.ts';
 
 export const SUBMISSIONS_FOLDER = 'submissions';
@@ -43,7 +43,9 @@ export class SubmissionDesk {
     if (existing && now.getTime() - existing.at < DUPLICATE_WINDOW_MS) return { id: existing.id, duplicate: true };
 
     const id = `sub-${randomBytes(8).toString('hex')}`;
-    const record: SubmissionRecord = { id, status: 'pending', submittedAt: now.toISOString(), ...submission };
+    // Only the submission's own fields are kept: a submitter cannot set id, status or dates.
+    const fields = Object.fromEntries(Object.keys(SubmissionSchema.shape).filter((k) => k in submission).map((k) => [k, submission[k as keyof Submission]]));
+    const record = { id, status: 'pending', submittedAt: now.toISOString(), ...fields } as SubmissionRecord;
     await this.store.commit([{ path: `${SUBMISSIONS_FOLDER}/${id}.md`, text: toMarkdown({ ...record }, '') }], {
       message: `Submission ${id}: ${submission.company_name}`,
       author: { name: 'Deal submission', email: submission.submitter_email ?? 'submissions@localhost' },

@@ -21,6 +21,8 @@ export interface Config {
   /** Signs session cookies; every instance behind one site needs the same value. */
   sessionSecret: string | undefined;
   sessionTtlSeconds: number;
+  /** Extra API lifecycle rows (JSON array), to deprecate routes without a code change. */
+  apiLifecycle: string | undefined;
 }
 
 /**
@@ -38,6 +40,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: resolve(root, env.DATA_DIR ?? '.data'),
     sessionSecret: env.SESSION_SECRET || undefined,
     sessionTtlSeconds: integer(env.SESSION_TTL_SECONDS, 8 * 60 * 60),
+    apiLifecycle: env.API_LIFECYCLE || undefined,
   };
 }
 

@@ -5,7 +5,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import type { Deps } from '../deps.ts';
+import type { Deps, Handler } from '../deps.ts';
+import { handleDocument, isDocument } from '../documents.ts';
 import { rawBody } from '../http/answer.ts';
 import { setClientAddress } from '../http/client-address.ts';
 import { handleApi } from '../router.ts';
@@ -23,7 +24,12 @@ export function createNodeServer(deps: Deps, site: { clientDir: string; astro?: 
   const responses = new ResponseCache(deps.config.answerCacheEntries, deps.config.answerCacheBytes);
   return createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const work = path === '/api' || path.startsWith('/api/') ? serveApi(req, res, deps, responses) : serveSite(req, res, site);
+    const work =
+      path === '/api' || path.startsWith('/api/')
+        ? serveApi(req, res, deps, responses, handleApi)
+        : isDocument(path)
+          ? serveApi(req, res, deps, responses, handleDocument)
+          : serveSite(req, res, site);
     work.catch((error: unknown) => {
       deps.log.error('adapter_error', { path, error: error instanceof Error ? error.stack : String(error) });
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
@@ -34,7 +40,8 @@ export function createNodeServer(deps: Deps, site: { clientDir: string; astro?: 
 
 // --- internal ---
 
-async function serveApi(req: IncomingMessage, res: ServerResponse, deps: Deps, responses: ResponseCache): Promise<void> {
+/** Run a Web-standard handler for a Node request, with the response micro-cache in front. */
+async function serveApi(req: IncomingMessage, res: ServerResponse, deps: Deps, responses: ResponseCache, handler: Handler): Promise<void> {
   const key = responses.keyFor(req);
   const state = deps.state();
   const hit = key === undefined ? undefined : responses.get(key, state);
@@ -45,7 +52,7 @@ async function serveApi(req: IncomingMessage, res: ServerResponse, deps: Deps, r
   }
   const request = toRequest(req);
   setClientAddress(request, req.socket.remoteAddress ?? 'unknown');
-  const response = await handleApi(request, deps);
+  const response = await handler(request, deps);
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;

@@ -20,33 +20,38 @@ const encoder = new TextEncoder();
 export async function postDeals(request: Request, deps: Deps): Promise<Response> {
   const session = await requireAdmin(request, deps);
   const body = asObject(await readBody(request, 32 * 1024 * 1024));
-  const catalog = deps.state().catalog;
   const today = deps.clock().toISOString().slice(0, 10);
 
   if ('deals' in body) {
     if (!Array.isArray(body.deals) || body.deals.length === 0) throw invalid('deals must be a non-empty array of deals.');
+    const inputs = body.deals.map((item, index) => ({ index, input: asObject(item, `deals[${index}]`) }));
     let created = 0;
-    const seen = new Set<string>();
-    const upserts = body.deals.map((item, index) => {
-      const input = asObject(item, `deals[${index}]`);
-      const slug = slugFor(input, `deals[${index}]`);
-      if (seen.has(slug)) throw new ApiError(400, 'conflict', `deals[${index}]: slug \`${slug}\` appears twice in this request.`, { hint: 'Give every deal its own slug.' });
-      seen.add(slug);
-      const existing = catalog.dealBySlug.get(slug);
-      if (!existing) created++;
-      return existing ? merge(existing, input, today) : newDeal({ ...input, slug }, today);
+    let slugs: string[] = [];
+    await applyDealChange(deps, (catalog) => {
+      created = 0;
+      const seen = new Set<string>();
+      const upserts = inputs.map(({ index, input }) => {
+        const slug = slugFor(input, `deals[${index}]`);
+        if (seen.has(slug)) throw new ApiError(400, 'conflict', `deals[${index}]: slug \`${slug}\` appears twice in this request.`, { hint: 'Give every deal its own slug.' });
+        seen.add(slug);
+        const existing = catalog.dealBySlug.get(slug);
+        if (!existing) created++;
+        return existing ? merge(existing, input, today) : newDeal({ ...input, slug }, today);
+      });
+      slugs = upserts.map((d) => d.slug);
+      return { upserts, removals: [], message: `Bulk upsert of ${upserts.length} deals`, actor: session.email };
     });
-    await applyDealChange(deps, { upserts, removals: [], message: `Bulk upsert of ${upserts.length} deals`, actor: session.email });
-    return answerResponse(request, jsonAnswer(200, { success: true, created, updated: upserts.length - created, deleted: 0, slugs: upserts.map((d) => d.slug) }, NO_STORE));
+    return answerResponse(request, jsonAnswer(200, { success: true, created, updated: slugs.length - created, deleted: 0, slugs }, NO_STORE));
   }
 
   const slug = slugFor(body, 'deal');
-  if (catalog.dealBySlug.has(slug)) {
-    throw new ApiError(400, 'conflict', `A deal with slug \`${slug}\` already exists.`, { hint: 'Choose another slug, or update the deal with PUT.' });
-  }
-  const deal = newDeal({ ...body, slug }, today);
-  await applyDealChange(deps, { upserts: [deal], removals: [], message: `Add deal ${slug}`, actor: session.email });
-  return dealAnswer(request, deps, deal.slug);
+  await applyDealChange(deps, (catalog) => {
+    if (catalog.dealBySlug.has(slug)) {
+      throw new ApiError(400, 'conflict', `A deal with slug \`${slug}\` already exists.`, { hint: 'Choose another slug, or update the deal with PUT.' });
+    }
+    return { upserts: [newDeal({ ...body, slug }, today)], removals: [], message: `Add deal ${slug}`, actor: session.email };
+  });
+  return dealAnswer(request, deps, slug);
 }
 
 export async function putDeals(request: Request, deps: Deps): Promise<Response> {
@@ -55,26 +60,29 @@ export async function putDeals(request: Request, deps: Deps): Promise<Response> 
   const id = optionalText(body.id, 'id');
   const slug = optionalText(body.slug, 'slug');
   if (id === undefined && slug === undefined) throw invalid('id or slug is required to name the deal to update.');
-  const catalog = deps.state().catalog;
-  // With an id, the id names the deal and a different slug renames it.
-  const current = id !== undefined ? catalog.dealById.get(id) : findDeal(catalog, { slug });
-  if (!current) throw notFound(id !== undefined ? `id \`${id}\`` : `slug \`${slug}\``);
-  checkIfMatch(request, current);
-
   const changes: Record<string, unknown> = { ...body };
   delete changes.id;
-  const updated = merge(current, changes, deps.clock().toISOString().slice(0, 10));
-  if (updated.slug !== current.slug && catalog.dealBySlug.has(updated.slug)) {
-    throw new ApiError(400, 'conflict', `A deal with slug \`${updated.slug}\` already exists.`, { hint: 'Choose another slug.' });
-  }
-  const renamed = updated.slug !== current.slug;
-  await applyDealChange(deps, {
-    upserts: [updated],
-    removals: renamed ? [current.slug] : [],
-    message: renamed ? `Rename deal ${current.slug} to ${updated.slug}` : `Update deal ${current.slug}`,
-    actor: session.email,
+  const today = deps.clock().toISOString().slice(0, 10);
+  let finalSlug = '';
+  await applyDealChange(deps, (catalog) => {
+    // With an id, the id names the deal and a different slug renames it.
+    const current = id !== undefined ? catalog.dealById.get(id) : findDeal(catalog, { slug });
+    if (!current) throw notFound(id !== undefined ? `id \`${id}\`` : `slug \`${slug}\``);
+    checkIfMatch(request, current);
+    const updated = merge(current, changes, today);
+    if (updated.slug !== current.slug && catalog.dealBySlug.has(updated.slug)) {
+      throw new ApiError(400, 'conflict', `A deal with slug \`${updated.slug}\` already exists.`, { hint: 'Choose another slug.' });
+    }
+    const renamed = updated.slug !== current.slug;
+    finalSlug = updated.slug;
+    return {
+      upserts: [updated],
+      removals: renamed ? [current.slug] : [],
+      message: renamed ? `Rename deal ${current.slug} to ${updated.slug}` : `Update deal ${current.slug}`,
+      actor: session.email,
+    };
   });
-  return dealAnswer(request, deps, updated.slug);
+  return dealAnswer(request, deps, finalSlug);
 }
 
 export async function deleteDeals(request: Request, deps: Deps): Promise<Response> {
@@ -83,27 +91,29 @@ export async function deleteDeals(request: Request, deps: Deps): Promise<Respons
   const ids = [...(params.get('ids') ?? '').split(','), params.get('id') ?? ''].map((s) => s.trim()).filter(Boolean);
   const slug = params.get('slug')?.trim() || undefined;
   if (ids.length === 0 && slug === undefined) throw invalid('id, ids or slug is required to name the deals to delete.');
-  const catalog = deps.state().catalog;
-  const targets = new Map<string, Deal>();
-  const missing: string[] = [];
-  for (const id of ids) {
-    const deal = catalog.dealById.get(id);
-    if (deal) targets.set(deal.slug, deal);
-    else missing.push(`id \`${id}\``);
-  }
-  if (slug !== undefined) {
-    const deal = catalog.dealBySlug.get(slug);
-    if (deal) targets.set(deal.slug, deal);
-    else missing.push(`slug \`${slug}\``);
-  }
-  if (missing.length > 0) throw notFound(missing.join(', '));
-  if (targets.size === 1) checkIfMatch(request, [...targets.values()][0] as Deal);
-  const deals = [...targets.values()];
-  await applyDealChange(deps, {
-    upserts: [],
-    removals: deals.map((d) => d.slug),
-    message: deals.length === 1 ? `Delete deal ${deals[0]?.slug}` : `Delete ${deals.length} deals`,
-    actor: session.email,
+  let deals: Deal[] = [];
+  await applyDealChange(deps, (catalog) => {
+    const targets = new Map<string, Deal>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      const deal = catalog.dealById.get(id);
+      if (deal) targets.set(deal.slug, deal);
+      else missing.push(`id \`${id}\``);
+    }
+    if (slug !== undefined) {
+      const deal = catalog.dealBySlug.get(slug);
+      if (deal) targets.set(deal.slug, deal);
+      else missing.push(`slug \`${slug}\``);
+    }
+    if (missing.length > 0) throw notFound(missing.join(', '));
+    deals = [...targets.values()];
+    if (deals.length === 1) checkIfMatch(request, deals[0] as Deal);
+    return {
+      upserts: [],
+      removals: deals.map((d) => d.slug),
+      message: deals.length === 1 ? `Delete deal ${deals[0]?.slug}` : `Delete ${deals.length} deals`,
+      actor: session.email,
+    };
   });
   return answerResponse(request, jsonAnswer(200, { success: true, deleted: deals.length, ids: deals.map((d) => d.id), slugs: deals.map((d) => d.slug) }, NO_STORE));
 }

@@ -13,7 +13,6 @@ import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { ApiError } from '../http/errors.ts';
 import { readBody } from '../http/request-body.ts';
 import { SUBMISSIONS_FOLDER, type SubmissionRecord } from '../submissions.ts';
-import { StoreUnavailableError } from '../store/content-store.ts';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 const REVIEW_STATES = ['pending', 'approved', 'rejected', 'all'] as const;
@@ -40,45 +39,47 @@ export async function getSubmissions(request: Request, deps: Deps): Promise<Resp
 
 export async function approveSubmission(request: Request, deps: Deps): Promise<Response> {
   const session = await requireAdmin(request, deps);
-  const body = (await readBody(request)) as Record<string, unknown>;
-  const submission = await pendingSubmission(deps, body?.id);
+  const body = asObject(await readBody(request));
   const status = body.status ?? 'active';
   if (typeof status !== 'string' || !(DEAL_STATUSES as readonly string[]).includes(status)) {
     throw new ApiError(400, 'validation_error', `status must be one of ${DEAL_STATUSES.join(', ')}.`, { hint: 'Choose the new deal status.' });
   }
-  const category = typeof body.category === 'string' && body.category ? body.category : CATEGORY_FOR_SUBMISSION[submission.category];
-  if (!category) throw new ApiError(400, 'validation_error', 'category is required for a submission in category `other`.', { hint: 'Send a deal category slug.' });
-  const catalog = deps.state().catalog;
-  const title = typeof body.title === 'string' && body.title.trim() ? body.title.trim() : `${submission.company_name}: ${submission.deal_value}`.slice(0, 200);
-  const slug = typeof body.slug === 'string' && body.slug ? body.slug : slugify(`${submission.company_name} ${submission.deal_value}`) || submission.id;
-  if (catalog.dealBySlug.has(slug)) throw new ApiError(400, 'conflict', `A deal with slug \`${slug}\` already exists.`, { hint: 'Send another `slug`.' });
-
-  const today = deps.clock().toISOString().slice(0, 10);
-  const code = submission.redemption_method === 'code' ? `\n\nRedemption code: \`${submission.redemption_link}\`` : '';
-  const deal = {
-    id: `d-${submission.id.slice(4, 12)}`,
-    slug,
-    title,
-    provider: submission.company_name,
-    category,
-    description: `${submission.benefit_description}${code}`,
-    value: submission.deal_value || undefined,
-    status,
-    applicationUrl: submission.redemption_method === 'link' ? submission.redemption_link : submission.website_url,
-    providerWebsite: submission.website_url,
-    logoUrl: submission.logo_url,
-    featured: false,
-    recommended: false,
-    verified: false,
-    lastUpdated: today,
-  } as Deal;
-  const reviewed: SubmissionRecord = { ...submission, status: 'approved', reviewedAt: deps.clock().toISOString(), reviewedBy: session.email, dealId: deal.id };
-  await applyDealChange(deps, {
-    upserts: [deal],
-    removals: [],
-    alsoWrite: [{ path: `${SUBMISSIONS_FOLDER}/${submission.id}.md`, text: toMarkdown({ ...reviewed }, '') }],
-    message: `Approve submission ${submission.id} as deal ${slug}`,
-    actor: session.email,
+  let reviewed: SubmissionRecord | undefined;
+  let slug = '';
+  // Decided inside the write queue, so a concurrent approval or rejection sees this one.
+  await applyDealChange(deps, async (catalog) => {
+    const submission = await pendingSubmission(deps, body.id);
+    const category = typeof body.category === 'string' && body.category ? body.category : CATEGORY_FOR_SUBMISSION[submission.category];
+    if (!category) throw new ApiError(400, 'validation_error', 'category is required for a submission in category `other`.', { hint: 'Send a deal category slug.' });
+    const title = typeof body.title === 'string' && body.title.trim() ? body.title.trim() : `${submission.company_name}: ${submission.deal_value}`.slice(0, 200);
+    slug = typeof body.slug === 'string' && body.slug ? body.slug : slugify(`${submission.company_name} ${submission.deal_value}`) || submission.id;
+    if (catalog.dealBySlug.has(slug)) throw new ApiError(400, 'conflict', `A deal with slug \`${slug}\` already exists.`, { hint: 'Send another `slug`.' });
+    const code = submission.redemption_method === 'code' ? `\n\nRedemption code: \`${submission.redemption_link}\`` : '';
+    const deal = {
+      id: `d-${submission.id.slice(4, 12)}`,
+      slug,
+      title,
+      provider: submission.company_name,
+      category,
+      description: `${submission.benefit_description}${code}`,
+      value: submission.deal_value || undefined,
+      status,
+      applicationUrl: submission.redemption_method === 'link' ? submission.redemption_link : submission.website_url,
+      providerWebsite: submission.website_url,
+      logoUrl: submission.logo_url,
+      featured: false,
+      recommended: false,
+      verified: false,
+      lastUpdated: deps.clock().toISOString().slice(0, 10),
+    } as Deal;
+    reviewed = { ...submission, status: 'approved', reviewedAt: deps.clock().toISOString(), reviewedBy: session.email, dealId: deal.id };
+    return {
+      upserts: [deal],
+      removals: [],
+      alsoWrite: [{ path: `${SUBMISSIONS_FOLDER}/${submission.id}.md`, text: toMarkdown({ ...reviewed }, '') }],
+      message: `Approve submission ${submission.id} as deal ${slug}`,
+      actor: session.email,
+    };
   });
   const published = deps.state().catalog.dealBySlug.get(slug);
   return answerResponse(request, jsonAnswer(200, { success: true, deal: published, submission: reviewed }, NO_STORE));
@@ -86,24 +87,32 @@ export async function approveSubmission(request: Request, deps: Deps): Promise<R
 
 export async function rejectSubmission(request: Request, deps: Deps): Promise<Response> {
   const session = await requireAdmin(request, deps);
-  const body = (await readBody(request)) as Record<string, unknown>;
-  const submission = await pendingSubmission(deps, body?.id);
+  const body = asObject(await readBody(request));
   const reason = typeof body.reason === 'string' ? body.reason.trim().slice(0, 1000) : '';
   if (!reason) throw new ApiError(400, 'validation_error', 'reason is required to reject a submission.', { hint: 'Say why, in a sentence.' });
-  const reviewed: SubmissionRecord = { ...submission, status: 'rejected', reviewedAt: deps.clock().toISOString(), reviewedBy: session.email, rejectionReason: reason };
-  try {
-    await deps.store.commit([{ path: `${SUBMISSIONS_FOLDER}/${submission.id}.md`, text: toMarkdown({ ...reviewed }, '') }], {
+  let reviewed: SubmissionRecord | undefined;
+  await applyDealChange(deps, async () => {
+    const submission = await pendingSubmission(deps, body.id);
+    reviewed = { ...submission, status: 'rejected', reviewedAt: deps.clock().toISOString(), reviewedBy: session.email, rejectionReason: reason };
+    return {
+      upserts: [],
+      removals: [],
+      alsoWrite: [{ path: `${SUBMISSIONS_FOLDER}/${submission.id}.md`, text: toMarkdown({ ...reviewed }, '') }],
       message: `Reject submission ${submission.id}`,
-      author: { name: session.email, email: session.email },
-    });
-  } catch (error) {
-    if (!(error instanceof StoreUnavailableError)) throw error;
-    throw new ApiError(503, 'service_unavailable', 'The content store cannot take changes right now.', { hint: 'Try again in a minute.', headers: { 'Retry-After': '60' } });
-  }
+      actor: session.email,
+    };
+  });
   return answerResponse(request, jsonAnswer(200, { success: true, submission: reviewed }, NO_STORE));
 }
 
 // --- internal ---
+
+function asObject(value: unknown): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new ApiError(400, 'validation_error', 'The body must be a JSON object.', { hint: 'Send {"id": "sub-…"}.' });
+  }
+  return value as Record<string, unknown>;
+}
 
 async function pendingSubmission(deps: Deps, id: unknown): Promise<SubmissionRecord> {
   if (typeof id !== 'string' || !id) throw new ApiError(400, 'validation_error', 'id is required.', { hint: 'Send the submission id.' });

@@ -1,6 +1,6 @@
 /**
  * One tokenization for indexing and querying: split on anything that is not a letter or a
- * digit, lower-case, then lunr's own trimmer, stop-word filter and stemmer. Queries never go
+ * digit, lower-case, then lunr's stop-word filter and stemmer. Queries never go
  * through lunr's query parser, so no user text can make it throw.
  */
 import lunr from 'lunr';
@@ -40,10 +40,17 @@ export function queryWords(text: string): QueryWord[] {
   return words;
 }
 
-/** Run one lower-cased word through lunr's indexing pipeline; undefined for stop words. */
+/**
+ * The indexing pipeline after tokenizing. lunr's own trimmer is left out: it strips ASCII
+ * `\W`, which would erase words in other scripts (`東京`, `москва`), and SEPARATOR already
+ * leaves no punctuation at word ends.
+ */
+export const INDEX_PIPELINE = [lunr.stopWordFilter, lunr.stemmer] as const;
+
+/** Run one lower-cased word through the indexing pipeline; undefined for stop words. */
 export function processToken(word: string): string | undefined {
   let token: lunr.Token | undefined = new lunr.Token(word, {});
-  for (const step of [lunr.trimmer, lunr.stopWordFilter, lunr.stemmer]) {
+  for (const step of INDEX_PIPELINE) {
     const out = (step as unknown as (t: lunr.Token) => lunr.Token | undefined)(token);
     if (!out) return undefined;
     token = out;
@@ -54,7 +61,7 @@ export function processToken(word: string): string | undefined {
 
 /**
  * The index terms of one field's text, exactly as the lunr builder derives them (tokenizer
- * with SEPARATOR, then trimmer, stop-word filter, stemmer), repeats kept.
+ * with SEPARATOR, then INDEX_PIPELINE), repeats kept.
  * @example fieldTerms('Cloud credits for startups') // ['cloud', 'credit', 'startup']
  */
 export function fieldTerms(text: string): string[] {

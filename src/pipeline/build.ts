@@ -34,8 +34,8 @@ export interface PipelineOptions {
  */
 export function runPipeline(sources: ContentSources, options: PipelineOptions): StageResult<BuiltCatalog | undefined> {
   const diagnostics: Diagnostic[] = [];
-  const site = loadDocument(sources.site, 'content/site.yaml', validateSite, diagnostics);
-  const categories = loadDocument(sources.categories, 'content/categories.yaml', validateCategories, diagnostics);
+  const site = loadDocument(sources.site, `${sources.root}/site.yaml`, validateSite, diagnostics);
+  const categories = loadDocument(sources.categories, `${sources.root}/categories.yaml`, validateCategories, diagnostics);
   const dealEntries = parseAll(sources.deals, diagnostics);
   const startupEntries = parseAll(sources.startups, diagnostics);
   if (!site || !categories) return { value: undefined, diagnostics };

@@ -19,12 +19,16 @@ import { validateDeals } from './validate.ts';
 /** Path of a deal's file inside the content root. */
 export const dealPath = (slug: string): string => `deals/${slug}.md`;
 
-/** A deal file's text: front matter in schema order, description as the body. */
+/**
+ * A deal file's text: front matter in schema order (then any other keys, which validation
+ * will refuse), description as the body.
+ */
 export function dealFileText(deal: Deal): string {
-  const { description, ...rest } = deal;
+  const { description, slug: _slug, ...rest } = deal as Deal & Record<string, unknown>;
   const ordered: Record<string, unknown> = {};
-  for (const key of Object.keys(DealFrontMatterSchema.shape)) ordered[key] = (rest as Record<string, unknown>)[key];
-  return toMarkdown(ordered, description ?? '');
+  for (const key of Object.keys(DealFrontMatterSchema.shape)) ordered[key] = rest[key];
+  for (const [key, value] of Object.entries(rest)) if (!(key in ordered)) ordered[key] = value;
+  return toMarkdown(ordered, typeof description === 'string' ? description : '');
 }
 
 /** A catalog after a write: its data, and which deals changed or went (for the search index). */

@@ -45,7 +45,7 @@ export function parseEntry(file: SourceFile): StageResult<ParsedEntry | undefine
     // gray-matter caches by input text; a copy of options defeats that cache's stale-data trap.
     parsed = matter(file.text, { ...MATTER_OPTIONS });
   } catch (error) {
-    return fail(file.path, 'invalid_yaml', `front matter is not valid YAML: ${yamlMessage(error)}`, yamlLine(error, 1));
+    return fail(file.path, 'invalid_yaml', `front matter is not valid YAML: ${yamlMessage(error)}`, yamlLine(error, 0));
   }
   const data: unknown = parsed.data;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
@@ -110,7 +110,10 @@ function yamlMessage(error: unknown): string {
   return message.split('\n')[0] ?? message;
 }
 
-/** Line of a YAML error in the whole file; front matter starts `offset` lines in (after `---`). */
+/**
+ * Line of a YAML error in the whole file. gray-matter hands js-yaml the front matter with the
+ * line break after `---`, so its line numbers already count the opening line (offset 0).
+ */
 function yamlLine(error: unknown, offset: number): number | undefined {
   const line = (error as { mark?: { line?: number } }).mark?.line;
   return line === undefined ? undefined : line + 1 + offset;

@@ -7,6 +7,8 @@ import { basename, join, relative } from 'node:path';
 import type { SourceFile } from './parse.ts';
 
 export interface ContentSources {
+  /** The content folder as diagnostics show it, such as `content`. */
+  root: string;
   deals: SourceFile[];
   startups: SourceFile[];
   categories: SourceFile | undefined;
@@ -44,6 +46,7 @@ export async function readContent(contentDir: string, displayRoot = join(content
     });
   };
   return Promise.resolve({
+    root: show(contentDir),
     deals: readFolder('deals'),
     startups: readFolder('startups'),
     categories: readOptional(join(contentDir, 'categories.yaml')),

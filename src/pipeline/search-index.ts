@@ -7,7 +7,7 @@ import lunr from 'lunr';
 import type { Deal } from '../schemas/deal.ts';
 import type { Startup } from '../schemas/startup.ts';
 import { DEAL_FIELDS, dealFieldTexts, STARTUP_FIELDS, startupFieldTexts } from '../catalog/index-fields.ts';
-import { SEPARATOR } from '../catalog/tokens.ts';
+import { INDEX_PIPELINE, SEPARATOR } from '../catalog/tokens.ts';
 import type { IndexStats } from '../catalog/search.ts';
 
 /** A serialized lunr index (`lunr.Index#toJSON`) with the builder statistics lunr does not serialise. */
@@ -34,7 +34,7 @@ function build<T extends { id: string }>(fields: Record<string, number>, records
   lunr.tokenizer.separator = SEPARATOR;
   try {
     const builder = new lunr.Builder();
-    builder.pipeline.add(lunr.trimmer, lunr.stopWordFilter, lunr.stemmer);
+    builder.pipeline.add(...INDEX_PIPELINE);
     builder.searchPipeline.add(lunr.stemmer);
     builder.ref('id');
     const names = Object.keys(fields);

@@ -18,6 +18,8 @@ export interface QueryParam {
   description: string;
   /** The allowed values, said as a hint in the 400 answer. */
   allowed: string;
+  /** How the OpenAPI document types it, when that differs from the text schema (numbers, defaults). */
+  openapi?: Record<string, unknown>;
 }
 
 export const DEAL_LIST_PARAMS = {
@@ -37,28 +39,32 @@ export const DEAL_LIST_PARAMS = {
   featured: { schema: z.literal('true'), description: 'When `true`, only featured (sponsored) deals.', allowed: 'true' },
   recommended: { schema: z.literal('true'), description: 'When `true`, only editorially recommended deals.', allowed: 'true' },
   limit: {
-    schema: integerText(/^[0-9]{1,9}$/, 'a whole number').pipe(z.number().min(1, { error: 'expected at least 1' })),
+    schema: integerText(/^[0-9]+$/, 'a whole number').pipe(z.number().min(1, { error: 'expected at least 1' })),
     description: `Maximum number of results (minimum 1); omitted returns every match; values above ${LIMIT_CAP} are capped.`,
     allowed: `a whole number from 1 (values above ${LIMIT_CAP} are capped at ${LIMIT_CAP})`,
+    openapi: { type: 'integer', minimum: 1 },
   },
   scope: {
     schema: z.enum(['deals', 'programs', 'all']),
     description: 'Catalog partition: commercial deals, or accelerator/incubator/grant programs, or all. Default `deals`, or the scope of `category` when one is given.',
     allowed: 'deals, programs, all',
+    openapi: { type: 'string', enum: ['deals', 'programs', 'all'], default: 'deals' },
   },
 } satisfies Record<string, QueryParam>;
 
 export const STARTUP_LIST_PARAMS = {
   category: { schema: z.string(), description: 'Startup category slug, such as `saas`.', allowed: 'a startup category slug' },
   minRevenue: {
-    schema: integerText(/^-?[0-9]{1,15}$/, 'a whole number'),
+    schema: integerText(/^-?[0-9]+$/, 'a whole number'),
     description: 'Annual revenue lower bound in USD, inclusive.',
     allowed: 'a whole number of US dollars',
+    openapi: { type: 'integer' },
   },
   maxRevenue: {
-    schema: integerText(/^-?[0-9]{1,15}$/, 'a whole number'),
+    schema: integerText(/^-?[0-9]+$/, 'a whole number'),
     description: 'Annual revenue upper bound in USD, inclusive.',
     allowed: 'a whole number of US dollars',
+    openapi: { type: 'integer' },
   },
   country: { schema: z.string(), description: 'ISO 3166-1 alpha-2 country code, such as `US` (case-insensitive).', allowed: 'a country code such as US' },
   search: { schema: z.string(), description: 'Free-text search across name, description and category.', allowed: 'any text' },

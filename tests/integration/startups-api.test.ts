@@ -123,6 +123,14 @@ describe('revenue bounds', () => {
   });
 });
 
+describe('revenue bounds beyond 15 digits', () => {
+  test('a very large whole number is still a whole number, not a 400', async () => {
+    // SPEC: minRevenue/maxRevenue are integers; this one is above every listing's revenue.
+    expect(await slugs('?maxRevenue=10000000000000000')).toEqual(['loglantern', 'invoicenest', 'shopfront', 'petshop', 'tinytask']);
+    expect(await slugs('?minRevenue=10000000000000000')).toEqual([]);
+  });
+});
+
 describe('search', () => {
   test('matches name, description and category; the last word as a prefix', async () => {
     expect(await slugs('?search=invoicenest')).toEqual(['invoicenest']);

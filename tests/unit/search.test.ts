@@ -26,24 +26,24 @@ const { TRAILING } = lunr.Query.wildcard;
 interface RefWord {
   /** The word as typed, lower-cased: what a prefix extends. */
   typed: string;
-  /** After lunr's trimmer: what the search pipeline stems. */
+  /** What the search pipeline stems (the index pipeline has no trimmer: SEPARATOR leaves no punctuation). */
   word: string;
   last: boolean;
 }
 
-/** Words of a query as lunr's own pipeline sees them: lower-cased, trimmed, stop words out. */
+/** Words of a query as the index pipeline sees them: lower-cased, stop words out. */
 function referenceWords(text: string): RefWord[] {
   const all = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
   const words: RefWord[] = [];
   all.forEach((typed, i) => {
-    const token = lunr.trimmer(new lunr.Token(typed, {}));
+    const token = new lunr.Token(typed, {});
     if (token.toString() === '' || !lunr.stopWordFilter(token)) return;
     words.push({ typed, word: token.toString(), last: i === all.length - 1 });
   });
   return words;
 }
 
-const stemOf = (word: string): string => lunr.stemmer(lunr.trimmer(new lunr.Token(word, {}))).toString();
+const stemOf = (word: string): string => lunr.stemmer(new lunr.Token(word, {})).toString();
 
 /**
  * lunr's results for a query, by ref, with lunr's scores. A prefix word is two lunr queries

@@ -1,0 +1,115 @@
+/**
+ * Discovery documents for agents: the RFC 9727 API catalog, the A2A agent card, and the
+ * OAuth/OIDC documents of SPEC "Authentication" 6. Each says only what really works: this
+ * service signs admins in with its own session cookie, accepts no bearer tokens, issues no
+ * tokens and offers no A2A messaging endpoint (agents use the JSON API and MCP).
+ */
+import { absolute, paths } from '../../src/agents/site-urls.ts';
+import type { Site } from '../../src/schemas/site.ts';
+
+export const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
+
+/** RFC 9727 linkset: the API, its OpenAPI description, docs, policy and status. */
+export function apiCatalog(site: Site): object {
+  const url = (path: string) => absolute(site.baseUrl, path);
+  return {
+    linkset: [
+      {
+        anchor: url(paths.api),
+        'service-desc': [{ href: url(paths.openapi), type: 'application/json', title: 'OpenAPI 3.1 description' }],
+        'service-doc': [{ href: url(paths.about), type: 'text/html', title: 'About the API' }, { href: url(paths.llms), type: 'text/plain', title: 'llms.txt' }],
+        'service-meta': [{ href: url(paths.versioningPolicy), type: 'text/html', title: 'Versioning and deprecation policy' }],
+        status: [{ href: url(paths.health), type: 'application/json' }],
+      },
+      {
+        anchor: url(paths.mcp),
+        'service-desc': [{ href: url(paths.agentCard), type: 'application/json', title: 'Agent card' }],
+        'service-doc': [{ href: url(paths.about), type: 'text/html' }],
+      },
+    ],
+  };
+}
+
+/**
+ * A2A agent card (protocol 1.0 field names). There is no A2A messaging endpoint, so no
+ * interface is advertised; the skills say where each capability really is.
+ */
+export function agentCard(site: Site): object {
+  const url = (path: string) => absolute(site.baseUrl, path);
+  return {
+    name: site.name,
+    description: `${site.description} This card describes capabilities reachable over the public JSON API (${url(paths.api)}, OpenAPI at ${url(paths.openapi)}) and the MCP server (${url(paths.mcp)}, Streamable HTTP). A2A messaging is not offered, so no A2A interface is listed.`,
+    version: '1.0.0',
+    supportedInterfaces: [],
+    provider: { organization: site.name, url: url('/') },
+    documentationUrl: url(paths.about),
+    capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false, extensions: [] },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ['text/plain', 'application/json'],
+    defaultOutputModes: ['application/json', 'text/markdown'],
+    skills: [
+      {
+        id: 'search_deals',
+        name: 'Search deals',
+        description: `Search and filter verified startup deals, credits and programs: GET ${url(`${paths.api}/deals`)}?search=… or the MCP tool search_deals.`,
+        tags: ['deals', 'credits', 'startups', 'search'],
+        examples: ['aws credits', 'accelerators with no equity', 'legal discounts for startups'],
+        inputModes: ['text/plain', 'application/json'],
+        outputModes: ['application/json'],
+      },
+      {
+        id: 'list_startups',
+        name: 'List startups for sale',
+        description: `Filter startups listed for sale by category, country, revenue and source: GET ${url(`${paths.api}/startups`)}.`,
+        tags: ['startups', 'acquisitions', 'marketplace'],
+        examples: ['SaaS businesses for sale in the US with over $100k revenue'],
+        inputModes: ['application/json'],
+        outputModes: ['application/json'],
+      },
+      {
+        id: 'submit_deal',
+        name: 'Submit a deal',
+        description: `Submit a deal for editorial review, no credential needed: POST ${url(`${paths.api}/submit-deal`)} (5 per hour per address).`,
+        tags: ['submission', 'deals'],
+        inputModes: ['application/json'],
+        outputModes: ['application/json'],
+      },
+    ],
+  };
+}
+
+/** RFC 9728: the API is a resource that accepts a session cookie, never a bearer token. */
+export function protectedResourceMetadata(site: Site): object {
+  return {
+    resource: absolute(site.baseUrl, paths.api),
+    resource_name: `${site.name} API`,
+    bearer_methods_supported: [],
+    scopes_supported: [],
+    resource_documentation: absolute(site.baseUrl, `${paths.about}#authentication`),
+  };
+}
+
+/**
+ * RFC 8414 / OpenID Connect Discovery: this service is not an authorization server or an
+ * OpenID provider. The documents name this origin as issuer (so they validate as ours), list no
+ * endpoints, grant types or response types, and point to the human sign-in documentation.
+ */
+export function authorizationServerMetadata(site: Site): object {
+  const origin = new URL(site.baseUrl).origin;
+  return {
+    issuer: origin,
+    response_types_supported: [],
+    grant_types_supported: [],
+    scopes_supported: [],
+    token_endpoint_auth_methods_supported: [],
+    jwks_uri: `${origin}/.well-known/jwks.json`,
+    service_documentation: absolute(site.baseUrl, `${paths.about}#authentication`),
+    'x-note': 'No OAuth or OpenID Connect flow is offered: public data needs no credential, and admins sign in with a browser session on the site. No token is ever issued to agents.',
+  };
+}
+
+/** RFC 7517: the service signs no tokens, so it publishes no keys. */
+export function jsonWebKeySet(): object {
+  return { keys: [] };
+}

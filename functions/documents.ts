@@ -1,0 +1,77 @@
+/**
+ * Documents outside `/api` that are functions of the catalog: llms files, sitemap, robots,
+ * OpenAPI and the `/.well-known` discovery documents. Computed once per catalog version and
+ * served with ETag/304 and compression, like API answers.
+ */
+import { llmsFullTxt, llmsTxt } from '../src/agents/llms.ts';
+import { robotsTxt, sitemapXml } from '../src/agents/sitemap.ts';
+import { paths } from '../src/agents/site-urls.ts';
+import type { Catalog } from '../src/catalog/catalog.ts';
+import type { Deps } from './deps.ts';
+import { answerResponse, textAnswer, type Answer } from './http/answer.ts';
+import { methodNotAllowed, ApiError, asApiError, errorBody } from './http/errors.ts';
+import { agentCard, apiCatalog, API_CATALOG_TYPE, authorizationServerMetadata, jsonWebKeySet, protectedResourceMetadata } from './docs/discovery.ts';
+import { openApiDocument } from './docs/openapi.ts';
+import { jsonAnswer } from './http/answer.ts';
+
+interface DocumentSpec {
+  type: string;
+  render: (catalog: Catalog, deps: Deps) => string;
+  headers?: Record<string, string>;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const pretty = (value: unknown) => JSON.stringify(value, null, 2);
+
+const DOCUMENTS = new Map<string, DocumentSpec>([
+  [paths.llms, { type: 'text/plain; charset=utf-8', render: (c) => llmsTxt(c) }],
+  [paths.llmsFull, { type: 'text/plain; charset=utf-8', render: (c) => llmsFullTxt(c) }],
+  [paths.sitemap, { type: 'application/xml; charset=utf-8', render: (c) => sitemapXml(c) }],
+  [paths.robots, { type: 'text/plain; charset=utf-8', render: (c) => robotsTxt(c) }],
+  [paths.openapi, { type: JSON_TYPE, render: (c, deps) => pretty(openApiDocument(c.site, deps.lifecycle)), headers: { Link: `<${paths.apiCatalog}>; rel="api-catalog"` } }],
+  [paths.apiCatalog, { type: API_CATALOG_TYPE, render: (c) => pretty(apiCatalog(c.site)), headers: { Link: `<${paths.apiCatalog}>; rel="api-catalog"` } }],
+  [paths.agentCard, { type: JSON_TYPE, render: (c) => pretty(agentCard(c.site)) }],
+  ['/.well-known/oauth-protected-resource', { type: JSON_TYPE, render: (c) => pretty(protectedResourceMetadata(c.site)) }],
+  ['/.well-known/oauth-authorization-server', { type: JSON_TYPE, render: (c) => pretty(authorizationServerMetadata(c.site)) }],
+  ['/.well-known/openid-configuration', { type: JSON_TYPE, render: (c) => pretty(authorizationServerMetadata(c.site)) }],
+  ['/.well-known/jwks.json', { type: JSON_TYPE, render: () => pretty(jsonWebKeySet()) }],
+]);
+
+/** Whether `pathname` is one of these documents. */
+export const isDocument = (pathname: string): boolean => DOCUMENTS.has(pathname);
+
+const rendered = new WeakMap<Catalog, Map<string, Answer>>();
+
+/**
+ * Answer a document request (GET or HEAD; OPTIONS for CORS preflight).
+ * @example await handleDocument(new Request('http://x/llms.txt'), deps)
+ */
+export async function handleDocument(request: Request, deps: Deps): Promise<Response> {
+  const pathname = new URL(request.url).pathname;
+  const spec = DOCUMENTS.get(pathname);
+  let response: Response;
+  try {
+    if (!spec) throw new ApiError(404, 'not_found', `No document at ${pathname}.`);
+    if (request.method === 'OPTIONS') {
+      response = new Response(null, { status: 204, headers: { Allow: 'GET, HEAD, OPTIONS', 'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS' } });
+    } else {
+      if (request.method !== 'GET' && request.method !== 'HEAD') throw methodNotAllowed(request.method, ['GET', 'HEAD', 'OPTIONS']);
+      const catalog = deps.state().catalog;
+      let answers = rendered.get(catalog);
+      if (!answers) rendered.set(catalog, (answers = new Map()));
+      let answer = answers.get(pathname);
+      if (!answer) {
+        answer = textAnswer(200, spec.render(catalog, deps), { 'Cache-Control': 'public, max-age=300', ...spec.headers });
+        answer.headers['Content-Type'] = spec.type;
+        answers.set(pathname, answer);
+      }
+      response = await answerResponse(request, answer);
+    }
+  } catch (thrown) {
+    const { error } = asApiError(thrown);
+    response = await answerResponse(request, jsonAnswer(error.status, errorBody(error, deps.clock()), { 'Cache-Control': 'no-store', ...error.headers }));
+  }
+  response.headers.set('API-Version', 'v1');
+  response.headers.set('Access-Control-Allow-Origin', '*');
+  return response;
+}

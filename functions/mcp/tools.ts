@@ -1,0 +1,169 @@
+/**
+ * The MCP tools and resources (SPEC: tools `search_deals`, `get_site_info`, `list_categories`;
+ * resources `llms.txt`, `llms-full.txt`, `sitemap.xml`), registered on a fresh server per
+ * request. They call the same pure catalog functions as the JSON API.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import * as z from 'zod';
+import { llmsFullTxt, llmsTxt } from '../../src/agents/llms.ts';
+import { sitemapXml } from '../../src/agents/sitemap.ts';
+import { absolute, paths } from '../../src/agents/site-urls.ts';
+import type { Catalog } from '../../src/catalog/catalog.ts';
+import { dealStats, listDeals } from '../../src/catalog/deals-query.ts';
+import { DEAL_STATUSES, type Deal } from '../../src/schemas/deal.ts';
+
+const DealSummary = z.object({
+  id: z.string(),
+  slug: z.string(),
+  title: z.string(),
+  provider: z.string(),
+  category: z.string(),
+  status: z.enum(DEAL_STATUSES),
+  value: z.string().optional(),
+  shortDescription: z.string().optional(),
+  expiryDate: z.string().optional(),
+  featured: z.boolean().describe('Paid placement (sponsored).'),
+  recommended: z.boolean().describe('Editorial pick.'),
+  applicationUrl: z.string(),
+  pageUrl: z.string(),
+});
+
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+/**
+ * A server with every tool and resource, answering from `catalog`.
+ * @example buildMcpServer(deps.state().catalog, '1.0.0')
+ */
+export function buildMcpServer(catalog: Catalog, version: string): McpServer {
+  const server = new McpServer({ name: catalog.site.name, version }, { instructions: `Search ${catalog.site.name}: verified startup deals, credits and programs. Read-only; no credentials needed.` });
+  const url = (path: string) => absolute(catalog.site.baseUrl, path);
+
+  server.registerTool(
+    'search_deals',
+    {
+      title: 'Search deals',
+      description: 'Search and filter verified startup deals, credits and programs (accelerators, incubators, grants). Every word of `query` must match; results are ranked by relevance, or featured/recommended/newest first without a query.',
+      inputSchema: {
+        query: z.string().max(500).optional().describe('Free text, such as "aws credits"; omit to list.'),
+        category: z.string().max(120).optional().describe('Category slug (see list_categories), such as "cloud-credits".'),
+        status: z.enum([...DEAL_STATUSES, 'all']).optional().describe('Lifecycle filter; default: every status except expired.'),
+        scope: z.enum(['deals', 'programs', 'all']).optional().describe('Commercial deals, programs, or both; default deals (or the category\'s scope).'),
+        featured: z.boolean().optional().describe('Only featured (sponsored) deals.'),
+        recommended: z.boolean().optional().describe('Only editorially recommended deals.'),
+        limit: z.number().int().min(1).max(50).default(10).describe('How many deals to return (1 to 50).'),
+      },
+      outputSchema: { total: z.number().int().describe('Matches before the limit.'), count: z.number().int(), deals: z.array(DealSummary) },
+      annotations: { title: 'Search deals', ...READ_ONLY },
+    },
+    async ({ query, category, status, scope, featured, recommended, limit }) => {
+      const { positions, stats } = listDeals(catalog, {
+        search: query,
+        category,
+        status,
+        scope,
+        featured: featured ? 'true' : undefined,
+        recommended: recommended ? 'true' : undefined,
+        limit,
+      });
+      const deals = positions.map((p) => summary(catalog.deals[p] as Deal, url));
+      const structured = { total: stats.total, count: deals.length, deals };
+      const lines = deals.map((d) => `- ${d.title} (${d.provider}; ${d.status}${d.value ? `; ${d.value}` : ''}): ${d.pageUrl}`);
+      const text = `${stats.total} matching deal(s)${stats.total > deals.length ? `, showing ${deals.length}` : ''}.\n${lines.join('\n')}`;
+      return { content: [{ type: 'text', text }], structuredContent: structured };
+    },
+  );
+
+  server.registerTool(
+    'get_site_info',
+    {
+      title: 'Site information',
+      description: 'Name, description, where the API, OpenAPI, MCP and llms files are, and how many deals there are by scope and status.',
+      outputSchema: {
+        name: z.string(),
+        description: z.string(),
+        url: z.string(),
+        api: z.object({ baseUrl: z.string(), openapi: z.string(), mcp: z.string(), llmsTxt: z.string(), llmsFullTxt: z.string(), sitemap: z.string(), apiCatalog: z.string(), agentCard: z.string() }),
+        counts: z.object({
+          byScope: z.record(z.string(), z.number().int()),
+          byStatus: z.record(z.string(), z.number().int()),
+          startups: z.number().int(),
+          startupsForSale: z.number().int(),
+        }),
+      },
+      annotations: { title: 'Site information', ...READ_ONLY },
+    },
+    async () => {
+      const byScope: Record<string, number> = { deals: 0, programs: 0 };
+      const byStatus: Record<string, number> = Object.fromEntries(DEAL_STATUSES.map((s) => [s, 0]));
+      catalog.deals.forEach((deal, i) => {
+        const scope = catalog.dealScopes[i] ?? 'deals';
+        byScope[scope] = (byScope[scope] ?? 0) + 1;
+        byStatus[deal.status] = (byStatus[deal.status] ?? 0) + 1;
+      });
+      const info = {
+        name: catalog.site.name,
+        description: catalog.site.description,
+        url: url('/'),
+        api: {
+          baseUrl: url(paths.api),
+          openapi: url(paths.openapi),
+          mcp: url(paths.mcp),
+          llmsTxt: url(paths.llms),
+          llmsFullTxt: url(paths.llmsFull),
+          sitemap: url(paths.sitemap),
+          apiCatalog: url(paths.apiCatalog),
+          agentCard: url(paths.agentCard),
+        },
+        counts: { byScope, byStatus, startups: catalog.startups.length, startupsForSale: catalog.startups.filter((s) => s.forSale).length },
+      };
+      return { content: [{ type: 'text', text: JSON.stringify(info, null, 2) }], structuredContent: info };
+    },
+  );
+
+  server.registerTool(
+    'list_categories',
+    {
+      title: 'List categories',
+      description: 'Every deal category with its slug, name, scope (deals or programs), description and how many live deals it has.',
+      outputSchema: {
+        categories: z.array(z.object({ slug: z.string(), name: z.string(), scope: z.enum(['deals', 'programs']), description: z.string().optional(), dealCount: z.number().int() })),
+      },
+      annotations: { title: 'List categories', ...READ_ONLY },
+    },
+    async () => {
+      const live = dealStats(catalog.deals.filter((d) => d.status !== 'expired'), 'all').byCategory;
+      const categories = catalog.categories.deals.map((c) => ({ slug: c.slug, name: c.name, scope: c.scope, ...(c.description ? { description: c.description } : {}), dealCount: live[c.slug] ?? 0 }));
+      const text = categories.map((c) => `- ${c.slug} (${c.scope}): ${c.name}, ${c.dealCount} live`).join('\n');
+      return { content: [{ type: 'text', text }], structuredContent: { categories } };
+    },
+  );
+
+  const resource = (name: string, path: string, mimeType: string, description: string, render: () => string) =>
+    server.registerResource(name, url(path), { title: name, description, mimeType }, async (uri) => ({
+      contents: [{ uri: uri.href, mimeType, text: render() }],
+    }));
+  resource('llms.txt', paths.llms, 'text/markdown', 'Site summary and links for language models (llmstxt.org).', () => llmsTxt(catalog));
+  resource('llms-full.txt', paths.llmsFull, 'text/markdown', 'The whole public catalog as Markdown, deals grouped by category.', () => llmsFullTxt(catalog));
+  resource('sitemap.xml', paths.sitemap, 'application/xml', 'Every public page with its last modification date.', () => sitemapXml(catalog));
+  return server;
+}
+
+// --- internal ---
+
+function summary(deal: Deal, url: (path: string) => string): z.infer<typeof DealSummary> {
+  return {
+    id: deal.id,
+    slug: deal.slug,
+    title: deal.title,
+    provider: deal.provider,
+    category: deal.category,
+    status: deal.status,
+    ...(deal.value ? { value: deal.value } : {}),
+    ...(deal.shortDescription ? { shortDescription: deal.shortDescription } : {}),
+    ...(deal.expiryDate ? { expiryDate: deal.expiryDate } : {}),
+    featured: deal.featured,
+    recommended: deal.recommended,
+    applicationUrl: deal.applicationUrl,
+    pageUrl: url(paths.deal(deal)),
+  };
+}

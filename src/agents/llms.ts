@@ -1,0 +1,101 @@
+/**
+ * `/llms.txt` (llmstxt.org: H1, summary blockquote, details, H2 link lists) and
+ * `/llms-full.txt` (the whole public catalog as Markdown, deals grouped by category). Pure
+ * functions of the catalog: submissions are never part of it.
+ */
+import type { CatalogData } from '../catalog/catalog.ts';
+import type { Deal } from '../schemas/deal.ts';
+import { absolute, paths } from './site-urls.ts';
+
+/**
+ * @example llmsTxt(catalog).startsWith('# ')
+ */
+export function llmsTxt(data: CatalogData): string {
+  const { site } = data;
+  const url = (path: string) => absolute(site.baseUrl, path);
+  const live = data.deals.filter((d) => d.status !== 'expired');
+  const lines = [
+    `# ${site.name}`,
+    '',
+    `> ${site.description}`,
+    '',
+    `${live.length} live deals and programs in ${data.categories.deals.length} categories, and ${data.startups.length} startups listed for sale.`,
+    'Public data needs no key: use the JSON API or the MCP server. Every page is also available as Markdown: send `Accept: text/markdown`.',
+    'Member features (saved deals, billing) need a human sign-in; there is no agent credential flow.',
+    '',
+    '## API',
+    '',
+    `- [OpenAPI 3.1 description](${url(paths.openapi)}): every endpoint, parameter, status and body of ${url(paths.api)}`,
+    `- [Deals](${url(`${paths.api}/deals?limit=50`)}): list and search deals (\`search\`, \`category\`, \`status\`, \`scope=programs\`, \`limit\`)`,
+    `- [Startups for sale](${url(`${paths.api}/startups`)}): filter by \`category\`, \`country\`, \`minRevenue\`, \`maxRevenue\`, \`source\`, \`forSale\``,
+    `- [MCP server](${url(paths.mcp)}): Streamable HTTP; tools \`search_deals\`, \`get_site_info\`, \`list_categories\``,
+    `- [API catalog](${url(paths.apiCatalog)}): RFC 9727 linkset`,
+    `- [Agent card](${url(paths.agentCard)}): skills and how to reach them`,
+    '',
+    '## Pages',
+    '',
+    `- [Deals](${url(paths.deals)}): every live deal, with search and filters`,
+    `- [Programs](${url(paths.programs)}): accelerators, incubators and grants`,
+    `- [Startups for sale](${url(paths.startups)})`,
+    `- [Submit a deal](${url(paths.submit)}): for editorial review`,
+    `- [About the API](${url(paths.about)})`,
+    '',
+    '## Categories',
+    '',
+    ...data.categories.deals.map((c) => `- [${c.name}](${url(paths.category(c.slug))}): ${c.description ?? `${c.scope}`}`),
+    '',
+    '## Optional',
+    '',
+    `- [Full catalog as Markdown](${url(paths.llmsFull)}): every live deal and program, grouped by category`,
+    `- [Sitemap](${url(paths.sitemap)})`,
+    '',
+  ];
+  return lines.join('\n');
+}
+
+/** The whole public catalog as one Markdown document. */
+export function llmsFullTxt(data: CatalogData): string {
+  const { site } = data;
+  const url = (path: string) => absolute(site.baseUrl, path);
+  const out = [`# ${site.name}: full catalog`, '', `> ${site.description}`, '', `Source: ${url('/')}. JSON API: ${url(paths.api)}.`, ''];
+  for (const category of data.categories.deals) {
+    const deals = data.deals.filter((d) => d.category === category.slug && d.status !== 'expired');
+    if (deals.length === 0) continue;
+    out.push(`## ${category.name}`, '');
+    if (category.description) out.push(category.description, '');
+    for (const deal of deals) out.push(...dealMarkdown(deal, url(paths.deal(deal)), 3), '');
+  }
+  out.push('## Startups for sale', '');
+  for (const s of data.startups.filter((x) => x.forSale)) {
+    const facts = [s.category, s.country, s.revenueDisplay ?? (s.revenue !== undefined ? `revenue $${s.revenue}` : undefined), s.askingPriceDisplay && `asking ${s.askingPriceDisplay}`].filter(Boolean).join(' · ');
+    out.push(`### [${s.name}](${url(paths.startup(s))})`, '', facts, '', ...(s.description ? [s.description, ''] : []));
+  }
+  return `${out.join('\n').trimEnd()}\n`;
+}
+
+/**
+ * One deal as compact Markdown (used by llms-full.txt and the Markdown twin of its page).
+ * @param level heading level of the deal's title
+ */
+export function dealMarkdown(deal: Deal, pageUrl: string, level = 1): string[] {
+  const facts: [string, string | undefined][] = [
+    ['Provider', deal.provider],
+    ['Value', deal.value],
+    ['Status', deal.status],
+    ['Expires', deal.expiryDate],
+    ['Difficulty', deal.difficulty],
+    ['Time to apply', deal.timeToApply],
+    ['Apply', deal.applicationUrl],
+  ];
+  const labels = [deal.featured && 'Sponsored', deal.recommended && "Editor's pick", deal.verified && 'Verified'].filter(Boolean).join(', ');
+  return [
+    `${'#'.repeat(level)} [${deal.title}](${pageUrl})`,
+    '',
+    ...(deal.shortDescription ? [deal.shortDescription, ''] : []),
+    ...facts.filter(([, v]) => v).map(([k, v]) => `- ${k}: ${v}`),
+    ...(labels ? [`- Labels: ${labels}`] : []),
+    ...(deal.eligibility?.length ? ['', 'Eligibility:', ...deal.eligibility.map((e) => `- ${e}`)] : []),
+    ...(deal.requirements?.length ? ['', 'Requirements:', ...deal.requirements.map((r) => `- ${r}`)] : []),
+    ...(deal.description ? ['', deal.description] : []),
+  ];
+}

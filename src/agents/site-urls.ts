@@ -1,0 +1,34 @@
+/**
+ * Public URLs of the site, in one place: pages, API, discovery documents. Everything that
+ * links (pages, llms files, sitemap, MCP, agent card, OpenAPI) takes its URLs from here.
+ */
+import type { Deal } from '../schemas/deal.ts';
+import type { Startup } from '../schemas/startup.ts';
+
+/** Absolute URL of a site path, from the site's base URL. */
+export function absolute(baseUrl: string, path: string): string {
+  return new URL(path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`).href;
+}
+
+export const paths = {
+  home: '/',
+  deals: '/deals/',
+  programs: '/programs/',
+  startups: '/startups/',
+  submit: '/submit/',
+  about: '/about/',
+  deal: (deal: Pick<Deal, 'slug'>) => `/deals/${deal.slug}/`,
+  category: (slug: string) => `/categories/${slug}/`,
+  startup: (startup: Pick<Startup, 'slug'>) => `/startups/${startup.slug}/`,
+  api: '/api/v1',
+  openapi: '/openapi.json',
+  mcp: '/api/mcp',
+  llms: '/llms.txt',
+  llmsFull: '/llms-full.txt',
+  sitemap: '/sitemap.xml',
+  robots: '/robots.txt',
+  apiCatalog: '/.well-known/api-catalog',
+  agentCard: '/.well-known/agent-card.json',
+  health: '/api/v1/health',
+  versioningPolicy: '/about/#versioning',
+} as const;

@@ -1,0 +1,95 @@
+/**
+ * `npm run check` as editors run it: `scripts/check.ts <contentDir>` in a child process, with
+ * the Node that runs vitest (24, which runs .ts files as they are). One line per problem, exit 1
+ * on errors only (DESIGN "Content model", STYLE 4).
+ */
+import { spawnSync } from 'node:child_process';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { FIXTURES } from '../helpers/server.ts';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+
+/** Run the check script on a content tree. */
+function check(contentDir: string): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, ['scripts/check.ts', contentDir], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('check', () => {
+  test('the valid fixture passes: exit 0, a summary line only', () => {
+    const { status, stdout, stderr } = check(join(FIXTURES, 'valid'));
+    expect(stderr).toBe('');
+    expect(stdout).toBe('checked 10 deals and 6 startups: 0 error(s), 0 warning(s)\n');
+    expect(status).toBe(0);
+  });
+
+  test('an unknown category fails: exit 1, one line per problem naming file, line and field', () => {
+    const { status, stdout } = check(join(FIXTURES, 'unknown-category'));
+    expect(status).toBe(1);
+    expect(stdout).toMatchInlineSnapshot(`
+      "unknown-category/deals/acme-tools.md:4 category: expected one of \`cloud-credits\` | \`saas-discounts\` | \`accelerators\`, got \`sass\`
+      unknown-category/startups/widgetco.md:4 category: expected one of \`saas\` | \`ecommerce\`, got \`hardware\`
+      unknown-category/startups/widgetco.md:5 source: expected one of \`acquire\` | \`direct\`, got \`flippa\`
+      checked 2 deals and 1 startups: 3 error(s), 0 warning(s)
+      "
+    `);
+  });
+
+  test('bad fields fail, each field on its own line', () => {
+    const { status, stdout } = check(join(FIXTURES, 'bad-fields'));
+    expect(status).toBe(1);
+    expect(stdout).toMatchInlineSnapshot(`
+      "bad-fields/deals/bad.md title: is required (string)
+      bad-fields/deals/bad.md:5 status: expected one of \`active\` | \`expired\` | \`coming-soon\` | \`limited\`, got \`ongoing\`
+      bad-fields/deals/bad.md:6 applicationUrl: expected an absolute http:// or https:// URL, got \`javascript:alert(1)\`
+      bad-fields/deals/bad.md:7 price: unknown field \`price\`
+      checked 1 deals and 0 startups: 4 error(s), 0 warning(s)
+      "
+    `);
+  });
+
+  test('a duplicate id fails and names both files', () => {
+    const { status, stdout } = check(join(FIXTURES, 'duplicate-id'));
+    expect(status).toBe(1);
+    const lines = stdout.trim().split('\n');
+    expect(lines.slice(0, -1)).toEqual([
+      'duplicate-id/deals/alpha.md:2 id: id `d-dup00001` is used more than once (duplicate-id/deals/alpha.md and duplicate-id/deals/beta.md)',
+      'duplicate-id/deals/beta.md:3 id: id `d-dup00001` is used more than once (duplicate-id/deals/alpha.md and duplicate-id/deals/beta.md)',
+    ]);
+    expect(lines.at(-1)).toBe('checked 2 deals and 0 startups: 2 error(s), 0 warning(s)');
+  });
+
+  test('a passed expiry date is a warning: printed, but exit 0', () => {
+    const { status, stdout } = check(join(FIXTURES, 'expired'));
+    expect(stdout).toMatchInlineSnapshot(`
+      "expired/deals/old-offer.md:7 warning: expiryDate: 2020-01-31 has passed but status is \`active\`; set status to \`expired\` or move the date
+      checked 3 deals and 0 startups: 0 error(s), 1 warning(s)
+      "
+    `);
+    expect(status).toBe(0);
+  });
+
+  test('broken YAML fails with the file and the offending line', () => {
+    const { status, stdout } = check(join(FIXTURES, 'bad-yaml'));
+    expect(status).toBe(1);
+    expect(stdout).toContain('bad-yaml/deals/broken.md:');
+    expect(stdout.split('\n')[0]).toBe('bad-yaml/deals/broken.md:4 front matter is not valid YAML: bad indentation of a mapping entry');
+  });
+
+  test('a missing site.yaml fails, naming the file that is missing in the checked tree', async () => {
+    const work = await mkdtemp(join(tmpdir(), 'check-missing-'));
+    try {
+      const tree = join(work, 'mysite');
+      await cp(join(FIXTURES, 'valid'), tree, { recursive: true });
+      await rm(join(tree, 'site.yaml'));
+      const { status, stdout } = check(tree);
+      expect(status).toBe(1);
+      expect(stdout.split('\n')[0]).toBe(`${basename(tree)}/site.yaml file is missing`);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,259 @@
+/**
+ * Sign-in and the guard in front of admin writes, on the real server with real local accounts
+ * (DESIGN "Sign-in"; SPEC "Authentication"): login sets an HTTP-only SameSite cookie, the
+ * session endpoint reflects it, logout clears it, failed sign-ins are throttled, and a write
+ * needs a valid admin session plus a same-origin request.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import {
+  ADMIN,
+  MEMBER,
+  call,
+  callFrom,
+  expectError,
+  expectUnchanged,
+  login,
+  repoState,
+  startWriteServer,
+  uniqueWord,
+  type WriteServer,
+} from '../helpers/writes-harness.ts';
+
+/** Only the throttling test signs in (and fails) as this account, so its lock-out touches nothing else. */
+const TARGET = { email: 'tara@example.com', role: 'member' as const, password: 'target-password-3' };
+
+let env: WriteServer;
+let adminCookie: string;
+let memberCookie: string;
+
+beforeAll(async () => {
+  env = await startWriteServer([ADMIN, MEMBER, TARGET]);
+  adminCookie = await login(env.url, ADMIN);
+  memberCookie = await login(env.url, MEMBER);
+});
+afterAll(async () => {
+  await env.stop();
+});
+afterEach(() => {
+  // STYLE 12: nothing here may make the server log an error.
+  expect(env.server.errors).toEqual([]);
+});
+
+/** The Set-Cookie lines of a response, for the session cookie only. */
+function sessionCookies(headers: Headers): string[] {
+  return headers.getSetCookie().filter((c) => c.startsWith('deals_session='));
+}
+
+/** A cookie whose signature no longer matches its payload. */
+function tamper(cookie: string): string {
+  const value = cookie.slice('deals_session='.length);
+  const [payload, signature] = value.split('.') as [string, string];
+  const flipped = `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`;
+  return `deals_session=${payload}.${flipped}`;
+}
+
+describe('POST /api/v1/auth/login (JSON)', () => {
+  test('the right password answers 200 with the user and an HttpOnly, SameSite=Lax session cookie (no Secure on 127.0.0.1)', async () => {
+    const result = await call(env.url, 'POST', '/api/v1/auth/login', { body: { email: ADMIN.email, password: ADMIN.password } });
+    expect(result.status, result.text).toBe(200);
+    expect(result.body).toEqual({ success: true, user: { email: ADMIN.email, role: 'admin' } });
+    const cookies = sessionCookies(result.headers);
+    expect(cookies).toHaveLength(1);
+    const attributes = (cookies[0] as string).split(';').map((part) => part.trim());
+    expect(attributes[0]).toMatch(/^deals_session=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    expect(attributes).toContain('HttpOnly');
+    expect(attributes).toContain('SameSite=Lax');
+    expect(attributes).toContain('Path=/');
+    expect(attributes.some((a) => /^Max-Age=[1-9]\d*$/.test(a))).toBe(true);
+    expect(attributes.map((a) => a.toLowerCase())).not.toContain('secure');
+  });
+
+  test('the e-mail is matched case-insensitively and the member role is reported', async () => {
+    const result = await call(env.url, 'POST', '/api/v1/auth/login', { body: { email: `  ${MEMBER.email.toUpperCase()} `, password: MEMBER.password } });
+    expect(result.status, result.text).toBe(200);
+    expect(result.body).toEqual({ success: true, user: { email: MEMBER.email, role: 'member' } });
+  });
+
+  test('a wrong password and an unknown e-mail both answer 401 unauthorized, with the same message and no cookie', async () => {
+    const wrong = await callFrom('127.0.2.1', env.url, 'POST', '/api/v1/auth/login', { body: { email: ADMIN.email, password: 'not-the-password' } });
+    const unknown = await callFrom('127.0.2.1', env.url, 'POST', '/api/v1/auth/login', { body: { email: 'nobody@example.com', password: 'whatever-123' } });
+    const a = expectError(wrong, 401, 'unauthorized');
+    const b = expectError(unknown, 401, 'unauthorized');
+    expect(a.error).toBe(b.error);
+    expect(sessionCookies(wrong.headers)).toEqual([]);
+    expect(sessionCookies(unknown.headers)).toEqual([]);
+  });
+
+  test('missing fields answer 400 validation_error', async () => {
+    expectError(await call(env.url, 'POST', '/api/v1/auth/login', { body: { email: ADMIN.email } }), 400, 'validation_error');
+  });
+
+  test('a sign-in from another site (foreign Origin) is refused with 403 forbidden', async () => {
+    const result = await call(env.url, 'POST', '/api/v1/auth/login', { origin: 'https://evil.example', body: { email: ADMIN.email, password: ADMIN.password } });
+    expectError(result, 403, 'forbidden');
+    expect(sessionCookies(result.headers)).toEqual([]);
+  });
+});
+
+describe('login throttling', () => {
+  test('after 5 failures for one e-mail (from 5 different addresses) the 6th attempt is 429 rate_limited with Retry-After, even with the right password', async () => {
+    for (let i = 1; i <= 5; i++) {
+      const result = await callFrom(`127.0.3.${i}`, env.url, 'POST', '/api/v1/auth/login', { body: { email: TARGET.email, password: `wrong-${i}-password` } });
+      expectError(result, 401, 'unauthorized');
+    }
+    const blocked = await callFrom('127.0.3.6', env.url, 'POST', '/api/v1/auth/login', { body: { email: TARGET.email, password: TARGET.password } });
+    expectError(blocked, 429, 'rate_limited');
+    const retryAfter = Number(blocked.headers.get('retry-after'));
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    expect(sessionCookies(blocked.headers)).toEqual([]);
+    // Another account from a fresh address is unaffected.
+    const other = await callFrom('127.0.3.7', env.url, 'POST', '/api/v1/auth/login', { body: { email: ADMIN.email, password: ADMIN.password } });
+    expect(other.status, other.text).toBe(200);
+  });
+
+  test('after 5 failures from one address the next attempt from it is 429, whatever the e-mail', async () => {
+    for (let i = 1; i <= 5; i++) {
+      const result = await callFrom('127.0.4.1', env.url, 'POST', '/api/v1/auth/login', { body: { email: `stranger${i}@example.com`, password: 'wrong-password' } });
+      expectError(result, 401, 'unauthorized');
+    }
+    const blocked = await callFrom('127.0.4.1', env.url, 'POST', '/api/v1/auth/login', { body: { email: ADMIN.email, password: ADMIN.password } });
+    expectError(blocked, 429, 'rate_limited');
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('form sign-in (no JavaScript)', () => {
+  /** POST the login form as a browser would. */
+  async function formLogin(email: string, password: string, from: string): Promise<Awaited<ReturnType<typeof callFrom>>> {
+    return callFrom(from, env.url, 'POST', '/api/v1/auth/login', {
+      rawBody: new URLSearchParams({ email, password }).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+  }
+
+  test('an admin is redirected (303) to /admin/ with the session cookie, which then works', async () => {
+    const result = await formLogin(ADMIN.email, ADMIN.password, '127.0.5.1');
+    expect(result.status).toBe(303);
+    expect(result.headers.get('location')).toBe('/admin/');
+    const cookies = sessionCookies(result.headers);
+    expect(cookies).toHaveLength(1);
+    expect(cookies[0]).toContain('HttpOnly');
+    const cookie = (cookies[0] as string).split(';')[0] as string;
+    const session = await call(env.url, 'GET', '/api/v1/auth/session', { cookie });
+    expect(session.status).toBe(200);
+    expect((session.body as { user: unknown }).user).toEqual({ email: ADMIN.email, role: 'admin' });
+  });
+
+  test('a member is redirected to / ', async () => {
+    const result = await formLogin(MEMBER.email, MEMBER.password, '127.0.5.2');
+    expect(result.status).toBe(303);
+    expect(result.headers.get('location')).toBe('/');
+    expect(sessionCookies(result.headers)).toHaveLength(1);
+  });
+
+  test('a wrong password is redirected to /login?error=invalid without a cookie', async () => {
+    const result = await formLogin(ADMIN.email, 'wrong-password', '127.0.5.3');
+    expect(result.status).toBe(303);
+    expect(result.headers.get('location')).toBe('/login?error=invalid');
+    expect(sessionCookies(result.headers)).toEqual([]);
+  });
+});
+
+describe('GET /api/v1/auth/session and POST /api/v1/auth/logout', () => {
+  test('with the cookie: 200 with the user and a future expiry', async () => {
+    const result = await call(env.url, 'GET', '/api/v1/auth/session', { cookie: adminCookie });
+    expect(result.status, result.text).toBe(200);
+    const body = result.body as { success: boolean; user: unknown; expiresAt: string };
+    expect(body.success).toBe(true);
+    expect(body.user).toEqual({ email: ADMIN.email, role: 'admin' });
+    expect(Date.parse(body.expiresAt)).toBeGreaterThan(Date.now());
+  });
+
+  test('without a cookie, or with a tampered one: 401 unauthorized', async () => {
+    expectError(await call(env.url, 'GET', '/api/v1/auth/session'), 401, 'unauthorized');
+    expectError(await call(env.url, 'GET', '/api/v1/auth/session', { cookie: tamper(adminCookie) }), 401, 'unauthorized');
+    expectError(await call(env.url, 'GET', '/api/v1/auth/session', { cookie: 'deals_session=garbage' }), 401, 'unauthorized');
+  });
+
+  test('logout answers 200 and clears the cookie with Max-Age=0', async () => {
+    const cookie = await login(env.url, ADMIN);
+    const result = await call(env.url, 'POST', '/api/v1/auth/logout', { cookie });
+    expect(result.status, result.text).toBe(200);
+    expect(result.body).toEqual({ success: true });
+    const cleared = sessionCookies(result.headers);
+    expect(cleared).toHaveLength(1);
+    const attributes = (cleared[0] as string).split(';').map((a) => a.trim());
+    expect(attributes[0]).toBe('deals_session=');
+    expect(attributes).toContain('Max-Age=0');
+    expect(attributes).toContain('Path=/');
+  });
+});
+
+describe('guard on admin writes (POST, PUT, DELETE /api/v1/deals)', () => {
+  /** A write of each method that would succeed for an admin from the site itself. */
+  function writes(): Array<{ method: string; path: string; body?: unknown }> {
+    const word = uniqueWord();
+    return [
+      { method: 'POST', path: '/api/v1/deals', body: { title: `Guard ${word}`, provider: 'Guard Co', category: 'cloud-credits', applicationUrl: 'https://guard.example/apply' } },
+      { method: 'PUT', path: '/api/v1/deals', body: { slug: 'aws-activate', value: `Changed ${word}` } },
+      { method: 'DELETE', path: '/api/v1/deals?slug=techstars' },
+    ];
+  }
+
+  const refusals: Array<{ name: string; status: number; code: string; options: () => { cookie?: string; origin?: string | null; headers?: Record<string, string> } }> = [
+    { name: 'no session cookie', status: 401, code: 'unauthorized', options: () => ({}) },
+    { name: 'a tampered cookie', status: 401, code: 'unauthorized', options: () => ({ cookie: tamper(adminCookie) }) },
+    { name: 'a cookie with a forged payload', status: 401, code: 'unauthorized', options: () => ({ cookie: forgeAdmin(memberCookie) }) },
+    { name: 'a member session', status: 403, code: 'forbidden', options: () => ({ cookie: memberCookie }) },
+    { name: 'an admin session from a foreign Origin', status: 403, code: 'forbidden', options: () => ({ cookie: adminCookie, origin: 'https://evil.example' }) },
+    { name: 'an admin session with Origin: null', status: 403, code: 'forbidden', options: () => ({ cookie: adminCookie, origin: 'null' }) },
+    { name: 'an admin session with no Origin at all', status: 403, code: 'forbidden', options: () => ({ cookie: adminCookie, origin: null }) },
+    {
+      name: 'an admin session, no Origin, Sec-Fetch-Site: cross-site',
+      status: 403,
+      code: 'forbidden',
+      options: () => ({ cookie: adminCookie, origin: null, headers: { 'Sec-Fetch-Site': 'cross-site' } }),
+    },
+  ];
+
+  for (const refusal of refusals) {
+    test(`${refusal.name}: ${refusal.status} ${refusal.code} for every method, and nothing is committed`, async () => {
+      const before = repoState(env.repo);
+      for (const write of writes()) {
+        const result = await call(env.url, write.method, write.path, { ...refusal.options(), body: write.body });
+        expectError(result, refusal.status, refusal.code);
+      }
+      expectUnchanged(env.repo, before);
+      expect((await call(env.url, 'GET', '/api/v1/deals?slug=techstars')).status).toBe(200);
+    });
+  }
+
+  test('an admin session with Sec-Fetch-Site: same-origin and no Origin is accepted', async () => {
+    const word = uniqueWord();
+    const result = await call(env.url, 'POST', '/api/v1/deals', {
+      cookie: adminCookie,
+      origin: null,
+      headers: { 'Sec-Fetch-Site': 'same-origin' },
+      body: { title: `Same origin ${word}`, provider: 'Guard Co', category: 'cloud-credits', applicationUrl: 'https://guard.example/apply' },
+    });
+    expect(result.status, result.text).toBe(200);
+  });
+
+  test('the admin session cookie with the site Origin is accepted for PUT', async () => {
+    const result = await call(env.url, 'PUT', '/api/v1/deals', { cookie: adminCookie, body: { slug: 'aws-activate', value: 'Up to $1,000 in AWS credits (guard)' } });
+    expect(result.status, result.text).toBe(200);
+  });
+});
+
+// --- internal ---
+
+/** The member's cookie with its payload rewritten to claim the admin's e-mail (signature kept). */
+function forgeAdmin(cookie: string): string {
+  const value = cookie.slice('deals_session='.length);
+  const [payload, signature] = value.split('.') as [string, string];
+  const session = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+  const forged = Buffer.from(JSON.stringify({ ...session, email: ADMIN.email, role: 'admin' })).toString('base64url');
+  return `deals_session=${forged}.${signature}`;
+}
