@@ -14,7 +14,7 @@ import { ResponseCache } from './response-cache.ts';
 import { serveStatic } from './static-files.ts';
 
 /** Astro's middleware-mode handler (`dist/server/entry.mjs`), when the build has one. */
-export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals?: object) => void;
 
 /**
  * Create (not start) the server.
@@ -29,7 +29,7 @@ export function createNodeServer(deps: Deps, site: { clientDir: string; astro?: 
         ? serveApi(req, res, deps, responses, handleApi)
         : isDocument(path)
           ? serveApi(req, res, deps, responses, handleDocument)
-          : serveSite(req, res, site);
+          : serveSite(req, res, site, deps);
     work.catch((error: unknown) => {
       deps.log.error('adapter_error', { path, error: error instanceof Error ? error.stack : String(error) });
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
@@ -67,16 +67,17 @@ async function serveApi(req: IncomingMessage, res: ServerResponse, deps: Deps, r
   else res.end();
 }
 
-async function serveSite(req: IncomingMessage, res: ServerResponse, site: { clientDir: string; astro?: AstroHandler | undefined }): Promise<void> {
+async function serveSite(req: IncomingMessage, res: ServerResponse, site: { clientDir: string; astro?: AstroHandler | undefined }, deps: Deps): Promise<void> {
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   res.setHeader('API-Version', 'v1');
   if (await serveStatic(req, res, site.clientDir, path)) return;
   const notFound = () => {
-    void serveStatic(req, res, site.clientDir, '/404.html').then((served) => {
+    void serveStatic(req, res, site.clientDir, '/404.html', 404).then((served) => {
       if (!served) res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');
     });
   };
-  if (site.astro) site.astro(req, res, notFound);
+  // On-demand pages (search results) render from the live catalog.
+  if (site.astro) site.astro(req, res, notFound, { catalog: deps.state().catalog });
   else notFound();
 }
 

@@ -1,11 +1,14 @@
 /**
  * Static files from Astro's build output, for the Node adapter: safe path resolution inside
- * the root, directory index pages, ETag/304, and a long cache for Astro's hashed assets.
+ * the root, directory index pages, Markdown twins on `Accept: text/markdown`, ETag/304,
+ * brotli/gzip for text (compressed once per file version), a long cache for hashed assets.
  */
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { chooseCoding, compress, COMPRESS_MIN_BYTES, type Coding } from '../http/compress.ts';
+import { LruCache } from '../http/lru-cache.ts';
+import { prefersMarkdown } from '../http/negotiate.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -22,35 +25,68 @@ const TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
   '.woff2': 'font/woff2',
 };
+const TEXT = new Set(['.html', '.css', '.js', '.json', '.md', '.txt', '.xml', '.svg']);
+
+/** File bytes and their compressed forms, by path and version. */
+const files = new LruCache<{ version: string; body: Buffer; encoded: Partial<Record<Coding, Promise<Uint8Array>>> }>(2000, 64 * 1024 * 1024, (f) => f.body.byteLength);
 
 /**
  * Serve `pathname` from `root` if such a file exists; returns false (nothing written) otherwise.
+ * A page request that prefers Markdown gets the page's `index.md` twin.
  */
-export async function serveStatic(req: IncomingMessage, res: ServerResponse, root: string, pathname: string): Promise<boolean> {
+export async function serveStatic(req: IncomingMessage, res: ServerResponse, root: string, pathname: string, status = 200): Promise<boolean> {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-  const file = await findFile(root, pathname);
+  const wantsMarkdown = prefersMarkdown(req.headers.accept);
+  const file = (wantsMarkdown && (await findTwin(root, pathname))) || (await findFile(root, pathname));
   if (!file) return false;
-  const etag = `W/"${file.size.toString(36)}-${Math.floor(file.mtimeMs).toString(36)}"`;
+  const ext = extname(file.path);
+  const version = `${file.size.toString(36)}-${Math.floor(file.mtimeMs).toString(36)}`;
+  const isPage = ext === '.html' || (ext === '.md' && file.path.endsWith(`${sep}index.md`));
+  const coding = TEXT.has(ext) && file.size >= COMPRESS_MIN_BYTES ? chooseCoding(req.headers['accept-encoding'] ?? null) : undefined;
+  const etag = `W/"${version}${ext === '.md' ? '-md' : ''}${coding ? `-${coding}` : ''}"`;
   const headers: Record<string, string> = {
-    'Content-Type': TYPES[extname(file.path)] ?? 'application/octet-stream',
+    'Content-Type': TYPES[ext] ?? 'application/octet-stream',
     ETag: etag,
     'Cache-Control': pathname.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
     'X-Content-Type-Options': 'nosniff',
   };
-  if (req.headers['if-none-match'] === etag) {
+  const vary = [isPage ? 'Accept' : '', TEXT.has(ext) ? 'Accept-Encoding' : ''].filter(Boolean).join(', ');
+  if (vary) headers.Vary = vary;
+  if (status === 200 && req.headers['if-none-match'] === etag) {
     res.writeHead(304, headers).end();
     return true;
   }
-  headers['Content-Length'] = String(file.size);
-  res.writeHead(200, headers);
-  if (req.method === 'HEAD') res.end();
-  else createReadStream(file.path).pipe(res);
+  let cached = files.get(file.path);
+  if (!cached || cached.version !== version) {
+    cached = { version, body: await readFile(file.path), encoded: {} };
+    files.set(file.path, cached);
+  }
+  let body: Uint8Array = cached.body;
+  if (coding) {
+    body = await (cached.encoded[coding] ??= compress(cached.body, coding, 'best'));
+    headers['Content-Encoding'] = coding;
+  }
+  headers['Content-Length'] = String(body.byteLength);
+  res.writeHead(status, headers);
+  res.end(req.method === 'HEAD' ? undefined : body);
   return true;
 }
 
 // --- internal ---
 
-async function findFile(root: string, pathname: string): Promise<{ path: string; size: number; mtimeMs: number } | undefined> {
+interface Found {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** The Markdown twin of a page path (`/deals/x/` → `/deals/x/index.md`). */
+function findTwin(root: string, pathname: string): Promise<Found | undefined> {
+  if (extname(pathname) !== '') return Promise.resolve(undefined);
+  return findFile(root, `${pathname.endsWith('/') ? pathname : `${pathname}/`}index.md`);
+}
+
+async function findFile(root: string, pathname: string): Promise<Found | undefined> {
   let decoded: string;
   try {
     decoded = decodeURIComponent(pathname);

@@ -13,7 +13,26 @@ import { StoreUnavailableError } from '../store/content-store.ts';
 
 const validateSubmission = compileValidator<Submission>(submissionJsonSchema());
 
+/**
+ * A plain HTML form post (no JavaScript) gets a redirect: to the thanks page, or back to the
+ * form with the error and the field it names. API callers get JSON.
+ */
 export async function postSubmitDeal(request: Request, deps: Deps): Promise<Response> {
+  const fromForm = (request.headers.get('content-type') ?? '').startsWith('application/x-www-form-urlencoded') && (request.headers.get('accept') ?? '').includes('text/html');
+  if (!fromForm) return submit(request, deps);
+  try {
+    const response = await submit(request, deps);
+    const { id } = (await response.clone().json()) as { id: string };
+    return new Response(null, { status: 303, headers: { Location: `/submit/thanks/?id=${encodeURIComponent(id)}`, 'Cache-Control': 'no-store' } });
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status >= 500) throw error;
+    const field = /^(\w+) /.exec(error.message)?.[1] ?? '';
+    const query = new URLSearchParams({ error: error.message, ...(field ? { field } : {}) });
+    return new Response(null, { status: 303, headers: { Location: `/submit/?${query}`, 'Cache-Control': 'no-store' } });
+  }
+}
+
+async function submit(request: Request, deps: Deps): Promise<Response> {
   const address = clientAddress(request);
   const now = deps.clock();
   const budget = deps.submitLimit.check(address, now.getTime());

@@ -153,6 +153,14 @@ export async function login(base: string, account: Pick<TestAccount, 'email' | '
   return (cookie as string).split(';')[0] as string;
 }
 
+/**
+ * The error lines the server logged since the last call, which are then forgotten (so one
+ * failing test does not fail every later one). STYLE 12: a test asserts this is empty.
+ */
+export function takeErrors(server: TestServer): string[] {
+  return server.errors.splice(0, server.errors.length);
+}
+
 /** Assert a SPEC error object with this status and code; returns it. */
 export function expectError(result: JsonResult, status: number, code: string): ErrorBody {
   expect(result.status, result.text).toBe(status);

@@ -7,7 +7,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import matter from 'gray-matter';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { runPipeline } from '../../src/pipeline/build.ts';
+import { readContent } from '../../src/pipeline/read-content.ts';
 import { DealSchema, type Deal } from '../../src/schemas/deal.ts';
 import { expectDealList } from '../helpers/api-schemas.ts';
 import {
@@ -22,6 +24,7 @@ import {
   login,
   repoState,
   startWriteServer,
+  takeErrors,
   uniqueWord,
   type JsonResult,
   type WriteServer,
@@ -36,6 +39,10 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await env.stop();
+});
+afterEach(() => {
+  // STYLE 12: no write may make the server log an error (an unexpected 500 above all).
+  expect(takeErrors(env.server)).toEqual([]);
 });
 
 const today = (): string => new Date().toISOString().slice(0, 10);
@@ -330,6 +337,78 @@ describe('PUT /api/v1/deals', () => {
   });
 });
 
+describe('more write rules', () => {
+  for (const slug of ['../../escaped', 'Upper Case', 'nested/escaped', '-leading', 'double--hyphen']) {
+    test(`renaming to the slug ${JSON.stringify(slug)} is 400 validation_error naming slug; no file is written anywhere`, async () => {
+      const created = await admin('POST', '/api/v1/deals', partialDeal().input);
+      expect(created.status, created.text).toBe(200);
+      const deal = (created.body as { deal: Deal }).deal;
+      const before = repoState(env.repo);
+      const result = await admin('PUT', '/api/v1/deals', { id: deal.id, slug });
+      expect(expectError(result, 400, 'validation_error').error).toContain('slug');
+      expectUnchanged(env.repo, before);
+      const outside = [join(env.repo, 'escaped.md'), join(env.contentDir, 'escaped.md'), ...(slug.startsWith('nested/') ? [join(env.contentDir, 'deals', 'nested')] : [])];
+      for (const path of outside) expect(existsSync(path), path).toBe(false);
+      expect(await readDeal(deal.slug)).toEqual(deal);
+    });
+  }
+
+  test('text that YAML or front matter could misread round-trips exactly through the file', async () => {
+    const word = uniqueWord();
+    const input = {
+      slug: `tricky-${word}`,
+      title: `Deal: "quoted" # not a comment ${word}`,
+      provider: 'Ünïcødé — Co. & <Partners>',
+      category: 'saas-discounts',
+      applicationUrl: 'https://tricky.example/apply?x=1&y=2#frag',
+      tags: ['a: b', '- c', 'yes', 'null', '123'],
+      value: "'single' and \"double\" quotes",
+      description: '# Heading\n\n---\nnot: front matter\n---\n\nLast line with trailing spaces.',
+      expiryDate: '2030-01-31',
+    };
+    const result = await admin('POST', '/api/v1/deals', input);
+    expect(result.status, result.text).toBe(200);
+    const deal = (result.body as { deal: Deal }).deal;
+    expect(deal).toMatchObject(input);
+    expect(await readDeal(input.slug)).toEqual(deal);
+  });
+
+  test('creating a deal with the id of another deal is 400 and changes nothing', async () => {
+    const before = repoState(env.repo);
+    const { input, slug } = partialDeal();
+    const result = await admin('POST', '/api/v1/deals', { ...input, id: 'd-aws00001' });
+    expect(result.status, result.text).toBe(400);
+    expect(['validation_error', 'conflict']).toContain((result.body as { code: string }).code);
+    expect((result.body as { error: string }).error).toContain('id');
+    expectUnchanged(env.repo, before);
+    expect(await readDeal(slug)).toBeUndefined();
+    expect((await call(env.url, 'GET', '/api/v1/deals?id=d-aws00001')).status).toBe(200);
+  });
+
+  test('the unversioned alias POST /api/deals writes too, and names its successor', async () => {
+    const { input, slug } = partialDeal();
+    const result = await call(env.url, 'POST', '/api/deals', { cookie, body: input });
+    expect(result.status, result.text).toBe(200);
+    expect(result.headers.get('link')).toContain('</api/v1/deals>; rel="successor-version"');
+    expect(result.headers.get('api-version')).toBe('v1');
+    expect((await readDeal(slug))?.slug).toBe(slug);
+  });
+
+  test('CORS (DESIGN: admin endpoints are same-origin only): a preflight for PUT or DELETE from another origin is not granted', async () => {
+    for (const method of ['PUT', 'DELETE', 'POST']) {
+      const response = await fetch(`${env.url}/api/v1/deals`, {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'content-type' },
+      });
+      await response.text();
+      const allowOrigin = response.headers.get('access-control-allow-origin');
+      const allowMethods = (response.headers.get('access-control-allow-methods') ?? '').split(',').map((m) => m.trim());
+      const granted = (allowOrigin === '*' || allowOrigin === 'https://evil.example') && allowMethods.includes(method);
+      expect(granted, `${method}: Access-Control-Allow-Origin ${allowOrigin}, Access-Control-Allow-Methods ${allowMethods.join(', ')}`).toBe(false);
+    }
+  });
+});
+
 describe('DELETE /api/v1/deals', () => {
   /** Create a throwaway deal and return its id and slug. */
   async function createDeal(): Promise<{ id: string; slug: string }> {
@@ -411,7 +490,12 @@ describe('DELETE /api/v1/deals', () => {
 });
 
 describe('server health', () => {
-  test('no write above made the server log an error', () => {
-    expect(env.server.errors).toEqual([]);
+  test('what the server serves after all these writes is exactly what a fresh build of the committed files gives', async () => {
+    expect(git(env.repo, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+    const built = runPipeline(await readContent(env.contentDir), { today: today() });
+    expect(built.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const fromDisk = [...(built.value?.data.deals ?? [])].sort((a, b) => a.slug.localeCompare(b.slug));
+    const served = expectDealList((await call(env.url, 'GET', '/api/v1/deals?status=all&scope=all&limit=5000')).body).deals;
+    expect([...served].sort((a, b) => a.slug.localeCompare(b.slug))).toEqual(fromDisk);
   });
 });

@@ -4,10 +4,15 @@
  * session endpoint reflects it, logout clears it, failed sign-ins are throttled, and a write
  * needs a valid admin session plus a same-origin request.
  */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { signSession } from '../../functions/auth/session.ts';
 import {
   ADMIN,
   MEMBER,
+  PROJECT_ROOT,
   call,
   callFrom,
   expectError,
@@ -15,19 +20,22 @@ import {
   login,
   repoState,
   startWriteServer,
+  takeErrors,
   uniqueWord,
   type WriteServer,
 } from '../helpers/writes-harness.ts';
 
 /** Only the throttling test signs in (and fails) as this account, so its lock-out touches nothing else. */
 const TARGET = { email: 'tara@example.com', role: 'member' as const, password: 'target-password-3' };
+/** An admin whose account is removed while signed in. */
+const LEAVER = { email: 'leo@example.com', role: 'admin' as const, password: 'leaver-password-4' };
 
 let env: WriteServer;
 let adminCookie: string;
 let memberCookie: string;
 
 beforeAll(async () => {
-  env = await startWriteServer([ADMIN, MEMBER, TARGET]);
+  env = await startWriteServer([ADMIN, MEMBER, TARGET, LEAVER]);
   adminCookie = await login(env.url, ADMIN);
   memberCookie = await login(env.url, MEMBER);
 });
@@ -36,7 +44,7 @@ afterAll(async () => {
 });
 afterEach(() => {
   // STYLE 12: nothing here may make the server log an error.
-  expect(env.server.errors).toEqual([]);
+  expect(takeErrors(env.server)).toEqual([]);
 });
 
 /** The Set-Cookie lines of a response, for the session cookie only. */
@@ -188,6 +196,52 @@ describe('GET /api/v1/auth/session and POST /api/v1/auth/logout', () => {
     expect(attributes[0]).toBe('deals_session=');
     expect(attributes).toContain('Max-Age=0');
     expect(attributes).toContain('Path=/');
+  });
+});
+
+describe('sessions signed with the real secret', () => {
+  /** A cookie signed with the server's own secret (kept in DATA_DIR when SESSION_SECRET is unset). */
+  function signed(session: { email: string; role: 'admin' | 'member'; exp: number }): string {
+    const secret = readFileSync(join(env.dataDir, 'session-secret'), 'utf8').trim();
+    return `deals_session=${signSession(session, secret)}`;
+  }
+  const now = () => Math.floor(Date.now() / 1000);
+  const write = (cookie: string) => call(env.url, 'PUT', '/api/v1/deals', { cookie, body: { slug: 'aws-activate', value: 'Signed session test' } });
+
+  test('control: a fresh admin session signed this way is accepted', async () => {
+    const cookie = signed({ email: ADMIN.email, role: 'admin', exp: now() + 600 });
+    expect((await call(env.url, 'GET', '/api/v1/auth/session', { cookie })).status).toBe(200);
+  });
+
+  test('an expired session is 401 on session and on writes', async () => {
+    const cookie = signed({ email: ADMIN.email, role: 'admin', exp: now() - 1 });
+    expectError(await call(env.url, 'GET', '/api/v1/auth/session', { cookie }), 401, 'unauthorized');
+    expectError(await write(cookie), 401, 'unauthorized');
+  });
+
+  test('a session for an e-mail with no account is 401', async () => {
+    const cookie = signed({ email: 'ghost@example.com', role: 'admin', exp: now() + 600 });
+    expectError(await write(cookie), 401, 'unauthorized');
+  });
+
+  test('the role comes from the account, not the cookie: a member session claiming admin is 403', async () => {
+    const cookie = signed({ email: MEMBER.email, role: 'admin', exp: now() + 600 });
+    expectError(await write(cookie), 403, 'forbidden');
+  });
+
+  test('removing an account (npm run admin -- remove) ends its sessions within seconds', async () => {
+    const cookie = await login(env.url, LEAVER);
+    expect((await call(env.url, 'GET', '/api/v1/auth/session', { cookie })).status).toBe(200);
+    execFileSync(process.execPath, ['scripts/admin.ts', 'remove', LEAVER.email], { cwd: PROJECT_ROOT, env: { ...process.env, DATA_DIR: env.dataDir }, stdio: 'pipe' });
+    const deadline = Date.now() + 4000;
+    let status = 200;
+    while (Date.now() < deadline) {
+      status = (await call(env.url, 'GET', '/api/v1/auth/session', { cookie })).status;
+      if (status === 401) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status).toBe(401);
+    expectError(await write(cookie), 401, 'unauthorized');
   });
 });
 

@@ -20,7 +20,7 @@ import { emitCatalog } from '../../src/pipeline/emit.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
 import { FIXTURES, gitContentCopy } from '../helpers/server.ts';
-import { ADMIN, PROJECT_ROOT, addAccount, call, git, login, porcelain } from '../helpers/writes-harness.ts';
+import { ADMIN, PROJECT_ROOT, addAccount, call, git, login, porcelain, type JsonResult } from '../helpers/writes-harness.ts';
 
 const TODAY = new Date().toISOString().slice(0, 10);
 
@@ -122,21 +122,39 @@ function leftovers(dir: string): string[] {
   return found;
 }
 
-interface Acked {
-  slug: string;
-  id: string;
-  title: string;
+/** What the repository must show for one deal after the restart. */
+type Expectation =
+  /** Created (and answered 2xx): committed, its file parses, same title (and id, when known). */
+  | { kind: 'present'; slug: string; id?: string; title: string }
+  /** Deleted (answered 2xx): gone from HEAD and from the disk. */
+  | { kind: 'absent'; slug: string }
+  /** Renamed (answered 2xx): only the new slug exists, with the same id. */
+  | { kind: 'renamed'; from: string; to: string; id: string; title: string }
+  /** A rename cut by the kill: exactly one of the two files exists, with the id. */
+  | { kind: 'oneOf'; slugs: [string, string]; id: string }
+  /** A delete cut by the kill: either state is fine (the general checks still apply). */
+  | { kind: 'any' };
+
+interface StreamResult {
+  expectations: Expectation[];
+  /** Every bulk request sent, answered or not: each must be all-or-nothing. */
+  bulks: string[][];
+  /** Writes answered 2xx. */
+  acks: number;
 }
 
+const is2xx = (status: number): boolean => status >= 200 && status < 300;
+
 /**
- * Fire creates from four lanes at once (each lane sequential) until `shouldKill` says so,
- * then SIGKILL the server. Returns the writes that were answered 2xx, and every bulk request
- * sent (answered or not), for the all-or-nothing check.
+ * Fire writes from four lanes at once (each lane sequential) until `shouldKill` says so, then
+ * SIGKILL the server. Lane 0 creates (every 5th request a bulk of three), lane 1 creates,
+ * lane 2 creates then deletes, lane 3 creates then renames.
  */
-async function streamAndKill(running: RunningChild, cookie: string, round: number, shouldKill: (acks: number, elapsedMs: number) => boolean): Promise<{ acked: Acked[]; bulks: string[][] }> {
-  const acked: Acked[] = [];
+async function streamAndKill(running: RunningChild, cookie: string, round: number, shouldKill: (acks: number, elapsedMs: number) => boolean): Promise<StreamResult> {
+  const expectations = new Map<string, Expectation>();
   const bulks: string[][] = [];
   const started = Date.now();
+  let acks = 0;
   let killed = false;
   let counter = 0;
   const kill = () => {
@@ -145,37 +163,54 @@ async function streamAndKill(running: RunningChild, cookie: string, round: numbe
     running.process.kill('SIGKILL');
   };
   const timer = setInterval(() => {
-    if (shouldKill(acked.length, Date.now() - started)) kill();
+    if (shouldKill(acks, Date.now() - started)) kill();
   }, 2);
+  const deal = (slug: string) => ({ slug, title: `Crash round ${round} ${slug}`, provider: 'Crash Co', category: 'cloud-credits', applicationUrl: `https://crash.example/${slug}` });
+  /** One request; undefined when the kill cut it, an error for any other refusal. */
+  const send = async (method: string, path: string, body?: unknown): Promise<JsonResult | undefined> => {
+    try {
+      const result = await call(running.url, method, path, { cookie, body });
+      if (is2xx(result.status)) {
+        acks++;
+        return result;
+      }
+      if (killed) return undefined;
+      throw new Error(`${method} ${path} refused: ${result.status} ${result.text}`);
+    } catch (error) {
+      // A request cut by the kill fails at the socket; anything else is a real failure.
+      if (killed) return undefined;
+      throw error;
+    }
+  };
 
   const lane = async (laneNo: number): Promise<void> => {
     while (!killed) {
       const n = counter++;
-      const slug = `crash-r${round}-l${laneNo}-n${n}`;
-      const deal = (s: string) => ({ slug: s, title: `Crash round ${round} ${s}`, provider: 'Crash Co', category: 'cloud-credits', applicationUrl: `https://crash.example/${s}` });
-      try {
-        if (laneNo === 0 && n % 5 === 4) {
-          const group = [`${slug}-a`, `${slug}-b`, `${slug}-c`];
-          bulks.push(group);
-          const result = await call(running.url, 'POST', '/api/v1/deals', { cookie, body: { deals: group.map(deal) } });
-          if (result.status >= 200 && result.status < 300) {
-            for (const s of group) acked.push({ slug: s, id: '', title: deal(s).title });
-          } else if (!killed) {
-            throw new Error(`bulk refused: ${result.status} ${result.text}`);
-          }
-        } else {
-          const result = await call(running.url, 'POST', '/api/v1/deals', { cookie, body: deal(slug) });
-          if (result.status >= 200 && result.status < 300) {
-            acked.push({ slug, id: (result.body as { deal: Deal }).deal.id, title: deal(slug).title });
-          } else if (!killed) {
-            throw new Error(`create refused: ${result.status} ${result.text}`);
+      const key = `r${round}-l${laneNo}-n${n}`;
+      const slug = `crash-${key}`;
+      if (laneNo === 0 && n % 5 === 4) {
+        const group = [`${slug}-a`, `${slug}-b`, `${slug}-c`];
+        bulks.push(group);
+        if (await send('POST', '/api/v1/deals', { deals: group.map(deal) })) {
+          for (const s of group) expectations.set(s, { kind: 'present', slug: s, title: deal(s).title });
+        }
+      } else {
+        const created = await send('POST', '/api/v1/deals', deal(slug));
+        if (created) {
+          const id = (created.body as { deal: Deal }).deal.id;
+          const title = deal(slug).title;
+          expectations.set(key, { kind: 'present', slug, id, title });
+          if (laneNo === 2 && !killed) {
+            expectations.set(key, { kind: 'any' });
+            if (await send('DELETE', `/api/v1/deals?id=${id}`)) expectations.set(key, { kind: 'absent', slug });
+          } else if (laneNo === 3 && !killed) {
+            const to = `${slug}-moved`;
+            expectations.set(key, { kind: 'oneOf', slugs: [slug, to], id });
+            if (await send('PUT', '/api/v1/deals', { id, slug: to })) expectations.set(key, { kind: 'renamed', from: slug, to, id, title });
           }
         }
-      } catch (error) {
-        // A request cut by the kill fails at the socket; anything else is a real failure.
-        if (!killed) throw error;
       }
-      if (shouldKill(acked.length, Date.now() - started)) kill();
+      if (shouldKill(acks, Date.now() - started)) kill();
     }
   };
   try {
@@ -185,11 +220,11 @@ async function streamAndKill(running: RunningChild, cookie: string, round: numbe
     kill();
     await running.exited;
   }
-  return { acked, bulks };
+  return { expectations: [...expectations.values()], bulks, acks };
 }
 
 /** Checks on the repository after a restart (the store has opened and recovered). */
-function checkRepository(acked: readonly Acked[], bulks: readonly string[][]): void {
+function checkRepository(expectations: readonly Expectation[], bulks: readonly string[][]): void {
   expect(porcelain(repo)).toBe('');
   expect(leftovers(contentDir)).toEqual([]);
   expect(existsSync(join(repo, '.git', 'index.lock'))).toBe(false);
@@ -201,16 +236,33 @@ function checkRepository(acked: readonly Acked[], bulks: readonly string[][]): v
       .split('\n')
       .filter(Boolean),
   );
-  for (const write of acked) {
-    const path = `content/deals/${write.slug}.md`;
-    expect(inHead.has(path), `acknowledged ${write.slug} is not in HEAD`).toBe(true);
-    expect(git(repo, 'log', '--format=%H', '--', path).trim(), `no commit for ${write.slug}`).not.toBe('');
-    const file = matter(readFileSync(join(contentDir, 'deals', `${write.slug}.md`), 'utf8'));
-    expect(file.data.title).toBe(write.title);
-    if (write.id) expect(file.data.id).toBe(write.id);
+  const pathOf = (slug: string) => `content/deals/${slug}.md`;
+  const fileData = (slug: string) => matter(readFileSync(join(contentDir, 'deals', `${slug}.md`), 'utf8')).data as Record<string, unknown>;
+  const expectPresent = (slug: string, title: string | undefined, id: string | undefined) => {
+    expect(inHead.has(pathOf(slug)), `acknowledged ${slug} is not in HEAD`).toBe(true);
+    expect(git(repo, 'log', '--format=%H', '--', pathOf(slug)).trim(), `no commit for ${slug}`).not.toBe('');
+    const data = fileData(slug);
+    if (title !== undefined) expect(data.title).toBe(title);
+    if (id !== undefined) expect(data.id).toBe(id);
+  };
+  const expectAbsent = (slug: string) => {
+    expect(inHead.has(pathOf(slug)), `${slug} should be gone from HEAD`).toBe(false);
+    expect(existsSync(join(contentDir, 'deals', `${slug}.md`)), `${slug} should be gone from disk`).toBe(false);
+  };
+  for (const e of expectations) {
+    if (e.kind === 'present') expectPresent(e.slug, e.title, e.id);
+    else if (e.kind === 'absent') expectAbsent(e.slug);
+    else if (e.kind === 'renamed') {
+      expectAbsent(e.from);
+      expectPresent(e.to, e.title, e.id);
+    } else if (e.kind === 'oneOf') {
+      const present = e.slugs.filter((slug) => inHead.has(pathOf(slug)));
+      expect(present, `interrupted rename ${e.slugs.join(' -> ')}`).toHaveLength(1);
+      expect(fileData(present[0] as string).id).toBe(e.id);
+    }
   }
   for (const group of bulks) {
-    const present = group.filter((s) => inHead.has(`content/deals/${s}.md`));
+    const present = group.filter((s) => inHead.has(pathOf(s)));
     expect([0, group.length], `bulk ${group.join(',')} is partly committed`).toContain(present.length);
   }
   // Every deal file on disk is committed exactly as it is (no half-written content).
@@ -218,8 +270,23 @@ function checkRepository(acked: readonly Acked[], bulks: readonly string[][]): v
   expect(onDisk.sort()).toEqual([...inHead].sort());
 }
 
-describe('SIGKILL during a stream of admin creates', () => {
-  test('three rounds: acknowledged writes survive, nothing half-written remains, the content builds and is served after restart', async () => {
+/** The restarted server answers every acknowledged create and rename, and 404 for every acknowledged delete. */
+async function checkServed(url: string, expectations: readonly Expectation[]): Promise<void> {
+  const status = async (slug: string) => (await call(url, 'GET', `/api/v1/deals?slug=${slug}`)).status;
+  for (const e of expectations) {
+    if (e.kind === 'present') expect(await status(e.slug), e.slug).toBe(200);
+    else if (e.kind === 'absent') expect(await status(e.slug), e.slug).toBe(404);
+    else if (e.kind === 'renamed') {
+      expect(await status(e.from), e.from).toBe(404);
+      const result = await call(url, 'GET', `/api/v1/deals?id=${e.id}`);
+      expect((result.body as { deal?: Deal }).deal?.slug).toBe(e.to);
+    }
+  }
+}
+
+describe('SIGKILL during a stream of admin writes', () => {
+  test('three rounds: acknowledged creates, deletes and renames survive, nothing half-written remains, the content builds and is served after restart', async () => {
+    const journal = () => join(repo, '.git', 'deals-store-journal.json');
     const killPoints: Array<{ name: string; shouldKill: (acks: number, elapsedMs: number) => boolean }> = [
       {
         // While the first write is inside the store: its file is on disk, its commit not yet made.
@@ -229,50 +296,46 @@ describe('SIGKILL during a stream of admin creates', () => {
       { name: 'at the 6th acknowledgement', shouldKill: (acks) => acks >= 6 },
       { name: 'at the 17th acknowledgement', shouldKill: (acks) => acks >= 17 },
     ];
-    const allAcked: Acked[] = [];
+    const all: Expectation[] = [];
     const allBulks: string[][] = [];
     let total = 0;
     let interrupted = 0;
-    const journal = () => join(repo, '.git', 'deals-store-journal.json');
 
     for (const [round, point] of killPoints.entries()) {
-      const deals = await buildContent();
+      await buildContent();
       child = await startChild();
-      // The restarted server serves every deal acknowledged in earlier rounds.
-      for (const write of allAcked) {
-        const result = await call(child.url, 'GET', `/api/v1/deals?slug=${write.slug}`);
-        expect(result.status, `${write.slug} after restart`).toBe(200);
-      }
-      expect(deals.length).toBeGreaterThanOrEqual(10 + allAcked.length);
+      // The restarted server serves the outcome of every write acknowledged in earlier rounds.
+      await checkServed(child.url, all);
 
       const cookie = await login(child.url, ADMIN);
-      const { acked, bulks } = await streamAndKill(child, cookie, round, point.shouldKill);
-      total += acked.length;
-      allAcked.push(...acked);
+      const { expectations, bulks, acks } = await streamAndKill(child, cookie, round, point.shouldKill);
+      total += acks;
+      all.push(...expectations);
       allBulks.push(...bulks);
-
       // Was a write caught between "file on disk" and "committed"? (Then recovery has work to do.)
       if (porcelain(repo) !== '' || leftovers(contentDir).length > 0) interrupted++;
+
       // Restart on the same repository: opening the store rolls back the interrupted write.
       child = await startChild();
-      checkRepository(allAcked, allBulks);
+      checkRepository(all, allBulks);
       await stopChild(child);
-      const rebuilt = await buildContent();
-      const slugs = new Set(rebuilt.map((d) => d.slug));
-      for (const write of allAcked) expect(slugs.has(write.slug), `${write.slug} (killed ${point.name})`).toBe(true);
+      // The whole content tree builds, with every acknowledged deal in it.
+      const slugs = new Set((await buildContent()).map((d) => d.slug));
+      for (const e of all) {
+        if (e.kind === 'present') expect(slugs.has(e.slug), `${e.slug} (killed ${point.name})`).toBe(true);
+        if (e.kind === 'renamed') expect(slugs.has(e.to), `${e.to} (killed ${point.name})`).toBe(true);
+      }
     }
 
     // The writes really were cut mid-stream, and some were acknowledged before each kill.
     expect(total).toBeGreaterThanOrEqual(6 + 17);
     // At least the first round left a half-done write for the restart to roll back.
     expect(interrupted).toBeGreaterThanOrEqual(1);
+    expect(all.some((e) => e.kind === 'renamed')).toBe(true);
+    expect(all.some((e) => e.kind === 'absent')).toBe(true);
 
     child = await startChild();
-    for (const write of allAcked) {
-      const result = await call(child.url, 'GET', `/api/v1/deals?slug=${write.slug}`);
-      expect(result.status, write.slug).toBe(200);
-      expect((result.body as { deal: Deal }).deal.title).toBe(write.title);
-    }
+    await checkServed(child.url, all);
     await stopChild(child);
   });
 });

@@ -24,6 +24,7 @@ import {
   porcelain,
   repoState,
   startWriteServer,
+  takeErrors,
   uniqueWord,
   type JsonResult,
   type WriteServer,
@@ -42,7 +43,7 @@ afterAll(async () => {
   await env.stop();
 });
 afterEach(() => {
-  expect(env.server.errors).toEqual([]);
+  expect(takeErrors(env.server)).toEqual([]);
 });
 
 interface SubmissionRecord {
@@ -187,6 +188,24 @@ describe('POST /api/v1/admin/submissions/approve', () => {
     const deal = (result.body as { deal: Deal }).deal;
     expect(deal.applicationUrl).toBe(body.website_url);
     expect(deal.description).toContain('FOUNDERS50');
+  });
+
+  for (const slug of ['../escaped', 'nested/escaped', 'Bad Slug']) {
+    test(`a chosen slug ${JSON.stringify(slug)} is 400 validation_error naming slug; nothing is written, the submission stays pending`, async () => {
+      const { id } = await submitNew();
+      const before = repoState(env.repo);
+      const result = await admin('POST', '/api/v1/admin/submissions/approve', { id, slug });
+      expect(expectError(result, 400, 'validation_error').error).toContain('slug');
+      expectUnchanged(env.repo, before);
+      expect(recordFile(id).status).toBe('pending');
+    });
+  }
+
+  test('a chosen valid slug and title are used', async () => {
+    const { id, word } = await submitNew();
+    const result = await admin('POST', '/api/v1/admin/submissions/approve', { id, slug: `chosen-${word}`, title: `Chosen ${word}` });
+    expect(result.status, result.text).toBe(200);
+    expect((result.body as { deal: Deal }).deal).toMatchObject({ slug: `chosen-${word}`, title: `Chosen ${word}` });
   });
 
   test('approval from another site (foreign Origin) is 403 and changes nothing', async () => {

@@ -22,6 +22,7 @@ import {
   login,
   repoState,
   startWriteServer,
+  takeErrors,
   uniqueWord,
   type JsonResult,
   type WriteServer,
@@ -39,8 +40,7 @@ afterAll(async () => {
 });
 afterEach(() => {
   // Only the expected store_unavailable lines may have been logged; never an unhandled error.
-  expect(env.server.errors.filter((line) => !line.includes('"store_unavailable"'))).toEqual([]);
-  env.server.errors.length = 0;
+  expect(takeErrors(env.server).filter((line) => !line.includes('"store_unavailable"'))).toEqual([]);
 });
 
 interface Breakage {

@@ -23,6 +23,7 @@ import {
   porcelain,
   repoState,
   startWriteServer,
+  takeErrors,
   uniqueWord,
   type JsonResult,
   type WriteServer,
@@ -37,7 +38,7 @@ afterAll(async () => {
   await env.stop();
 });
 afterEach(() => {
-  expect(env.server.errors).toEqual([]);
+  expect(takeErrors(env.server)).toEqual([]);
 });
 
 /** A valid submission with a unique company name (the word is lower-case letters). */
@@ -248,6 +249,10 @@ describe('rate limit: 5 accepted submissions per client address per hour', () =>
     expect(limited.headers.get('ratelimit-policy')).toBe('"submissions";q=5;w=3600');
     expectUnchanged(env.repo, before);
     expect(submissionFiles()).toEqual(files);
+    // A forged X-Forwarded-For does not buy a new budget (DESIGN: honoured only behind a trusted proxy).
+    const spoofed = await callFrom(from, env.url, 'POST', '/api/v1/submit-deal', { body: validSubmission(), origin: null, headers: { 'X-Forwarded-For': '203.0.113.9' } });
+    expectError(spoofed, 429, 'rate_limited');
+    expectUnchanged(env.repo, before);
     // Another client still has its whole budget.
     expectAccepted(await submit(validSubmission(), freshAddress()));
   });

@@ -1,0 +1,115 @@
+/**
+ * The Markdown twin of every public page (`Accept: text/markdown`): the page's content, not
+ * its navigation. Written at build time next to each page as `index.md`, from the same catalog
+ * the pages are built from.
+ */
+import type { CatalogData } from '../catalog/catalog.ts';
+import type { Deal } from '../schemas/deal.ts';
+import type { Startup } from '../schemas/startup.ts';
+import { dealMarkdown } from './llms.ts';
+import { publicPages } from './sitemap.ts';
+import { absolute, paths } from './site-urls.ts';
+
+/** Every page that has a twin, by path. */
+export function twinPaths(data: CatalogData): string[] {
+  return publicPages(data).map((p) => p.path);
+}
+
+/**
+ * The twin of the page at `path`, or undefined when there is no such public page.
+ * @example twinFor('/deals/aws-activate/', catalog)
+ */
+export function twinFor(path: string, data: CatalogData): string | undefined {
+  // Deal and startup pages are most of the site: find them by path without scanning.
+  let byPath = recordsByPath.get(data);
+  if (!byPath) {
+    byPath = new Map<string, Deal | Startup>([...data.deals.map((d) => [paths.deal(d), d] as const), ...data.startups.map((s) => [paths.startup(s), s] as const)]);
+    recordsByPath.set(data, byPath);
+  }
+  const record = byPath.get(path);
+  if (record && 'title' in record) return `${dealMarkdown(record, absolute(data.site.baseUrl, path), 1).join('\n').trimEnd()}\n`;
+  if (record) return startupTwin(record);
+  return listingTwin(path, data);
+}
+
+const recordsByPath = new WeakMap<CatalogData, Map<string, Deal | Startup>>();
+
+function startupTwin(startup: Startup): string {
+  return `${[`# ${startup.name}`, '', startupFacts(startup), '', ...(startup.website ? [`Website: ${startup.website}`, ''] : []), startup.description ?? ''].join('\n').trimEnd()}\n`;
+}
+
+function listingTwin(path: string, data: CatalogData): string | undefined {
+  const url = (p: string) => absolute(data.site.baseUrl, p);
+  const live = data.deals.filter((d) => d.status !== 'expired');
+  const scopeOf = new Map(data.categories.deals.map((c) => [c.slug, c.scope]));
+  const list = (deals: readonly Deal[]) => deals.map((d) => `- [${d.title}](${url(paths.deal(d))}) (${d.provider})${d.value ? `: ${d.value}` : ''}${labels(d)}`);
+  const page = (title: string, intro: string[], body: string[]) => `${[`# ${title}`, '', ...intro, ...(intro.length ? [''] : []), ...body].join('\n').trimEnd()}\n`;
+
+  if (path === paths.home) {
+    const picks = live.filter((d) => d.featured || d.recommended).slice(0, 12);
+    return page(data.site.name, [`> ${data.site.description}`], [
+      `${live.filter((d) => scopeOf.get(d.category) === 'deals').length} live deals, ${live.filter((d) => scopeOf.get(d.category) === 'programs').length} programs, ${data.startups.filter((s) => s.forSale).length} startups for sale.`,
+      '',
+      '## Featured and recommended',
+      '',
+      ...list(picks),
+      '',
+      '## Categories',
+      '',
+      ...data.categories.deals.map((c) => `- [${c.name}](${url(paths.category(c.slug))}) (${c.scope}): ${live.filter((d) => d.category === c.slug).length} live`),
+      '',
+      `JSON API: ${url(paths.api)} · OpenAPI: ${url(paths.openapi)} · MCP: ${url(paths.mcp)}`,
+    ]);
+  }
+  if (path === paths.deals || path === paths.programs) {
+    const scope = path === paths.deals ? 'deals' : 'programs';
+    const deals = live.filter((d) => scopeOf.get(d.category) === scope);
+    return page(scope === 'deals' ? 'Deals' : 'Programs', [`${deals.length} live ${scope === 'deals' ? 'deals' : 'accelerators, incubators and grants'}.`], list(deals));
+  }
+  if (path === paths.startups) {
+    return page('Startups for sale', [`${data.startups.filter((s) => s.forSale).length} for sale.`], data.startups.map((s) => `- [${s.name}](${url(paths.startup(s))}): ${startupFacts(s)}`));
+  }
+  if (path === paths.submit) {
+    return page('Submit a deal', ['Anyone can submit a deal for editorial review; accepted submissions are published after review.'], [
+      `Send a JSON POST to ${url(`${paths.api}/submit-deal`)} with company_name (2-120 characters), website_url, benefit_description (10-2000), category (cloud, saas, marketing, hiring, legal, other), deal_value (up to 100), redemption_method (link or code), redemption_link (up to 300; a URL for link), and optionally is_exclusive, submitter_email, logo_url. At most 5 accepted submissions per address per hour.`,
+    ]);
+  }
+  if (path === paths.about) {
+    return page('About the API', [data.site.description], [
+      `- JSON API: ${url(paths.api)} (no key needed for deals, startups and submissions); unversioned aliases under /api.`,
+      `- OpenAPI 3.1: ${url(paths.openapi)}`,
+      `- MCP (Streamable HTTP): ${url(paths.mcp)}; tools search_deals, get_site_info, list_categories`,
+      `- llms.txt: ${url(paths.llms)}; full catalog: ${url(paths.llmsFull)}`,
+      `- API catalog: ${url(paths.apiCatalog)}; agent card: ${url(paths.agentCard)}`,
+      '- Markdown: send `Accept: text/markdown` to any page.',
+      '- Versioning: v1 is current; breaking changes need /api/v2; retirements are announced 180 days ahead with Deprecation, Sunset and Link headers.',
+      '- Authentication: admin writes need a signed-in browser session; no credentials are issued to agents.',
+    ]);
+  }
+  const category = data.categories.deals.find((c) => path === paths.category(c.slug));
+  if (category) {
+    const deals = live.filter((d) => d.category === category.slug);
+    return page(category.name, [category.description ?? '', `${deals.length} live ${category.scope === 'programs' ? 'programs' : 'deals'}.`].filter(Boolean), list(deals));
+  }
+  return undefined;
+}
+
+// --- internal ---
+
+function labels(deal: Deal): string {
+  const list = [deal.featured && 'Sponsored', deal.recommended && "Editor's pick", deal.status !== 'active' && deal.status].filter(Boolean);
+  return list.length ? ` [${list.join(', ')}]` : '';
+}
+
+function startupFacts(s: Startup): string {
+  return [
+    s.category,
+    s.country,
+    s.revenueDisplay ?? (s.revenue !== undefined ? `revenue $${s.revenue.toLocaleString('en-US')}` : undefined),
+    s.askingPriceDisplay ? `asking ${s.askingPriceDisplay}` : s.askingPrice !== undefined ? `asking $${s.askingPrice.toLocaleString('en-US')}` : undefined,
+    s.source && `via ${s.source}`,
+    s.forSale ? 'for sale' : 'not for sale',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
