@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'generated/', 'node_modules/', 'bench-out/', '.astro/', 'coverage/'] },
+  { ignores: ['dist/', 'generated/', 'node_modules/', 'bench-out/', '.astro/', 'coverage/', '.e2e/', '.data/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

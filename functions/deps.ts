@@ -9,7 +9,9 @@ import { startupsAnswer } from './api/startups.ts';
 import { createCatalogState, type CatalogState, type Pin } from './catalog-state.ts';
 import { AccountBook } from './auth/accounts.ts';
 import { lifecycleTable, type RouteLifecycle } from './lifecycle.ts';
-import { RollingLimit } from './http/rolling-limit.ts';
+import { MemoryRollingLimit, RedisRollingLimit, type RollingLimit } from './http/rolling-limit.ts';
+import { RateLimits } from './http/rate-limits.ts';
+import type { RedisLink } from './redis.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { ContentStore } from './store/content-store.ts';
 import { SubmissionDesk } from './submissions.ts';
@@ -29,6 +31,9 @@ export interface Deps {
   auth: { secret: string; accounts: AccountBook; loginLimit: RollingLimit };
   /** Deprecated routes and their dates (checked at start-up). */
   lifecycle: Map<string, RouteLifecycle>;
+  /** General per-route limits on every `/api` request. */
+  rateLimits: RateLimits;
+  redis: RedisLink | undefined;
 }
 
 /** A platform-neutral handler (STYLE 1). */
@@ -44,8 +49,17 @@ const PINNED: readonly Pin[] = [
  * Wire the process's dependencies around a loaded catalog.
  * @example const deps = createDeps(config, await loadGeneratedCatalog('generated'), await GitStore.open('content'))
  */
-export function createDeps(config: Config, catalog: Catalog, store: ContentStore, sessionSecret: string, log: Logger = createLogger()): Deps {
+export function createDeps(
+  config: Config,
+  catalog: Catalog,
+  store: ContentStore,
+  sessionSecret: string,
+  log: Logger = createLogger(),
+  redis?: RedisLink,
+): Deps {
   let state = createCatalogState(catalog, config, PINNED, { eager: true });
+  const rolling = (prefix: string, limit: number, windowMs: number): RollingLimit =>
+    redis ? new RedisRollingLimit(redis.client, prefix, limit, windowMs, redis.failed) : new MemoryRollingLimit(limit, windowMs);
   return {
     config,
     log,
@@ -56,9 +70,11 @@ export function createDeps(config: Config, catalog: Catalog, store: ContentStore
     },
     store,
     submissions: new SubmissionDesk(store),
-    submitLimit: new RollingLimit(5, 60 * 60 * 1000),
+    submitLimit: rolling('submissions', 5, 60 * 60 * 1000),
     // Five failed sign-ins per address or e-mail per 15 minutes.
-    auth: { secret: sessionSecret, accounts: new AccountBook(config.dataDir), loginLimit: new RollingLimit(5, 15 * 60 * 1000) },
+    auth: { secret: sessionSecret, accounts: new AccountBook(config.dataDir), loginLimit: rolling('login-failures', 5, 15 * 60 * 1000) },
     lifecycle: lifecycleTable(config.apiLifecycle),
+    rateLimits: new RateLimits({ enabled: config.rateLimits, redis: redis?.client, log }),
+    redis,
   };
 }

@@ -10,7 +10,10 @@ import { postSubmitDeal } from './api/submit-deal.ts';
 import { getSession, postLogin, postLogout } from './api/auth.ts';
 import { approveSubmission, getSubmissions, rejectSubmission } from './api/review.ts';
 import { lifecycleHeaders } from './lifecycle.ts';
+import { clientAddress, requestContext } from './http/client-address.ts';
+import { policyFor, rateLimitHeaders } from './http/rate-limits.ts';
 import { handleMcp } from './mcp/handler.ts';
+import { getHealth } from './api/health.ts';
 import type { Deps, Handler } from './deps.ts';
 import { answerResponse, jsonAnswer } from './http/answer.ts';
 import { ApiError, asApiError, errorBody, methodNotAllowed } from './http/errors.ts';
@@ -24,10 +27,12 @@ interface Route {
   cors: 'public' | 'same-origin';
   /** Not part of the versioned API (the MCP endpoint): no successor link under `/api`. */
   unversioned?: boolean;
+  /** Methods for signed-in admins only: never granted to another origin (DESIGN "CORS"). */
+  adminMethods?: readonly string[];
 }
 
 const ROUTES = new Map<string, Route>([
-  ['/deals', { methods: { GET: getDeals, POST: postDeals, PUT: putDeals, DELETE: deleteDeals }, cors: 'public' }],
+  ['/deals', { methods: { GET: getDeals, POST: postDeals, PUT: putDeals, DELETE: deleteDeals }, cors: 'public', adminMethods: ['POST', 'PUT', 'DELETE'] }],
   ['/startups', { methods: { GET: getStartups }, cors: 'public' }],
   ['/submit-deal', { methods: { POST: postSubmitDeal }, cors: 'public' }],
   ['/auth/login', { methods: { POST: postLogin }, cors: 'same-origin' }],
@@ -37,6 +42,7 @@ const ROUTES = new Map<string, Route>([
   ['/admin/submissions/approve', { methods: { POST: approveSubmission }, cors: 'same-origin' }],
   ['/admin/submissions/reject', { methods: { POST: rejectSubmission }, cors: 'same-origin' }],
   // SPEC: the tool-protocol server lives at /api/mcp; it answers GET/DELETE with 405 itself.
+  ['/health', { methods: { GET: getHealth }, cors: 'public' }],
   ['/mcp', { methods: { POST: handleMcp, GET: handleMcp, DELETE: handleMcp }, cors: 'public', unversioned: true }],
 ]);
 
@@ -51,7 +57,17 @@ export async function handleApi(request: Request, deps: Deps): Promise<Response>
   const target = resolvePath(url.pathname);
   const route = target && ROUTES.get(target.path);
   let response: Response;
+  let rateHeaders: Record<string, string> = {};
   try {
+    // The adapter may have decided already (before its response cache); otherwise count here.
+    const decision = requestContext(request)?.rate ?? (await deps.rateLimits.consume(policyFor(target?.path ?? url.pathname, request.method), clientAddress(request)));
+    rateHeaders = rateLimitHeaders(decision);
+    if (!decision.allowed) {
+      throw new ApiError(429, 'rate_limited', 'Too many requests from this address.', {
+        hint: `Wait ${decision.resetSeconds} seconds; see the RateLimit headers.`,
+        headers: { 'Retry-After': String(decision.resetSeconds) },
+      });
+    }
     if (!target || !route) {
       throw new ApiError(404, 'not_found', `There is no API endpoint at ${url.pathname}.`, {
         hint: 'See /openapi.json for the endpoints; deals are at /api/v1/deals, startups at /api/v1/startups.',
@@ -61,7 +77,12 @@ export async function handleApi(request: Request, deps: Deps): Promise<Response>
   } catch (thrown) {
     response = await errorResponse(request, deps, thrown, url.pathname);
   }
-  decorate(response, url, (target?.alias ?? false) && !route?.unversioned, route?.cors ?? 'public');
+  // A preflight asking for an admin method gets no CORS grant at all.
+  const asked = request.method === 'OPTIONS' ? request.headers.get('access-control-request-method')?.toUpperCase() : undefined;
+  const cors = route && asked && !publicMethods(route).includes(asked) ? 'same-origin' : (route?.cors ?? 'public');
+  decorate(response, url, (target?.alias ?? false) && !route?.unversioned, cors);
+  // A handler with a limit of its own (submissions) reports that one; others report the route's.
+  if (!response.headers.has('RateLimit-Policy')) for (const [name, value] of Object.entries(rateHeaders)) response.headers.set(name, value);
   const lifecycle = target && route ? deps.lifecycle.get(target.path) : undefined;
   if (lifecycle) {
     const signals = lifecycleHeaders(lifecycle);
@@ -77,6 +98,11 @@ export function routeTable(): Map<string, string[]> {
   return new Map([...ROUTES].map(([path, route]) => [path, allowedMethods(route)]));
 }
 
+/** Methods another origin may use (DESIGN: admin endpoints are same-origin only). */
+function publicMethods(route: Route): string[] {
+  return allowedMethods(route).filter((m) => !route.adminMethods?.includes(m));
+}
+
 /** Allowed methods of a route, as sent in `Allow`. */
 export function allowedMethods(route: Route): string[] {
   const methods = Object.keys(route.methods);
@@ -86,7 +112,8 @@ export function allowedMethods(route: Route): string[] {
 
 // --- internal ---
 
-function resolvePath(pathname: string): { path: string; alias: boolean } | undefined {
+/** The route path below `/api/v1` a request path names, and whether it came through an alias. */
+export function resolvePath(pathname: string): { path: string; alias: boolean } | undefined {
   const trimmed = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
   if (trimmed.startsWith(`${VERSIONED_PREFIX}/`)) return { path: trimmed.slice(VERSIONED_PREFIX.length), alias: false };
   if (trimmed.startsWith('/api/') && !/^\/api\/v\d+(\/|$)/.test(trimmed)) return { path: trimmed.slice(4), alias: true };
@@ -98,7 +125,7 @@ async function dispatch(request: Request, deps: Deps, route: Route): Promise<Res
   if (request.method === 'OPTIONS') {
     const headers: Record<string, string> = { Allow: allow.join(', ') };
     if (route.cors === 'public') {
-      headers['Access-Control-Allow-Methods'] = allow.join(', ');
+      headers['Access-Control-Allow-Methods'] = publicMethods(route).join(', ');
       headers['Access-Control-Allow-Headers'] = 'Content-Type, If-None-Match, If-Match, Accept, Accept-Encoding, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID';
       headers['Access-Control-Max-Age'] = '86400';
     }
@@ -112,7 +139,8 @@ async function dispatch(request: Request, deps: Deps, route: Route): Promise<Res
 async function errorResponse(request: Request, deps: Deps, thrown: unknown, path: string): Promise<Response> {
   const { error, unexpected } = asApiError(thrown);
   if (unexpected) {
-    deps.log.error('unhandled_error', { method: request.method, path, error: thrown instanceof Error ? thrown.stack : String(thrown) });
+    const requestId = requestContext(request)?.requestId;
+    deps.log.error('unhandled_error', { requestId, method: request.method, path, error: thrown instanceof Error ? thrown.stack : String(thrown) });
   }
   const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...error.headers };
   return answerResponse(request, jsonAnswer(error.status, errorBody(error, deps.clock()), headers));

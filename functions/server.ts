@@ -13,6 +13,7 @@ import { createDeps, type Deps } from './deps.ts';
 import { createLogger, type Logger } from './log.ts';
 import { GitStore } from './store/git-store.ts';
 import { loadSessionSecret } from './auth/accounts.ts';
+import { connectRedis } from './redis.ts';
 
 export interface RunningServer {
   server: Server;
@@ -26,7 +27,8 @@ export interface RunningServer {
  */
 export async function startServer(config: Config, log: Logger = createLogger()): Promise<RunningServer> {
   const secret = await loadSessionSecret(config.dataDir, config.sessionSecret);
-  const deps = createDeps(config, await loadGeneratedCatalog(config.generatedDir), await GitStore.open(config.contentDir), secret, log);
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : undefined;
+  const deps = createDeps(config, await loadGeneratedCatalog(config.generatedDir), await GitStore.open(config.contentDir), secret, log, redis);
   const entry = join(config.distDir, 'server', 'entry.mjs');
   const astro = existsSync(entry) ? ((await import(pathToFileURL(entry).href)) as { handler: AstroHandler }).handler : undefined;
   const clientDir = existsSync(join(config.distDir, 'client')) ? join(config.distDir, 'client') : config.distDir;
@@ -44,10 +46,12 @@ export async function startServer(config: Config, log: Logger = createLogger()):
     server,
     deps,
     url,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+      await redis?.close();
+    },
   };
 }

@@ -61,7 +61,8 @@ const cases: { name: string; paths: string[] }[] = [
 await ensureGitRepository(OUT);
 const dataDir = join(OUT, 'data');
 await run(fork(join(ROOT, 'scripts', 'admin.ts'), ['add', BENCH_ADMIN.email, '--role', 'admin', '--password', BENCH_ADMIN.password], { env: { ...process.env, DATA_DIR: dataDir }, stdio: 'ignore' }));
-const env = { CONTENT_DIR: contentDir, GENERATED_DIR: config.generatedDir, DIST_DIR: config.distDir, DATA_DIR: dataDir };
+// The baseline has no rate limits, so the measured server runs without them too.
+const env = { CONTENT_DIR: contentDir, GENERATED_DIR: config.generatedDir, DIST_DIR: config.distDir, DATA_DIR: dataDir, RATE_LIMITS: 'off' };
 const cold = await startChild(join(ROOT, 'scripts', 'serve.ts'), { ...env, ANSWER_CACHE: 'off' });
 say(`# Benchmark: ${catalog.deals.length} deals, ${catalog.startups.length} startups`);
 say('');

@@ -23,6 +23,14 @@ export interface Config {
   sessionTtlSeconds: number;
   /** Extra API lifecycle rows (JSON array), to deprecate routes without a code change. */
   apiLifecycle: string | undefined;
+  /** General rate limits on (RATE_LIMITS=off turns them off, for benchmarks). The submission limit always holds. */
+  rateLimits: boolean;
+  /** Shared state for several instances (rate limits); unset means per-instance memory. */
+  redisUrl: string | undefined;
+  /** How many proxies in front to trust for X-Forwarded-For / X-Forwarded-Proto (0: ignore them). */
+  trustProxyHops: number;
+  /** Where Prometheus metrics are served, to loopback clients only; empty turns them off. */
+  metricsPath: string;
 }
 
 /**
@@ -41,6 +49,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionSecret: env.SESSION_SECRET || undefined,
     sessionTtlSeconds: integer(env.SESSION_TTL_SECONDS, 8 * 60 * 60),
     apiLifecycle: env.API_LIFECYCLE || undefined,
+    rateLimits: env.RATE_LIMITS !== 'off',
+    redisUrl: env.REDIS_URL || undefined,
+    trustProxyHops: integer(env.TRUST_PROXY_HOPS, 0),
+    metricsPath: env.METRICS_PATH ?? '/_internal/metrics',
   };
 }
 

@@ -1,20 +1,28 @@
 /**
  * Node adapter: one `node:http` server for the API and the site. `/api/*` goes straight to
- * the platform-neutral handlers (never through Astro's per-request pipeline); everything
- * else is a static file from Astro's build, then Astro's on-demand routes, then a 404 page.
+ * the platform-neutral handlers (never through Astro's per-request pipeline); documents such
+ * as llms.txt come from the catalog; everything else is a static file from Astro's build, then
+ * Astro's on-demand pages, then a 404 page. Every response gets the security headers and an
+ * `X-Request-Id`.
  */
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Deps, Handler } from '../deps.ts';
 import { handleDocument, isDocument } from '../documents.ts';
 import { rawBody } from '../http/answer.ts';
-import { setClientAddress } from '../http/client-address.ts';
-import { handleApi } from '../router.ts';
+import { clientAddressFrom, setRequestContext, type RequestContext } from '../http/client-address.ts';
+import { policyFor, rateLimitHeaders } from '../http/rate-limits.ts';
+import { securityHeaders } from '../http/security-headers.ts';
+import { Metrics, routeGroup } from '../metrics.ts';
+import { handleApi, resolvePath } from '../router.ts';
 import { ResponseCache } from './response-cache.ts';
 import { serveStatic } from './static-files.ts';
 
 /** Astro's middleware-mode handler (`dist/server/entry.mjs`), when the build has one. */
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals?: object) => void;
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 /**
  * Create (not start) the server.
@@ -22,36 +30,67 @@ export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () 
  */
 export function createNodeServer(deps: Deps, site: { clientDir: string; astro?: AstroHandler | undefined }): Server {
   const responses = new ResponseCache(deps.config.answerCacheEntries, deps.config.answerCacheBytes);
+  const metrics = new Metrics();
   return createServer((req, res) => {
+    const started = performance.now();
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const work =
-      path === '/api' || path.startsWith('/api/')
-        ? serveApi(req, res, deps, responses, handleApi)
-        : isDocument(path)
-          ? serveApi(req, res, deps, responses, handleDocument)
-          : serveSite(req, res, site, deps);
+    const context = contextOf(req, deps);
+    const https = deps.config.trustProxyHops > 0 && String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim() === 'https';
+    for (const [name, value] of Object.entries(securityHeaders(https))) res.setHeader(name, value);
+    res.setHeader('X-Request-Id', context.requestId ?? '');
+    res.once('finish', () => {
+      const seconds = (performance.now() - started) / 1000;
+      metrics.observe(routeGroup(path), req.method ?? 'GET', res.statusCode, seconds);
+      // Reads are counted, not logged (they would drown the log); writes and failures are logged.
+      if (res.statusCode >= 500 || (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS')) {
+        deps.log.info('request', { requestId: context.requestId, method: req.method, path, status: res.statusCode, ms: Math.round(seconds * 1000) });
+      }
+    });
+
+    let work: Promise<void>;
+    if (path === '/api' || path.startsWith('/api/')) work = serveApi(req, res, deps, responses, handleApi, context, path);
+    else if (isDocument(path)) work = serveApi(req, res, deps, responses, handleDocument, context, undefined);
+    else if (deps.config.metricsPath && path === deps.config.metricsPath && LOOPBACK.has(req.socket.remoteAddress ?? '')) {
+      res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Cache-Control': 'no-store' }).end(metrics.render());
+      work = Promise.resolve();
+    } else work = serveSite(req, res, site, deps);
     work.catch((error: unknown) => {
-      deps.log.error('adapter_error', { path, error: error instanceof Error ? error.stack : String(error) });
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end();
+      deps.log.error('adapter_error', { requestId: context.requestId, path, error: error instanceof Error ? error.stack : String(error) });
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
+      res.end(res.headersSent ? undefined : JSON.stringify({ success: false, error: 'The server failed to answer this request.', code: 'internal_error', timestamp: new Date().toISOString() }));
     });
   });
 }
 
 // --- internal ---
 
-/** Run a Web-standard handler for a Node request, with the response micro-cache in front. */
-async function serveApi(req: IncomingMessage, res: ServerResponse, deps: Deps, responses: ResponseCache, handler: Handler): Promise<void> {
-  const key = responses.keyFor(req);
+function contextOf(req: IncomingMessage, deps: Deps): RequestContext {
+  const given = req.headers['x-request-id'];
+  const requestId = typeof given === 'string' && /^[\w.:-]{1,64}$/.test(given) ? given : randomUUID();
+  const forwarded = req.headers['x-forwarded-for'];
+  return { address: clientAddressFrom(req.socket.remoteAddress, Array.isArray(forwarded) ? forwarded.join(',') : forwarded, deps.config.trustProxyHops), requestId };
+}
+
+/**
+ * Run a Web-standard handler for a Node request. API requests are counted against their rate
+ * limit first, so a response served from the micro-cache is limited like any other.
+ */
+async function serveApi(req: IncomingMessage, res: ServerResponse, deps: Deps, responses: ResponseCache, handler: Handler, context: RequestContext, apiPath: string | undefined): Promise<void> {
+  let rateHeaders: Record<string, string> = {};
+  if (apiPath !== undefined) {
+    context.rate = await deps.rateLimits.consume(policyFor(resolvePath(apiPath)?.path ?? apiPath, req.method ?? 'GET'), context.address);
+    rateHeaders = rateLimitHeaders(context.rate);
+  }
+  const key = context.rate?.allowed === false ? undefined : responses.keyFor(req);
   const state = deps.state();
   const hit = key === undefined ? undefined : responses.get(key, state);
   if (hit) {
-    res.writeHead(hit.status, hit.headers);
+    res.writeHead(hit.status, { ...hit.headers, ...rateHeaders });
     res.end(hit.body);
     return;
   }
   const request = toRequest(req);
-  setClientAddress(request, req.socket.remoteAddress ?? 'unknown');
+  setRequestContext(request, context);
   const response = await handler(request, deps);
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
@@ -59,7 +98,10 @@ async function serveApi(req: IncomingMessage, res: ServerResponse, deps: Deps, r
   });
   const raw = rawBody(response);
   if (raw) headers['content-length'] = String(raw.byteLength);
-  if (key !== undefined) responses.offer(key, state, response.status, headers, raw);
+  if (key !== undefined) {
+    const { ratelimit: _r, 'ratelimit-policy': _p, ...cacheable } = headers;
+    responses.offer(key, state, response.status, cacheable, raw);
+  }
   const cookies = response.headers.getSetCookie();
   res.writeHead(response.status, cookies.length > 0 ? { ...headers, 'set-cookie': cookies } : headers);
   if (raw) res.end(raw);

@@ -26,7 +26,7 @@ export async function postLogin(request: Request, deps: Deps): Promise<Response>
 
   const now = deps.clock().getTime();
   const keys = [`address:${clientAddress(request)}`, `email:${email}`];
-  const blocked = keys.map((key) => deps.auth.loginLimit.check(key, now)).find((b) => !b.allowed);
+  const blocked = (await Promise.all(keys.map((key) => deps.auth.loginLimit.check(key, now)))).find((b) => !b.allowed);
   if (blocked) {
     if (form) return redirect('/login?error=throttled');
     throw new ApiError(429, 'rate_limited', 'Too many failed sign-in attempts.', {
@@ -39,7 +39,7 @@ export async function postLogin(request: Request, deps: Deps): Promise<Response>
   // Verify against a dummy hash when the account is unknown, so timing does not reveal it.
   const valid = await verifyPassword(password, account?.passwordHash ?? DUMMY_HASH);
   if (!account || !valid) {
-    for (const key of keys) deps.auth.loginLimit.record(key, now);
+    for (const key of keys) await deps.auth.loginLimit.record(key, now);
     if (form) return redirect('/login?error=invalid');
     throw new ApiError(401, 'unauthorized', 'The e-mail or password is not right.', { hint: 'Check both and try again.' });
   }

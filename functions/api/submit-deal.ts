@@ -35,7 +35,7 @@ export async function postSubmitDeal(request: Request, deps: Deps): Promise<Resp
 async function submit(request: Request, deps: Deps): Promise<Response> {
   const address = clientAddress(request);
   const now = deps.clock();
-  const budget = deps.submitLimit.check(address, now.getTime());
+  const budget = await deps.submitLimit.check(address, now.getTime());
   const policy = { 'RateLimit-Policy': `"submissions";q=${deps.submitLimit.limit};w=${deps.submitLimit.windowMs / 1000}` };
   if (!budget.allowed) {
     throw new ApiError(429, 'rate_limited', `At most ${deps.submitLimit.limit} submissions per hour are accepted from one address.`, {
@@ -59,8 +59,8 @@ async function submit(request: Request, deps: Deps): Promise<Response> {
       headers: { 'Retry-After': '60' },
     });
   }
-  deps.submitLimit.record(address, now.getTime());
-  const left = deps.submitLimit.check(address, now.getTime());
+  await deps.submitLimit.record(address, now.getTime());
+  const left = await deps.submitLimit.check(address, now.getTime());
   const body = result.duplicate ? { success: true, id: result.id, duplicate: true } : { success: true, id: result.id };
   return answerResponse(
     request,

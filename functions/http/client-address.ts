@@ -1,15 +1,39 @@
 /**
- * The client's address for a request, as the platform adapter saw it (DESIGN: the socket
- * address; `X-Forwarded-For` only when a trusted proxy is configured). Web `Request` has no
- * such field, so adapters record it here.
+ * What a platform adapter knows about a request that Web `Request` has no field for: the
+ * client address (DESIGN: the socket address; `X-Forwarded-For` only behind trusted proxies),
+ * the request id, and the rate-limit decision the adapter already took.
  */
-const addresses = new WeakMap<Request, string>();
+import type { RateDecision } from './rate-limits.ts';
 
-export function setClientAddress(request: Request, address: string): void {
-  addresses.set(request, address);
+export interface RequestContext {
+  address: string;
+  requestId?: string;
+  rate?: RateDecision;
 }
 
-/** The recorded address, or `unknown` (all such requests then share one budget). */
+const contexts = new WeakMap<Request, RequestContext>();
+
+export function setRequestContext(request: Request, context: RequestContext): void {
+  contexts.set(request, context);
+}
+
+export function requestContext(request: Request): RequestContext | undefined {
+  return contexts.get(request);
+}
+
+/** The client's address, or `unknown` (all such requests then share one budget). */
 export function clientAddress(request: Request): string {
-  return addresses.get(request) ?? 'unknown';
+  return contexts.get(request)?.address ?? 'unknown';
+}
+
+/**
+ * The client address given the socket peer and `X-Forwarded-For`, trusting `hops` proxies:
+ * each trusted proxy appends the address it saw, so the client is `hops` entries from the end.
+ * @example clientAddressFrom('10.0.0.2', '203.0.113.7, 10.0.0.1', 1) // '10.0.0.1' (the address the one trusted proxy saw)
+ */
+export function clientAddressFrom(socketAddress: string | undefined, forwardedFor: string | undefined, hops: number): string {
+  const socket = socketAddress ?? 'unknown';
+  if (hops <= 0 || !forwardedFor) return socket;
+  const chain = [...forwardedFor.split(',').map((s) => s.trim()).filter(Boolean), socket];
+  return chain[Math.max(0, chain.length - 1 - hops)] ?? socket;
 }

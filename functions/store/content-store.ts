@@ -23,6 +23,8 @@ export interface ContentStore {
   list(folder: string): Promise<string[]>;
   /** Apply every change and record them as one commit, or none of them. Calls run one at a time. */
   commit(changes: readonly ContentChange[], info: CommitInfo): Promise<{ commit: string }>;
+  /** The current commit and whether writes can be taken now. */
+  status(): Promise<{ commit: string | undefined; writable: boolean; problem?: string }>;
 }
 
 /** The store cannot take writes now (not a repository, read-only, disk full, lock held). */

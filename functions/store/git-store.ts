@@ -5,7 +5,8 @@
  * process killed mid-write is rolled back to the last commit on the next start.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, open, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, open, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { assertSafePath, StoreUnavailableError, type CommitInfo, type ContentChange, type ContentStore } from './content-store.ts';
@@ -68,6 +69,17 @@ export class GitStore implements ContentStore {
 
   commit(changes: readonly ContentChange[], info: CommitInfo): Promise<{ commit: string }> {
     return this.queue.run(() => this.apply(changes, info));
+  }
+
+  async status(): Promise<{ commit: string | undefined; writable: boolean; problem?: string }> {
+    if (!this.repo) return { commit: undefined, writable: false, problem: 'the content folder is not inside a git repository' };
+    try {
+      const commit = (await this.git(['rev-parse', 'HEAD'])).trim();
+      await access(this.root, constants.W_OK);
+      return { commit, writable: true };
+    } catch (error) {
+      return { commit: undefined, writable: false, problem: (error as Error).message.split('\n')[0] ?? 'unavailable' };
+    }
   }
 
   // --- internal ---

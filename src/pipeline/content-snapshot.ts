@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { CatalogData } from '../catalog/catalog.ts';
 import type { CategoriesFile } from '../schemas/category.ts';
 import { DealFrontMatterSchema, type Deal } from '../schemas/deal.ts';
+import { SLUG_PATTERN } from '../schemas/fields.ts';
 import type { Site } from '../schemas/site.ts';
 import type { Startup } from '../schemas/startup.ts';
 import { compareDeals } from '../catalog/order.ts';
@@ -63,6 +64,11 @@ export class ContentSnapshot {
     const diagnostics: Diagnostic[] = [];
     const changed: Deal[] = [];
     for (const deal of upserts) {
+      // The slug names the file: anything but a plain slug could write outside deals/.
+      if (typeof deal.slug !== 'string' || !SLUG_PATTERN.test(deal.slug)) {
+        diagnostics.push({ severity: 'error', code: 'invalid_slug', file: 'content/deals', field: 'slug', message: `expected lowercase letters, digits and single hyphens, like \`cloud-credits\`, got ${JSON.stringify(deal.slug)}` });
+        continue;
+      }
       // The same path a build takes: the file text, parsed and validated.
       const parsed = parseEntry({ path: `content/${dealPath(deal.slug)}`, text: dealFileText(deal) });
       diagnostics.push(...parsed.diagnostics);

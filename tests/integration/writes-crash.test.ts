@@ -179,7 +179,8 @@ async function streamAndKill(running: RunningChild, cookie: string, round: numbe
     } catch (error) {
       // A request cut by the kill fails at the socket; anything else is a real failure.
       if (killed) return undefined;
-      throw error;
+      const state = `exit code ${running.process.exitCode}, signal ${running.process.signalCode}`;
+      throw new Error(`${method} ${path} failed before the kill (server ${state}): ${String(error)} ${String((error as { cause?: unknown }).cause)}\n${running.output.join('').slice(-3000)}`);
     }
   };
 

@@ -1,0 +1,25 @@
+/**
+ * Browser end-to-end tests: real headless Chromium against the real server (content build,
+ * Astro build and `scripts/serve.ts`, started once for the whole run; see helpers/site.ts).
+ * Each suite lives in `suites/`.
+ */
+import { afterAll, beforeAll } from 'vitest';
+import { setUp, tearDown } from './helpers/context.ts';
+import { accessibilitySuite } from './suites/accessibility.ts';
+import { appearanceSuite } from './suites/appearance.ts';
+import { dealPageSuite } from './suites/deal-page.ts';
+import { filtersSuite } from './suites/filters.ts';
+import { headAndLayoutSuite } from './suites/head-and-layout.ts';
+import { searchSuite } from './suites/search.ts';
+import { submitSuite } from './suites/submit.ts';
+
+beforeAll(setUp);
+afterAll(tearDown);
+
+searchSuite();
+filtersSuite();
+dealPageSuite();
+submitSuite();
+appearanceSuite();
+accessibilitySuite();
+headAndLayoutSuite();

@@ -1,0 +1,105 @@
+/**
+ * Deal search on /deals/: instant results from the JSON API with JavaScript, and the plain form
+ * answered by /deals/search/ without it. Both must show what GET /api/v1/deals returns.
+ */
+import { describe, expect, test } from 'vitest';
+import { cardTitles, getJson, openPage, type DealList } from '../helpers/browser.ts';
+import { e2e } from '../helpers/context.ts';
+
+/** What the page asks the API for: the query plus `limit=48` (the page size). */
+async function apiTitles(query: Record<string, string>): Promise<{ titles: string[]; total: number }> {
+  const params = new URLSearchParams({ ...query, limit: '48' });
+  const list = await getJson<DealList>(e2e().url(`/api/v1/deals?${params}`));
+  return { titles: list.deals.map((d) => d.title), total: list.stats.total };
+}
+
+export function searchSuite(): void {
+  describe('search', () => {
+    test.each(['cloud', 'aws credits', 'analyt'])('instant search for "%s" updates the results in place, as GET /api/v1/deals returns them', async (query) => {
+      const expected = await apiTitles({ search: query });
+      expect(expected.titles.length).toBeGreaterThan(0);
+      const { page, pageErrors, close } = await openPage(e2e().browser);
+      try {
+        await page.goto(e2e().url('/deals/'));
+        const before = await cardTitles(page);
+        expect(before).not.toEqual(expected.titles);
+        // A marker on the window survives only if the page is not reloaded.
+        await page.evaluate(() => Object.assign(window, { e2eMarker: 'same document' }));
+        const navigations: string[] = [];
+        page.on('framenavigated', (frame) => {
+          if (frame === page.mainFrame()) navigations.push(frame.url());
+        });
+        const apiCalls: string[] = [];
+        page.on('request', (request) => {
+          if (new URL(request.url()).pathname === '/api/v1/deals') apiCalls.push(request.url());
+        });
+        await page.getByRole('searchbox', { name: 'Search' }).pressSequentially(query, { delay: 25 });
+        await page.locator('[data-summary]').filter({ hasText: `${expected.total} matching; showing ${expected.titles.length}.` }).waitFor({ timeout: 5_000 });
+        expect(await cardTitles(page)).toEqual(expected.titles);
+        expect(navigations).toEqual([]);
+        expect(new URL(page.url()).pathname).toBe('/deals/');
+        expect(await page.evaluate(() => (window as unknown as { e2eMarker?: string }).e2eMarker)).toBe('same document');
+        expect(apiCalls.length).toBeGreaterThan(0);
+        const last = new URL(apiCalls.at(-1) ?? '');
+        expect(last.searchParams.get('search')).toBe(query);
+        expect(last.searchParams.get('limit')).toBe('48');
+        expect(pageErrors).toEqual([]);
+      } finally {
+        await close();
+      }
+    });
+
+    test('clearing the search box brings back the default list', async () => {
+      const expected = await apiTitles({});
+      const { page, close } = await openPage(e2e().browser);
+      try {
+        await page.goto(e2e().url('/deals/'));
+        const box = page.getByRole('searchbox', { name: 'Search' });
+        await box.fill('cloud');
+        const cloud = await apiTitles({ search: 'cloud' });
+        await page.locator('[data-summary]').filter({ hasText: `${cloud.total} matching` }).waitFor({ timeout: 5_000 });
+        await box.fill('');
+        await page.locator('[data-summary]').filter({ hasText: `${expected.total} matching; showing ${expected.titles.length}.` }).waitFor({ timeout: 5_000 });
+        expect(await cardTitles(page)).toEqual(expected.titles);
+      } finally {
+        await close();
+      }
+    });
+
+    test('a search with no match says so and shows no cards', async () => {
+      const query = 'zzqxj';
+      const expected = await apiTitles({ search: query });
+      expect(expected).toEqual({ titles: [], total: 0 });
+      const { page, close } = await openPage(e2e().browser);
+      try {
+        await page.goto(e2e().url('/deals/'));
+        await page.getByRole('searchbox', { name: 'Search' }).fill(query);
+        await page.locator('[data-summary]').filter({ hasText: '0 matching; showing 0.' }).waitFor({ timeout: 5_000 });
+        expect(await cardTitles(page)).toEqual([]);
+      } finally {
+        await close();
+      }
+    });
+
+    test('without JavaScript the search form lands on /deals/search/ with the same first results', async () => {
+      const query = 'cloud';
+      const expected = await apiTitles({ search: query });
+      const { page, close } = await openPage(e2e().browser, { javaScriptEnabled: false });
+      try {
+        await page.goto(e2e().url('/deals/'));
+        await page.getByRole('searchbox', { name: 'Search' }).fill(query);
+        await Promise.all([page.waitForURL('**/deals/search/?**'), page.getByRole('button', { name: 'Filter' }).click()]);
+        const url = new URL(page.url());
+        expect(url.pathname).toBe('/deals/search/');
+        expect(url.searchParams.get('search')).toBe(query);
+        expect(await page.locator('h1').textContent()).toBe('Search deals');
+        expect(await cardTitles(page)).toEqual(expected.titles);
+        expect((await page.locator('[data-summary]').textContent())?.trim()).toBe(`${expected.total} matching; showing ${expected.titles.length}.`);
+        // The form keeps the query, so the visitor can refine it.
+        expect(await page.getByRole('searchbox', { name: 'Search' }).inputValue()).toBe(query);
+      } finally {
+        await close();
+      }
+    });
+  });
+}
