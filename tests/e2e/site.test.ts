@@ -3,8 +3,8 @@
  * Astro build and `scripts/serve.ts`, started once for the whole run; see helpers/site.ts).
  * Each suite lives in `suites/`.
  */
-import { afterAll, beforeAll } from 'vitest';
-import { setUp, tearDown } from './helpers/context.ts';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { e2e, setUp, tearDown } from './helpers/context.ts';
 import { accessibilitySuite } from './suites/accessibility.ts';
 import { appearanceSuite } from './suites/appearance.ts';
 import { dealPageSuite } from './suites/deal-page.ts';
@@ -23,3 +23,8 @@ submitSuite();
 appearanceSuite();
 accessibilitySuite();
 headAndLayoutSuite();
+
+// Last: nothing above made the server log an error (no unexpected 500s).
+test('the server logged no errors during the run', () => {
+  expect(e2e().site.errors).toEqual([]);
+});

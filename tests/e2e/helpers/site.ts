@@ -57,6 +57,10 @@ export async function startSite(): Promise<Site> {
     const errors: string[] = [];
     const started = await serve({ CONTENT_DIR: contentDir, GENERATED_DIR: generatedDir, DIST_DIR: distDir, DATA_DIR: dataDir }, errors);
     child = started.child;
+    // If the test process ends without `stop()` (interrupted run), do not leave the server behind.
+    const orphan = () => started.child.kill('SIGKILL');
+    process.once('exit', orphan);
+    started.child.once('exit', () => process.off('exit', orphan));
     return { url: started.url.replace(/\/$/, ''), work, errors, stop };
   } catch (error) {
     await stop();

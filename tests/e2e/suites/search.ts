@@ -34,7 +34,7 @@ export function searchSuite(): void {
           if (new URL(request.url()).pathname === '/api/v1/deals') apiCalls.push(request.url());
         });
         await page.getByRole('searchbox', { name: 'Search' }).pressSequentially(query, { delay: 25 });
-        await page.locator('[data-summary]').filter({ hasText: `${expected.total} matching; showing ${expected.titles.length}.` }).waitFor({ timeout: 5_000 });
+        await page.locator('[data-summary]').filter({ hasText: `${expected.total} matching; showing ${expected.titles.length}.` }).waitFor({ timeout: 10_000 });
         expect(await cardTitles(page)).toEqual(expected.titles);
         expect(navigations).toEqual([]);
         expect(new URL(page.url()).pathname).toBe('/deals/');
@@ -57,9 +57,9 @@ export function searchSuite(): void {
         const box = page.getByRole('searchbox', { name: 'Search' });
         await box.fill('cloud');
         const cloud = await apiTitles({ search: 'cloud' });
-        await page.locator('[data-summary]').filter({ hasText: `${cloud.total} matching` }).waitFor({ timeout: 5_000 });
+        await page.locator('[data-summary]').filter({ hasText: `${cloud.total} matching` }).waitFor({ timeout: 10_000 });
         await box.fill('');
-        await page.locator('[data-summary]').filter({ hasText: `${expected.total} matching; showing ${expected.titles.length}.` }).waitFor({ timeout: 5_000 });
+        await page.locator('[data-summary]').filter({ hasText: `${expected.total} matching; showing ${expected.titles.length}.` }).waitFor({ timeout: 10_000 });
         expect(await cardTitles(page)).toEqual(expected.titles);
       } finally {
         await close();
@@ -74,7 +74,7 @@ export function searchSuite(): void {
       try {
         await page.goto(e2e().url('/deals/'));
         await page.getByRole('searchbox', { name: 'Search' }).fill(query);
-        await page.locator('[data-summary]').filter({ hasText: '0 matching; showing 0.' }).waitFor({ timeout: 5_000 });
+        await page.locator('[data-summary]').filter({ hasText: '0 matching; showing 0.' }).waitFor({ timeout: 10_000 });
         expect(await cardTitles(page)).toEqual([]);
       } finally {
         await close();

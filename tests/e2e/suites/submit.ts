@@ -63,7 +63,7 @@ export function submitSuite(): void {
         const [response] = await Promise.all([page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/submit-deal'), page.getByRole('button', { name: 'Submit for review' }).click()]);
         expect(response.status()).toBe(400);
         const slot = page.locator('[data-error-for="company_name"]');
-        await slot.filter({ hasText: message }).waitFor({ timeout: 5_000 });
+        await slot.filter({ hasText: message }).waitFor({ timeout: 10_000 });
         expect((await slot.textContent())?.trim()).toBe(message);
         // Next to the field: the slot follows the input and is its description.
         expect(await page.locator('#company_name').getAttribute('aria-describedby')).toBe('company_name-error');
@@ -128,7 +128,7 @@ export function submitSuite(): void {
       try {
         await page.goto(e2e().url(`/submit/?${new URLSearchParams({ error: message, field: 'company_name' })}`));
         const slot = page.locator('[data-error-for="company_name"]');
-        await slot.filter({ hasText: message }).waitFor({ timeout: 5_000 });
+        await slot.filter({ hasText: message }).waitFor({ timeout: 10_000 });
         expect(await page.locator('#company_name').getAttribute('aria-invalid')).toBe('true');
       } finally {
         await close();
