@@ -64,7 +64,7 @@ describe('concurrent admin writes', () => {
     expect(list.deals.map((d) => d.slug).sort()).toEqual([...slugs].sort());
     const all = expectDealList((await call(env.url, 'GET', '/api/v1/deals?status=all&scope=all')).body);
     for (const [i, slug] of slugs.entries()) expect(all.deals.find((d) => d.slug === slug)?.id).toBe(ids[i]);
-  });
+  }, 90_000);
 
   test('concurrent creates with one slug: exactly one is 200, the others 400 conflict, and the stored deal is the one that was answered', async () => {
     const before = repoState(env.repo);

@@ -180,7 +180,9 @@ async function streamAndKill(running: RunningChild, cookie: string, round: numbe
       // A request cut by the kill fails at the socket; anything else is a real failure.
       if (killed) return undefined;
       const state = `exit code ${running.process.exitCode}, signal ${running.process.signalCode}`;
-      throw new Error(`${method} ${path} failed before the kill (server ${state}): ${String(error)} ${String((error as { cause?: unknown }).cause)}\n${running.output.join('').slice(-3000)}`);
+      throw new Error(`${method} ${path} failed before the kill (server ${state}): ${String(error)} ${String((error as { cause?: unknown }).cause)}\n${running.output.join('').slice(-3000)}`, {
+        cause: error,
+      });
     }
   };
 
@@ -338,5 +340,5 @@ describe('SIGKILL during a stream of admin writes', () => {
     child = await startChild();
     await checkServed(child.url, all);
     await stopChild(child);
-  });
+  }, 120_000);
 });

@@ -90,3 +90,8 @@ export interface StartupList {
 export function cardTitles(page: Page, list = '[data-results]'): Promise<string[]> {
   return page.locator(`${list} > li.card h3`).allTextContents().then((texts) => texts.map((t) => t.trim()));
 }
+
+/** The deal cards and the result summary of a list page, as the visitor sees them. */
+export async function shownResults(page: Page): Promise<{ titles: string[]; summary: string }> {
+  return { titles: await cardTitles(page), summary: ((await page.locator('[data-summary]').textContent()) ?? '').trim() };
+}

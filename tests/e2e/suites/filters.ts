@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { cardTitles, getJson, openPage, type ApiDeal, type ApiStartup, type DealList, type StartupList } from '../helpers/browser.ts';
+import { cardTitles, getJson, openPage, shownResults, type ApiDeal, type ApiStartup, type DealList, type StartupList } from '../helpers/browser.ts';
 import { e2e } from '../helpers/context.ts';
 
 const api = (path: string, query: Record<string, string>) => e2e().url(`${path}?${new URLSearchParams(query)}`);
@@ -76,9 +76,8 @@ export function filtersSuite(): void {
         await page.goto(e2e().url('/deals/'));
         await page.locator('select[name=category]').selectOption(category);
         await page.locator('select[name=status]').selectOption(status);
-        await page.locator('[data-summary]').filter({ hasText: `${expected.stats.total} matching; showing ${titles.length}.` }).waitFor({ timeout: 10_000 });
+        await expect.poll(() => shownResults(page), { timeout: 10_000 }).toEqual({ titles, summary: `${expected.stats.total} matching; showing ${titles.length}.` });
         expect(new URL(page.url()).pathname).toBe('/deals/');
-        expect(await cardTitles(page)).toEqual(titles);
         await expectAllIn(page, category, status);
         await Promise.all([page.waitForURL('**/deals/search/?**'), page.getByRole('button', { name: 'Filter' }).click()]);
         expect(await cardTitles(page)).toEqual(titles);

@@ -3,7 +3,7 @@
  * answered by /deals/search/ without it. Both must show what GET /api/v1/deals returns.
  */
 import { describe, expect, test } from 'vitest';
-import { cardTitles, getJson, openPage, type DealList } from '../helpers/browser.ts';
+import { cardTitles, getJson, openPage, shownResults, type DealList } from '../helpers/browser.ts';
 import { e2e } from '../helpers/context.ts';
 
 /** What the page asks the API for: the query plus `limit=48` (the page size). */
@@ -33,9 +33,17 @@ export function searchSuite(): void {
         page.on('request', (request) => {
           if (new URL(request.url()).pathname === '/api/v1/deals') apiCalls.push(request.url());
         });
+        const finalAnswer = page.waitForResponse((r) => {
+          const url = new URL(r.url());
+          return url.pathname === '/api/v1/deals' && url.searchParams.get('search') === query;
+        });
         await page.getByRole('searchbox', { name: 'Search' }).pressSequentially(query, { delay: 25 });
-        await page.locator('[data-summary]').filter({ hasText: `${expected.total} matching; showing ${expected.titles.length}.` }).waitFor({ timeout: 10_000 });
-        expect(await cardTitles(page)).toEqual(expected.titles);
+        await finalAnswer;
+        const want = { titles: expected.titles, summary: `${expected.total} matching; showing ${expected.titles.length}.` };
+        await expect.poll(() => shownResults(page), { timeout: 10_000 }).toEqual(want);
+        // Settled: nothing later replaces the results (answers to earlier keystrokes are dropped).
+        await page.waitForTimeout(400);
+        expect(await shownResults(page)).toEqual(want);
         expect(navigations).toEqual([]);
         expect(new URL(page.url()).pathname).toBe('/deals/');
         expect(await page.evaluate(() => (window as unknown as { e2eMarker?: string }).e2eMarker)).toBe('same document');
@@ -55,12 +63,11 @@ export function searchSuite(): void {
       try {
         await page.goto(e2e().url('/deals/'));
         const box = page.getByRole('searchbox', { name: 'Search' });
-        await box.fill('cloud');
         const cloud = await apiTitles({ search: 'cloud' });
-        await page.locator('[data-summary]').filter({ hasText: `${cloud.total} matching` }).waitFor({ timeout: 10_000 });
+        await box.fill('cloud');
+        await expect.poll(() => shownResults(page), { timeout: 10_000 }).toEqual({ titles: cloud.titles, summary: `${cloud.total} matching; showing ${cloud.titles.length}.` });
         await box.fill('');
-        await page.locator('[data-summary]').filter({ hasText: `${expected.total} matching; showing ${expected.titles.length}.` }).waitFor({ timeout: 10_000 });
-        expect(await cardTitles(page)).toEqual(expected.titles);
+        await expect.poll(() => shownResults(page), { timeout: 10_000 }).toEqual({ titles: expected.titles, summary: `${expected.total} matching; showing ${expected.titles.length}.` });
       } finally {
         await close();
       }
@@ -74,8 +81,7 @@ export function searchSuite(): void {
       try {
         await page.goto(e2e().url('/deals/'));
         await page.getByRole('searchbox', { name: 'Search' }).fill(query);
-        await page.locator('[data-summary]').filter({ hasText: '0 matching; showing 0.' }).waitFor({ timeout: 10_000 });
-        expect(await cardTitles(page)).toEqual([]);
+        await expect.poll(() => shownResults(page), { timeout: 10_000 }).toEqual({ titles: [], summary: '0 matching; showing 0.' });
       } finally {
         await close();
       }

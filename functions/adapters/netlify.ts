@@ -1,0 +1,32 @@
+/**
+ * Netlify Functions (v2) adapter: a default export taking a Web `Request` and the platform
+ * context, plus `config.path`. The prebuilt indexes in `generated/` are bundled with the
+ * function (see docs/deploying.md); the catalog loads once per warm instance. Writes need a
+ * git work tree, which a function does not have, so they answer 503 there: run admin writes
+ * on a Node instance and let the functions redeploy from git.
+ */
+import { loadConfig } from '../../src/config.ts';
+import { loadSessionSecret } from '../auth/accounts.ts';
+import { loadGeneratedCatalog } from '../catalog-state.ts';
+import { createDeps, type Deps } from '../deps.ts';
+import { setRequestContext } from '../http/client-address.ts';
+import { connectRedis } from '../redis.ts';
+import { handleApi } from '../router.ts';
+import { GitStore } from '../store/git-store.ts';
+
+let deps: Promise<Deps> | undefined;
+
+async function load(): Promise<Deps> {
+  const config = loadConfig();
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, (await import('../log.ts')).createLogger()) : undefined;
+  const secret = await loadSessionSecret(config.dataDir, config.sessionSecret);
+  return createDeps(config, await loadGeneratedCatalog(config.generatedDir), await GitStore.open(config.contentDir), secret, undefined, redis);
+}
+
+export default async function handler(request: Request, context: { ip?: string; requestId?: string }): Promise<Response> {
+  deps ??= load();
+  setRequestContext(request, { address: context.ip ?? 'unknown', ...(context.requestId ? { requestId: context.requestId } : {}) });
+  return handleApi(request, await deps);
+}
+
+export const config = { path: ['/api/*'] };
