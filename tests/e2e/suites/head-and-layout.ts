@@ -1,6 +1,7 @@
 /**
- * Crawler-facing head tags on every page type (canonical URL, og:title), and layout stability
- * (Cumulative Layout Shift) of /deals/ while it loads.
+ * Crawler-facing head tags on every page type (canonical URL, og:title), every page type loading
+ * cleanly (no console errors, e.g. Content-Security-Policy refusals, no failed requests), and layout
+ * stability (Cumulative Layout Shift) of /deals/ while it loads.
  */
 import { describe, expect, test } from 'vitest';
 import { openPage } from '../helpers/browser.ts';
@@ -29,6 +30,31 @@ export function headAndLayoutSuite(): void {
         expect(head.ogUrl).toBe(canonical);
         expect(head.title.trim()).not.toBe('');
         expect(head.ogTitle).toEqual([head.title]);
+      } finally {
+        await close();
+      }
+    });
+  });
+
+  describe.concurrent('page health', () => {
+    test.each(PAGE_TYPES)('$name loads with no console error, script error or failed request', async (type) => {
+      const path = await type.path();
+      const { page, pageErrors, close } = await openPage(e2e().browser);
+      try {
+        const problems: string[] = [];
+        const document = e2e().url(path);
+        page.on('console', (message) => {
+          // The 404 page's own status is expected; anything else logged as an error is not.
+          if (message.type() === 'error' && !(type.status !== 200 && message.location().url === document)) problems.push(`console: ${message.text()}`);
+        });
+        page.on('requestfailed', (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText ?? ''}`));
+        page.on('response', (response) => {
+          if (response.status() >= 400 && response.url() !== document) problems.push(`${response.status()}: ${response.url()}`);
+        });
+        const response = await page.goto(document, { waitUntil: 'load' });
+        expect(response?.status()).toBe(type.status);
+        await page.waitForTimeout(200);
+        expect({ problems, pageErrors }).toEqual({ problems: [], pageErrors: [] });
       } finally {
         await close();
       }

@@ -2,6 +2,7 @@
  * Deal search on /deals/: instant results from the JSON API with JavaScript, and the plain form
  * answered by /deals/search/ without it. Both must show what GET /api/v1/deals returns.
  */
+import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { cardTitles, getJson, openPage, shownResults, type DealList } from '../helpers/browser.ts';
 import { e2e } from '../helpers/context.ts';
@@ -11,6 +12,13 @@ async function apiTitles(query: Record<string, string>): Promise<{ titles: strin
   const params = new URLSearchParams({ ...query, limit: '48' });
   const list = await getJson<DealList>(e2e().url(`/api/v1/deals?${params}`));
   return { titles: list.deals.map((d) => d.title), total: list.stats.total };
+}
+
+/** Each result card's visible text, one line per element, for comparing cards drawn by the server and by the script. */
+function cardTexts(page: Page): Promise<string[]> {
+  return page.locator('[data-results] > li.card').evaluateAll((cards) =>
+    cards.map((card) => [...card.querySelectorAll('h3, p, li')].map((e) => `${e.tagName.toLowerCase()}: ${e.textContent?.trim() ?? ''}`).join('\n')),
+  );
 }
 
 export function searchSuite(): void {
@@ -57,17 +65,20 @@ export function searchSuite(): void {
       }
     });
 
-    test('clearing the search box brings back the default list', async () => {
+    test('clearing the search box brings back the default list, with the same cards the page was built with', async () => {
       const expected = await apiTitles({});
       const { page, close } = await openPage(e2e().browser);
       try {
         await page.goto(e2e().url('/deals/'));
+        const built = await cardTexts(page);
         const box = page.getByRole('searchbox', { name: 'Search' });
         const cloud = await apiTitles({ search: 'cloud' });
         await box.fill('cloud');
         await expect.poll(() => shownResults(page), { timeout: 10_000 }).toEqual({ titles: cloud.titles, summary: `${cloud.total} matching; showing ${cloud.titles.length}.` });
         await box.fill('');
         await expect.poll(() => shownResults(page), { timeout: 10_000 }).toEqual({ titles: expected.titles, summary: `${expected.total} matching; showing ${expected.titles.length}.` });
+        // Cards drawn by the script show what the server-rendered cards show (title, provider, value, labels).
+        expect(await cardTexts(page)).toEqual(built);
       } finally {
         await close();
       }
