@@ -46,7 +46,7 @@ const ROUTES = new Map<string, Route>([
   ['/mcp', { methods: { POST: handleMcp, GET: handleMcp, DELETE: handleMcp }, cors: 'public', unversioned: true }],
 ]);
 
-const EXPOSED_HEADERS = 'API-Version, ETag, Link, Retry-After, RateLimit, RateLimit-Policy, Server-Timing, Deprecation, Sunset';
+const EXPOSED_HEADERS = 'API-Version, ETag, Link, Retry-After, RateLimit, RateLimit-Policy, Server-Timing, Deprecation, Sunset, X-Request-Id';
 
 /**
  * Answer one request under `/api`.

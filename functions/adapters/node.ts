@@ -23,6 +23,9 @@ import { serveStatic } from './static-files.ts';
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals?: object) => void;
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+// Computed once: every response carries them (SECURITY.md).
+const PLAIN_HEADERS = securityHeaders(false);
+const SECURE_HEADERS = securityHeaders(true);
 
 /**
  * Create (not start) the server.
@@ -36,8 +39,7 @@ export function createNodeServer(deps: Deps, site: { clientDir: string; astro?: 
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const context = contextOf(req, deps);
     const https = deps.config.trustProxyHops > 0 && String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim() === 'https';
-    for (const [name, value] of Object.entries(securityHeaders(https))) res.setHeader(name, value);
-    res.setHeader('X-Request-Id', context.requestId ?? '');
+    const base = { ...(https ? SECURE_HEADERS : PLAIN_HEADERS), 'X-Request-Id': context.requestId ?? '' };
     res.once('finish', () => {
       const seconds = (performance.now() - started) / 1000;
       metrics.observe(routeGroup(path), req.method ?? 'GET', res.statusCode, seconds);
@@ -48,15 +50,18 @@ export function createNodeServer(deps: Deps, site: { clientDir: string; astro?: 
     });
 
     let work: Promise<void>;
-    if (path === '/api' || path.startsWith('/api/')) work = serveApi(req, res, deps, responses, handleApi, context, path);
-    else if (isDocument(path)) work = serveApi(req, res, deps, responses, handleDocument, context, undefined);
+    if (path === '/api' || path.startsWith('/api/')) work = serveApi(req, res, deps, responses, handleApi, context, path, base);
+    else if (isDocument(path)) work = serveApi(req, res, deps, responses, handleDocument, context, undefined, base);
     else if (deps.config.metricsPath && path === deps.config.metricsPath && LOOPBACK.has(req.socket.remoteAddress ?? '')) {
-      res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Cache-Control': 'no-store' }).end(metrics.render());
+      res.writeHead(200, { ...base, 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Cache-Control': 'no-store' }).end(metrics.render());
       work = Promise.resolve();
-    } else work = serveSite(req, res, site, deps);
+    } else {
+      for (const [name, value] of Object.entries(base)) res.setHeader(name, value);
+      work = serveSite(req, res, site, deps);
+    }
     work.catch((error: unknown) => {
       deps.log.error('adapter_error', { requestId: context.requestId, path, error: error instanceof Error ? error.stack : String(error) });
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
+      if (!res.headersSent) res.writeHead(500, { ...base, 'Content-Type': 'application/json; charset=utf-8' });
       res.end(res.headersSent ? undefined : JSON.stringify({ success: false, error: 'The server failed to answer this request.', code: 'internal_error', timestamp: new Date().toISOString() }));
     });
   });
@@ -75,7 +80,16 @@ function contextOf(req: IncomingMessage, deps: Deps): RequestContext {
  * Run a Web-standard handler for a Node request. API requests are counted against their rate
  * limit first, so a response served from the micro-cache is limited like any other.
  */
-async function serveApi(req: IncomingMessage, res: ServerResponse, deps: Deps, responses: ResponseCache, handler: Handler, context: RequestContext, apiPath: string | undefined): Promise<void> {
+async function serveApi(
+  req: IncomingMessage,
+  res: ServerResponse,
+  deps: Deps,
+  responses: ResponseCache,
+  handler: Handler,
+  context: RequestContext,
+  apiPath: string | undefined,
+  base: Record<string, string>,
+): Promise<void> {
   let rateHeaders: Record<string, string> = {};
   if (apiPath !== undefined) {
     context.rate = await deps.rateLimits.consume(policyFor(resolvePath(apiPath)?.path ?? apiPath, req.method ?? 'GET'), context.address);
@@ -85,7 +99,7 @@ async function serveApi(req: IncomingMessage, res: ServerResponse, deps: Deps, r
   const state = deps.state();
   const hit = key === undefined ? undefined : responses.get(key, state);
   if (hit) {
-    res.writeHead(hit.status, { ...hit.headers, ...rateHeaders });
+    res.writeHead(hit.status, { ...base, ...hit.headers, ...rateHeaders });
     res.end(hit.body);
     return;
   }
@@ -103,7 +117,7 @@ async function serveApi(req: IncomingMessage, res: ServerResponse, deps: Deps, r
     responses.offer(key, state, response.status, cacheable, raw);
   }
   const cookies = response.headers.getSetCookie();
-  res.writeHead(response.status, cookies.length > 0 ? { ...headers, 'set-cookie': cookies } : headers);
+  res.writeHead(response.status, { ...base, ...headers, ...(cookies.length > 0 ? { 'set-cookie': cookies } : {}) });
   if (raw) res.end(raw);
   else if (response.body) Readable.fromWeb(response.body as import('node:stream/web').ReadableStream).pipe(res);
   else res.end();

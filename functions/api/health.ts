@@ -21,6 +21,7 @@ export async function getHealth(request: Request, deps: Deps): Promise<Response>
     deals: deps.state().catalog.deals.length,
     startups: deps.state().catalog.startups.length,
     uptimeSeconds: Math.round((Date.now() - started) / 1000),
+    memoryMb: { rss: Math.round(process.memoryUsage.rss() / 1048576), heapUsed: Math.round(process.memoryUsage().heapUsed / 1048576) },
   };
   return answerResponse(request, jsonAnswer(200, body, { 'Cache-Control': 'no-store' }));
 }
