@@ -53,7 +53,7 @@ export function createNodeServer(deps: Deps, site: { clientDir: string; astro?: 
     if (path === '/api' || path.startsWith('/api/')) work = serveApi(req, res, deps, responses, handleApi, context, path, base);
     else if (isDocument(path)) work = serveApi(req, res, deps, responses, handleDocument, context, undefined, base);
     else if (deps.config.metricsPath && path === deps.config.metricsPath && LOOPBACK.has(req.socket.remoteAddress ?? '')) {
-      res.writeHead(200, { ...base, 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Cache-Control': 'no-store' }).end(metrics.render());
+      res.writeHead(200, { ...base, 'API-Version': 'v1', 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Cache-Control': 'no-store' }).end(metrics.render());
       work = Promise.resolve();
     } else {
       for (const [name, value] of Object.entries(base)) res.setHeader(name, value);

@@ -114,7 +114,7 @@ export function openApiDocument(site: Site, lifecycle: ReadonlyMap<string, Route
           summary: 'Create one deal (defaults filled) or bulk-upsert deals by slug (all or nothing, one commit)',
           ...admin,
           requestBody: { required: true, content: json({ oneOf: [ref('DealInput'), ref('BulkDeals')] }) },
-          responses: { '200': ok('Created, or bulk upsert processed.', { oneOf: [ref('DealAnswer'), ref('WriteResult')] }), ...errors('400', '401', '403', '413', '429', '500', '503') },
+          responses: { '200': ok('Created (the deal), or bulk upsert processed (the counts).', { anyOf: [ref('DealAnswer'), ref('WriteResult')] }), ...errors('400', '401', '403', '413', '429', '500', '503') },
         }),
         put: withLifecycle('/deals', {
           operationId: 'updateDeal',
@@ -152,6 +152,7 @@ export function openApiDocument(site: Site, lifecycle: ReadonlyMap<string, Route
           requestBody: { required: true, content: { ...json(ref('DealSubmission')), 'application/x-www-form-urlencoded': { schema: ref('DealSubmission') } } },
           responses: {
             '201': ok('Accepted for review; committed.', ref('SubmissionAccepted'), { 'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' }, RateLimit: { $ref: '#/components/headers/RateLimit' } }),
+            '303': { description: 'A plain HTML form post (`application/x-www-form-urlencoded` with `Accept: text/html`): redirect to the thanks page, or back to the form with `error` and `field`.', headers: { Location: { schema: { type: 'string' } } } },
             ...errors('400', '405', '413', '429', '500', '503'),
           },
         }),
@@ -206,7 +207,7 @@ export function openApiDocument(site: Site, lifecycle: ReadonlyMap<string, Route
       schemas: {
         Deal: component(DealSchema),
         DealInput: { ...component(DealSchema.partial(), 'input'), description: 'A partial deal: `title` (or `slug`), `provider`, `category` and `applicationUrl` are needed; `id`, `slug`, `status` (`active`), flags (`false`) and `lastUpdated` (today) are filled.' },
-        DealUpdate: { ...component(DealSchema.partial(), 'input'), description: '`id` and/or `slug` name the deal; every other field given replaces it; `null` removes an optional field.' },
+        DealUpdate: { ...nullableFields(component(DealSchema.partial(), 'input'), ['id', 'slug']), description: '`id` and/or `slug` name the deal; every other field given replaces it; `null` removes an optional field.' },
         BulkDeals: { type: 'object', required: ['deals'], properties: { deals: { type: 'array', minItems: 1, items: ref('DealInput') } } },
         DealAnswer: { type: 'object', required: ['success', 'deal'], properties: { success: { const: true }, deal: ref('Deal') } },
         DealList: { type: 'object', required: ['success', 'deals', 'count', 'stats'], properties: { success: { const: true }, deals: { type: 'array', items: ref('Deal') }, count: { type: 'integer' }, stats: ref('DealStats') } },
@@ -253,6 +254,15 @@ export function openApiDocument(site: Site, lifecycle: ReadonlyMap<string, Route
 }
 
 // --- internal ---
+
+/** The same object schema with every property but `except` also accepting `null`. */
+function nullableFields(schema: Json, except: readonly string[]): Json {
+  const properties = (schema.properties ?? {}) as Record<string, Json>;
+  return {
+    ...schema,
+    properties: Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, except.includes(name) ? property : { anyOf: [property, { type: 'null' }] }])),
+  };
+}
 
 function parameters(table: Record<string, QueryParam>): Json[] {
   return Object.entries(table).map(([name, param]) => ({

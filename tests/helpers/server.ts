@@ -37,14 +37,21 @@ export async function startTestServer(source: string, env: Record<string, string
     generatedDir: join(work, 'generated'),
     distDir: join(work, 'dist'),
   };
-  const built = runPipeline(await readContent(contentDir), { today: '2026-11-21' });
-  if (!built.value) throw new Error(`fixture ${contentDir} does not build: ${JSON.stringify(built.diagnostics)}`);
-  await emitCatalog(config.generatedDir, built.value);
   const errors: string[] = [];
   const log = createLogger((line) => {
     if (line.includes('"level":"error"')) errors.push(line);
   });
-  const running = await startServer(config, log);
+  let running: RunningServer;
+  try {
+    const built = runPipeline(await readContent(contentDir), { today: '2026-11-21' });
+    if (!built.value) throw new Error(`fixture ${contentDir} does not build: ${JSON.stringify(built.diagnostics)}`);
+    await emitCatalog(config.generatedDir, built.value);
+    running = await startServer(config, log);
+  } catch (error) {
+    // A server that fails to start (tests of refused configurations) leaves nothing behind.
+    await rm(work, { recursive: true, force: true });
+    throw error;
+  }
   return {
     ...running,
     errors,
