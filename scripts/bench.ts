@@ -200,7 +200,12 @@ async function freePort(): Promise<number> {
 async function startChild(script: string, env: Record<string, string>, args: string[] = []): Promise<{ child: ChildProcess; url: string; startMs: number }> {
   const port = await freePort();
   const started = performance.now();
-  const child = fork(script, [...args, String(port)], { env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  // The same V8 setting as `npm start`/`npm run serve` (a small young generation keeps RSS down).
+  const child = fork(script, [...args, String(port)], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    execArgv: ['--max-semi-space-size=4'],
+  });
   const url = `http://127.0.0.1:${port}`;
   // Poll with plain node:http: the first fetch() in a process pays for loading undici.
   while (!(await respondsOk(`${url}/api/v1/deals?limit=1`))) await new Promise((r) => setTimeout(r, 5));
