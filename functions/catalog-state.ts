@@ -54,7 +54,9 @@ export function createCatalogState(catalog: Catalog, config: Config, pins: reado
     }
     return answer;
   };
-  if (options.eager) for (const pin of pins) pinned(pin.key);
+  // Computed right after start-up work, so the server can listen first; a request that comes
+  // earlier computes its answer itself.
+  if (options.eager) setImmediate(() => pins.forEach((pin) => pinned(pin.key)));
   return { catalog, pinned, answers: new LruCache<Answer>(config.answerCacheEntries, config.answerCacheBytes, (a) => a.body.byteLength) };
 }
 

@@ -12,7 +12,6 @@ import { approveSubmission, getSubmissions, rejectSubmission } from './api/revie
 import { lifecycleHeaders } from './lifecycle.ts';
 import { clientAddress, requestContext } from './http/client-address.ts';
 import { policyFor, rateLimitHeaders } from './http/rate-limits.ts';
-import { handleMcp } from './mcp/handler.ts';
 import { getHealth } from './api/health.ts';
 import type { Deps, Handler } from './deps.ts';
 import { answerResponse, jsonAnswer } from './http/answer.ts';
@@ -30,6 +29,9 @@ interface Route {
   /** Methods for signed-in admins only: never granted to another origin (DESIGN "CORS"). */
   adminMethods?: readonly string[];
 }
+
+/** The MCP SDK is loaded on the first MCP request, not at start-up (it costs ~70 ms to import). */
+const handleMcp: Handler = async (request, deps) => (await import('./mcp/handler.ts')).handleMcp(request, deps);
 
 const ROUTES = new Map<string, Route>([
   ['/deals', { methods: { GET: getDeals, POST: postDeals, PUT: putDeals, DELETE: deleteDeals }, cors: 'public', adminMethods: ['POST', 'PUT', 'DELETE'] }],

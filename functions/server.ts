@@ -13,7 +13,6 @@ import { createDeps, type Deps } from './deps.ts';
 import { createLogger, type Logger } from './log.ts';
 import { GitStore } from './store/git-store.ts';
 import { loadSessionSecret } from './auth/accounts.ts';
-import { connectRedis } from './redis.ts';
 
 export interface RunningServer {
   server: Server;
@@ -27,7 +26,8 @@ export interface RunningServer {
  */
 export async function startServer(config: Config, log: Logger = createLogger()): Promise<RunningServer> {
   const secret = await loadSessionSecret(config.dataDir, config.sessionSecret);
-  const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : undefined;
+  // ioredis is only loaded when Redis is configured.
+  const redis = config.redisUrl ? (await import('./redis.ts')).connectRedis(config.redisUrl, log) : undefined;
   const deps = createDeps(config, await loadGeneratedCatalog(config.generatedDir), await GitStore.open(config.contentDir), secret, log, redis);
   const entry = join(config.distDir, 'server', 'entry.mjs');
   const astro = existsSync(entry) ? ((await import(pathToFileURL(entry).href)) as { handler: AstroHandler }).handler : undefined;
