@@ -73,26 +73,34 @@ export function llmsFullTxt(data: CatalogData): string {
   return `${out.join('\n').trimEnd()}\n`;
 }
 
+/** A deal's facts as label/value pairs, for its page and its Markdown alike (empty values left out). */
+export function dealFacts(deal: Deal): (readonly [string, string])[] {
+  const facts: [string, string | undefined][] = [
+    ['Provider', deal.provider],
+    ['Value', deal.value],
+    ['Savings', deal.savings],
+    ['Status', deal.status],
+    ['Expires', deal.expiryDate],
+    ['Difficulty', deal.difficulty],
+    ['Time to apply', deal.timeToApply],
+    ['Subcategory', deal.subcategory],
+    ['Last updated', deal.lastUpdated],
+  ];
+  return facts.filter((fact): fact is [string, string] => Boolean(fact[1]));
+}
+
 /**
  * One deal as compact Markdown (used by llms-full.txt and the Markdown twin of its page).
  * @param level heading level of the deal's title
  */
 export function dealMarkdown(deal: Deal, pageUrl: string, level = 1): string[] {
-  const facts: [string, string | undefined][] = [
-    ['Provider', deal.provider],
-    ['Value', deal.value],
-    ['Status', deal.status],
-    ['Expires', deal.expiryDate],
-    ['Difficulty', deal.difficulty],
-    ['Time to apply', deal.timeToApply],
-    ['Apply', deal.applicationUrl],
-  ];
+  const facts = [...dealFacts(deal), ['Apply', deal.applicationUrl] as const];
   const labels = [deal.featured && 'Sponsored', deal.recommended && "Editor's pick", deal.verified && 'Verified'].filter(Boolean).join(', ');
   return [
     `${'#'.repeat(level)} [${deal.title}](${pageUrl})`,
     '',
     ...(deal.shortDescription ? [deal.shortDescription, ''] : []),
-    ...facts.filter(([, v]) => v).map(([k, v]) => `- ${k}: ${v}`),
+    ...facts.map(([k, v]) => `- ${k}: ${v}`),
     ...(labels ? [`- Labels: ${labels}`] : []),
     ...(deal.eligibility?.length ? ['', 'Eligibility:', ...deal.eligibility.map((e) => `- ${e}`)] : []),
     ...(deal.requirements?.length ? ['', 'Requirements:', ...deal.requirements.map((r) => `- ${r}`)] : []),
