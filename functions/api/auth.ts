@@ -52,13 +52,12 @@ export async function postLogin(request: Request, deps: Deps): Promise<Response>
   return response;
 }
 
-export async function postLogout(request: Request, deps: Deps): Promise<Response> {
+export async function postLogout(request: Request, _deps: Deps): Promise<Response> {
   requireSameOrigin(request);
   const cookie = sessionCookie('', 0, secureCookie(request));
   if (isForm(request)) return redirect('/login?signed-out=1', cookie);
   const response = await answerResponse(request, jsonAnswer(200, { success: true }, { 'Cache-Control': 'no-store' }));
   response.headers.append('Set-Cookie', cookie);
-  void deps;
   return response;
 }
 

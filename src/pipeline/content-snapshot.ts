@@ -100,14 +100,13 @@ function duplicateIds(deals: ReadonlyMap<string, Deal>, changed: readonly Deal[]
   for (const deal of deals.values()) slugsById.set(deal.id, [...(slugsById.get(deal.id) ?? []), deal.slug]);
   for (const deal of changed) {
     for (const otherSlug of slugsById.get(deal.id) ?? []) {
-      const other = { slug: otherSlug };
-      if (other.slug !== deal.slug) {
+      if (otherSlug !== deal.slug) {
         diagnostics.push({
           severity: 'error',
           code: 'duplicate_id',
           file: `content/${dealPath(deal.slug)}`,
           field: 'id',
-          message: `id \`${deal.id}\` is already used by \`${other.slug}\``,
+          message: `id \`${deal.id}\` is already used by \`${otherSlug}\``,
         });
       }
     }

@@ -11,15 +11,11 @@ import type { CatalogData } from '../catalog/catalog.ts';
 import { compareDeals, compareStartups } from '../catalog/order.ts';
 
 /**
- * @param knownVersion the content version when the caller already knows it
  * @example deriveCatalog(site, categories, deals, startups).version // '3f9a…'
  */
-export function deriveCatalog(site: Site, categories: CategoriesFile, deals: Deal[], startups: Startup[], knownVersion?: string): CatalogData {
+export function deriveCatalog(site: Site, categories: CategoriesFile, deals: Deal[], startups: Startup[]): CatalogData {
   const sortedDeals = [...deals].sort(compareDeals);
   const sortedStartups = [...startups].sort(compareStartups);
-  // A write passes a version derived from the previous one and the change (cheaper than hashing everything).
-  const version =
-    knownVersion ??
-    createHash('sha256').update(JSON.stringify([site, categories, sortedDeals, sortedStartups])).digest('hex').slice(0, 16);
+  const version = createHash('sha256').update(JSON.stringify([site, categories, sortedDeals, sortedStartups])).digest('hex').slice(0, 16);
   return { version, site, categories, deals: sortedDeals, startups: sortedStartups };
 }
