@@ -8,11 +8,10 @@ import { robotsTxt, sitemapXml } from '../src/agents/sitemap.ts';
 import { paths } from '../src/agents/site-urls.ts';
 import type { Catalog } from '../src/catalog/catalog.ts';
 import type { Deps } from './deps.ts';
-import { answerResponse, textAnswer, type Answer } from './http/answer.ts';
-import { methodNotAllowed, ApiError, asApiError, errorBody } from './http/errors.ts';
+import { answerResponse, errorAnswer, textAnswer, type Answer } from './http/answer.ts';
+import { ApiError, asApiError, methodNotAllowed } from './http/errors.ts';
 import { agentCard, apiCatalog, API_CATALOG_TYPE, authorizationServerMetadata, jsonWebKeySet, protectedResourceMetadata } from './docs/discovery.ts';
 import { openApiDocument } from './docs/openapi.ts';
-import { jsonAnswer } from './http/answer.ts';
 
 interface DocumentSpec {
   type: string;
@@ -71,7 +70,7 @@ export async function handleDocument(request: Request, deps: Deps): Promise<Resp
     }
   } catch (thrown) {
     const { error } = asApiError(thrown);
-    response = await answerResponse(request, jsonAnswer(error.status, errorBody(error, deps.clock()), { 'Cache-Control': 'no-store', ...error.headers }));
+    response = await answerResponse(request, errorAnswer(error, deps.clock()));
   }
   response.headers.set('API-Version', 'v1');
   response.headers.set('Access-Control-Allow-Origin', '*');

@@ -14,8 +14,8 @@ import { clientAddress, requestContext } from './http/client-address.ts';
 import { policyFor, rateLimitHeaders } from './http/rate-limits.ts';
 import { getHealth } from './api/health.ts';
 import type { Deps, Handler } from './deps.ts';
-import { answerResponse, jsonAnswer } from './http/answer.ts';
-import { ApiError, asApiError, errorBody, methodNotAllowed } from './http/errors.ts';
+import { answerResponse, errorAnswer } from './http/answer.ts';
+import { ApiError, asApiError, methodNotAllowed } from './http/errors.ts';
 
 export const API_VERSION = 'v1';
 const VERSIONED_PREFIX = '/api/v1';
@@ -144,8 +144,7 @@ async function errorResponse(request: Request, deps: Deps, thrown: unknown, path
     const requestId = requestContext(request)?.requestId;
     deps.log.error('unhandled_error', { requestId, method: request.method, path, error: thrown instanceof Error ? thrown.stack : String(thrown) });
   }
-  const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...error.headers };
-  return answerResponse(request, jsonAnswer(error.status, errorBody(error, deps.clock()), headers));
+  return answerResponse(request, errorAnswer(error, deps.clock()));
 }
 
 function decorate(response: Response, url: URL, alias: boolean, cors: Route['cors']): void {

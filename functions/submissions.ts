@@ -4,8 +4,7 @@
  * answers the existing id).
  */
 import { randomBytes } from 'node:crypto';
-import matter from 'gray-matter';
-import { parseYaml } from '../src/pipeline/parse.ts';
+import { parseEntry } from '../src/pipeline/parse.ts';
 import { toMarkdown } from '../src/pipeline/serialize.ts';
 import { SubmissionSchema, type Submission } from '../src/schemas/submission.ts';
 import type { ContentStore } from './store/content-store.ts';
@@ -66,7 +65,7 @@ export class SubmissionDesk {
     if (!/^sub-[a-f0-9]{16}$/.test(id)) return undefined;
     const text = await this.store.read(`${SUBMISSIONS_FOLDER}/${id}.md`);
     if (text === undefined) return undefined;
-    return matter(text, { engines: { yaml: (t: string) => parseYaml(t) as object } }).data as SubmissionRecord;
+    return parseEntry({ path: `${SUBMISSIONS_FOLDER}/${id}.md`, text }).value?.data as SubmissionRecord | undefined;
   }
 
   // --- internal ---

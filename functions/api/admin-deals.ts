@@ -12,19 +12,19 @@ import { applyDealChange } from '../deal-writes.ts';
 import type { Deps } from '../deps.ts';
 import { answerResponse, etagOf, jsonAnswer, matchesEtag } from '../http/answer.ts';
 import { ApiError } from '../http/errors.ts';
-import { readBody } from '../http/request-body.ts';
+import { asJsonObject, readBody } from '../http/request-body.ts';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 const encoder = new TextEncoder();
 
 export async function postDeals(request: Request, deps: Deps): Promise<Response> {
   const session = await requireAdmin(request, deps);
-  const body = asObject(await readBody(request, 32 * 1024 * 1024));
+  const body = asJsonObject(await readBody(request, 32 * 1024 * 1024));
   const today = deps.clock().toISOString().slice(0, 10);
 
   if ('deals' in body) {
     if (!Array.isArray(body.deals) || body.deals.length === 0) throw invalid('deals must be a non-empty array of deals.');
-    const inputs = body.deals.map((item, index) => ({ index, input: asObject(item, `deals[${index}]`) }));
+    const inputs = body.deals.map((item, index) => ({ index, input: asJsonObject(item, `deals[${index}]`) }));
     let created = 0;
     let slugs: string[] = [];
     await applyDealChange(deps, (catalog) => {
@@ -56,7 +56,7 @@ export async function postDeals(request: Request, deps: Deps): Promise<Response>
 
 export async function putDeals(request: Request, deps: Deps): Promise<Response> {
   const session = await requireAdmin(request, deps);
-  const body = asObject(await readBody(request));
+  const body = asJsonObject(await readBody(request));
   const id = optionalText(body.id, 'id');
   const slug = optionalText(body.slug, 'slug');
   if (id === undefined && slug === undefined) throw invalid('id or slug is required to name the deal to update.');
@@ -173,11 +173,6 @@ function checkIfMatch(request: Request, deal: Deal): void {
       hint: 'GET the deal again, re-apply your change and send the new ETag in If-Match.',
     });
   }
-}
-
-function asObject(value: unknown, where = 'body'): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalid(`${where} must be a JSON object.`);
-  return value as Record<string, unknown>;
 }
 
 function optionalText(value: unknown, name: string): string | undefined {

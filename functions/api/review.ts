@@ -11,7 +11,7 @@ import { applyDealChange } from '../deal-writes.ts';
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { ApiError } from '../http/errors.ts';
-import { readBody } from '../http/request-body.ts';
+import { asJsonObject, readBody } from '../http/request-body.ts';
 import { SUBMISSIONS_FOLDER, type SubmissionRecord } from '../submissions.ts';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
@@ -39,7 +39,7 @@ export async function getSubmissions(request: Request, deps: Deps): Promise<Resp
 
 export async function approveSubmission(request: Request, deps: Deps): Promise<Response> {
   const session = await requireAdmin(request, deps);
-  const body = asObject(await readBody(request));
+  const body = asJsonObject(await readBody(request));
   const status = body.status ?? 'active';
   if (typeof status !== 'string' || !(DEAL_STATUSES as readonly string[]).includes(status)) {
     throw new ApiError(400, 'validation_error', `status must be one of ${DEAL_STATUSES.join(', ')}.`, { hint: 'Choose the new deal status.' });
@@ -87,7 +87,7 @@ export async function approveSubmission(request: Request, deps: Deps): Promise<R
 
 export async function rejectSubmission(request: Request, deps: Deps): Promise<Response> {
   const session = await requireAdmin(request, deps);
-  const body = asObject(await readBody(request));
+  const body = asJsonObject(await readBody(request));
   const reason = typeof body.reason === 'string' ? body.reason.trim().slice(0, 1000) : '';
   if (!reason) throw new ApiError(400, 'validation_error', 'reason is required to reject a submission.', { hint: 'Say why, in a sentence.' });
   let reviewed: SubmissionRecord | undefined;
@@ -106,13 +106,6 @@ export async function rejectSubmission(request: Request, deps: Deps): Promise<Re
 }
 
 // --- internal ---
-
-function asObject(value: unknown): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new ApiError(400, 'validation_error', 'The body must be a JSON object.', { hint: 'Send {"id": "sub-…"}.' });
-  }
-  return value as Record<string, unknown>;
-}
 
 async function pendingSubmission(deps: Deps, id: unknown): Promise<SubmissionRecord> {
   if (typeof id !== 'string' || !id) throw new ApiError(400, 'validation_error', 'id is required.', { hint: 'Send the submission id.' });

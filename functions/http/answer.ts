@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { chooseCoding, compress, COMPRESS_MIN_BYTES, type Coding } from './compress.ts';
+import { errorBody, type ApiError } from './errors.ts';
 
 export interface Answer {
   status: number;
@@ -33,6 +34,11 @@ export function jsonAnswer(status: number, value: unknown, headers: Record<strin
 export function textAnswer(status: number, json: string, headers: Record<string, string> = {}): Answer {
   const body = encoder.encode(json);
   return { status, body, etag: etagOf(body), headers: { 'Content-Type': JSON_TYPE, ...headers }, encoded: {} };
+}
+
+/** The SPEC error object for an ApiError, never cached, with the error's own headers. */
+export function errorAnswer(error: ApiError, now: Date): Answer {
+  return jsonAnswer(error.status, errorBody(error, now), { 'Cache-Control': 'no-store', ...error.headers });
 }
 
 /** Strong ETag of some bytes. */

@@ -27,6 +27,17 @@ export async function readBody(request: Request, maxBytes = MAX_BODY_BYTES): Pro
   }
 }
 
+/**
+ * A parsed body value that must be a JSON object (400 `validation_error` otherwise).
+ * @param where how the message names it, such as `body` or `deals[3]`
+ */
+export function asJsonObject(value: unknown, where = 'body'): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new ApiError(400, 'validation_error', `${where} must be a JSON object.`, { hint: 'Send a JSON object; /openapi.json describes its fields.' });
+  }
+  return value as Record<string, unknown>;
+}
+
 // --- internal ---
 
 async function readText(request: Request, maxBytes: number): Promise<string> {
