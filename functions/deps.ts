@@ -8,6 +8,7 @@ import { dealsAnswer } from './api/deals.ts';
 import { startupsAnswer } from './api/startups.ts';
 import { createCatalogState, type CatalogState, type Pin } from './catalog-state.ts';
 import { AccountBook } from './auth/accounts.ts';
+import { OidcSignIn } from './auth/oidc.ts';
 import { lifecycleTable, type RouteLifecycle } from './lifecycle.ts';
 import { MemoryRollingLimit, RedisRollingLimit, type RollingLimit } from './http/rolling-limit.ts';
 import { RateLimits } from './http/rate-limits.ts';
@@ -28,7 +29,7 @@ export interface Deps {
   submissions: SubmissionDesk;
   /** SPEC: 5 accepted submissions per IP per hour. */
   submitLimit: RollingLimit;
-  auth: { secret: string; accounts: AccountBook; loginLimit: RollingLimit };
+  auth: { secret: string; accounts: AccountBook; loginLimit: RollingLimit; oidc: OidcSignIn | undefined };
   /** Deprecated routes and their dates (checked at start-up). */
   lifecycle: Map<string, RouteLifecycle>;
   /** General per-route limits on every `/api` request. */
@@ -72,7 +73,12 @@ export function createDeps(
     submissions: new SubmissionDesk(store),
     submitLimit: rolling('submissions', 5, 60 * 60 * 1000),
     // Five failed sign-ins per address or e-mail per 15 minutes.
-    auth: { secret: sessionSecret, accounts: new AccountBook(config.dataDir), loginLimit: rolling('login-failures', 5, 15 * 60 * 1000) },
+    auth: {
+      secret: sessionSecret,
+      accounts: new AccountBook(config.dataDir),
+      loginLimit: rolling('login-failures', 5, 15 * 60 * 1000),
+      oidc: config.oidc ? new OidcSignIn(config.oidc, sessionSecret) : undefined,
+    },
     lifecycle: lifecycleTable(config.apiLifecycle),
     rateLimits: new RateLimits({ enabled: config.rateLimits, redis: redis?.client, log }),
     redis,

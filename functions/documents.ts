@@ -33,8 +33,8 @@ const DOCUMENTS = new Map<string, DocumentSpec>([
   ['/.well-known/oauth-protected-resource', { type: JSON_TYPE, render: (c) => pretty(protectedResourceMetadata(c.site)) }],
   // RFC 9728 §3: the metadata of resource <origin>/api/v1 is also at the well-known path plus /api/v1.
   [`/.well-known/oauth-protected-resource${paths.api}`, { type: JSON_TYPE, render: (c) => pretty(protectedResourceMetadata(c.site)) }],
-  ['/.well-known/oauth-authorization-server', { type: JSON_TYPE, render: (c) => pretty(authorizationServerMetadata(c.site)) }],
-  ['/.well-known/openid-configuration', { type: JSON_TYPE, render: (c) => pretty(authorizationServerMetadata(c.site)) }],
+  ['/.well-known/oauth-authorization-server', { type: JSON_TYPE, render: (c, deps) => pretty(authorizationServerMetadata(c.site, deps.config.oidc?.issuer)) }],
+  ['/.well-known/openid-configuration', { type: JSON_TYPE, render: (c, deps) => pretty(authorizationServerMetadata(c.site, deps.config.oidc?.issuer)) }],
   ['/.well-known/jwks.json', { type: JSON_TYPE, render: () => pretty(jsonWebKeySet()) }],
 ]);
 

@@ -8,6 +8,7 @@ import { getDeals } from './api/deals.ts';
 import { getStartups } from './api/startups.ts';
 import { postSubmitDeal } from './api/submit-deal.ts';
 import { getSession, postLogin, postLogout } from './api/auth.ts';
+import { getOidcCallback, getOidcStart } from './api/oidc-login.ts';
 import { approveSubmission, getSubmissions, rejectSubmission } from './api/review.ts';
 import { lifecycleHeaders } from './lifecycle.ts';
 import { clientAddress, requestContext } from './http/client-address.ts';
@@ -40,6 +41,8 @@ const ROUTES = new Map<string, Route>([
   ['/auth/login', { methods: { POST: postLogin }, cors: 'same-origin' }],
   ['/auth/logout', { methods: { POST: postLogout }, cors: 'same-origin' }],
   ['/auth/session', { methods: { GET: getSession }, cors: 'same-origin' }],
+  ['/auth/oidc', { methods: { GET: getOidcStart }, cors: 'same-origin' }],
+  ['/auth/oidc/callback', { methods: { GET: getOidcCallback }, cors: 'same-origin' }],
   ['/admin/submissions', { methods: { GET: getSubmissions }, cors: 'same-origin' }],
   ['/admin/submissions/approve', { methods: { POST: approveSubmission }, cors: 'same-origin' }],
   ['/admin/submissions/reject', { methods: { POST: rejectSubmission }, cors: 'same-origin' }],

@@ -1,7 +1,8 @@
 /**
- * `npm run admin -- add <email> --role admin|member [--password <pw>]`, `remove <email>`, `list`:
- * manage the local accounts of the embedded sign-in. Without --password (or ADMIN_PASSWORD)
- * the password is asked for on the terminal, or generated and printed once when there is none.
+ * `npm run admin -- add <email> --role admin|member [--password <pw> | --sso]`, `remove <email>`,
+ * `list`: manage the accounts of the sign-in. Without --password (or ADMIN_PASSWORD) the password
+ * is asked for on the terminal, or generated and printed once when there is none. `--sso` adds an
+ * account with no password, which signs in only through the OpenID Connect provider.
  */
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline/promises';
@@ -13,7 +14,7 @@ import { normalizeEmail, readAccounts, ROLES, writeAccounts, type Role } from '.
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { role: { type: 'string', default: 'member' }, password: { type: 'string' } },
+  options: { role: { type: 'string', default: 'member' }, password: { type: 'string' }, sso: { type: 'boolean', default: false } },
 });
 const [command, emailArg] = positionals;
 const file = accountsFile(loadConfig().dataDir);
@@ -25,22 +26,28 @@ const fail = (message: string): never => {
 };
 
 if (command === 'list') {
-  for (const account of accounts) console.log(`${account.email}\t${account.role}`);
+  for (const account of accounts) console.log(`${account.email}\t${account.role}${account.passwordHash ? '' : '\tsso only'}`);
   if (accounts.length === 0) console.log(`no accounts in ${file}`);
 } else if (command === 'add') {
   const email = normalizeEmail(emailArg ?? '');
-  if (!/^[^@\s]+@[^@\s]+$/.test(email)) fail('usage: npm run admin -- add <email> --role admin|member [--password <pw>]');
+  if (!/^[^@\s]+@[^@\s]+$/.test(email)) fail('usage: npm run admin -- add <email> --role admin|member [--password <pw> | --sso]');
   const role = values.role as Role;
   if (!ROLES.includes(role)) fail(`--role must be one of ${ROLES.join(', ')}`);
+  const rest = accounts.filter((a) => a.email !== email);
+  const verb = rest.length === accounts.length ? 'added' : 'updated';
+  if (values.sso) {
+    await writeAccounts(file, [...rest, { email, role }]);
+    console.log(`${verb} ${email} (${role}, signs in through the OpenID Connect provider only) in ${file}`);
+    process.exit(0);
+  }
   let password = values.password ?? process.env.ADMIN_PASSWORD ?? (await ask(`password for ${email} (empty: generate one): `));
   if (!password) {
     password = randomBytes(12).toString('base64url');
     console.log(`generated password for ${email}: ${password}`);
   }
   if (password.length < 8) fail('the password needs at least 8 characters');
-  const rest = accounts.filter((a) => a.email !== email);
   await writeAccounts(file, [...rest, { email, role, passwordHash: await hashPassword(password) }]);
-  console.log(`${rest.length === accounts.length ? 'added' : 'updated'} ${email} (${role}) in ${file}`);
+  console.log(`${verb} ${email} (${role}) in ${file}`);
 } else if (command === 'remove') {
   const email = normalizeEmail(emailArg ?? '');
   const rest = accounts.filter((a) => a.email !== email);
@@ -48,7 +55,7 @@ if (command === 'list') {
   await writeAccounts(file, rest);
   console.log(`removed ${email}`);
 } else {
-  fail('usage: npm run admin -- add <email> --role admin|member [--password <pw>] | remove <email> | list');
+  fail('usage: npm run admin -- add <email> --role admin|member [--password <pw> | --sso] | remove <email> | list');
 }
 
 // --- internal ---

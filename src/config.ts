@@ -31,6 +31,20 @@ export interface Config {
   trustProxyHops: number;
   /** Where Prometheus metrics are served, to loopback clients only; empty turns them off. */
   metricsPath: string;
+  /** Optional OpenID Connect sign-in (OIDC_ISSUER and OIDC_CLIENT_ID set); local accounts otherwise only. */
+  oidc: OidcConfig | undefined;
+}
+
+export interface OidcConfig {
+  /** The provider's issuer URL (its discovery document is read from there). */
+  issuer: string;
+  clientId: string;
+  /** Unset for a public client (PKCE only). */
+  clientSecret: string | undefined;
+  /** Shown on the login button: "Sign in with …". */
+  name: string;
+  /** Fixed callback URL; by default the site's own /api/v1/auth/oidc/callback as the request reached it. */
+  redirectUri: string | undefined;
 }
 
 /**
@@ -53,10 +67,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: env.REDIS_URL || undefined,
     trustProxyHops: integer(env.TRUST_PROXY_HOPS, 0),
     metricsPath: env.METRICS_PATH ?? '/_internal/metrics',
+    oidc: oidcConfig(env),
   };
 }
 
 // --- internal ---
+
+function oidcConfig(env: Record<string, string | undefined>): OidcConfig | undefined {
+  if (!env.OIDC_ISSUER || !env.OIDC_CLIENT_ID) return undefined;
+  if (!URL.canParse(env.OIDC_ISSUER)) throw new Error(`OIDC_ISSUER must be a URL, got "${env.OIDC_ISSUER}"`);
+  return {
+    issuer: env.OIDC_ISSUER,
+    clientId: env.OIDC_CLIENT_ID,
+    clientSecret: env.OIDC_CLIENT_SECRET || undefined,
+    name: env.OIDC_NAME || 'single sign-on',
+    redirectUri: env.OIDC_REDIRECT_URI || undefined,
+  };
+}
 
 function integer(text: string | undefined, fallback: number): number {
   if (text === undefined || text === '') return fallback;

@@ -3,5 +3,7 @@ declare namespace App {
   interface Locals {
     /** The live catalog, passed in by the Node adapter to on-demand pages (search results). */
     catalog?: import('./catalog/catalog.ts').Catalog;
+    /** The OpenID Connect provider's button label, when one is configured (login page). */
+    ssoName?: string | undefined;
   }
 }

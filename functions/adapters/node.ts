@@ -38,8 +38,7 @@ export function createNodeServer(deps: Deps, site: { clientDir: string; astro?: 
     const started = performance.now();
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const context = contextOf(req, deps);
-    const https = deps.config.trustProxyHops > 0 && String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim() === 'https';
-    const base = { ...(https ? SECURE_HEADERS : PLAIN_HEADERS), 'X-Request-Id': context.requestId ?? '' };
+    const base = { ...(servedOverHttps(req, deps) ? SECURE_HEADERS : PLAIN_HEADERS), 'X-Request-Id': context.requestId ?? '' };
     res.once('finish', () => {
       const seconds = (performance.now() - started) / 1000;
       metrics.observe(routeGroup(path), req.method ?? 'GET', res.statusCode, seconds);
@@ -103,7 +102,7 @@ async function serveApi(
     res.end(hit.body);
     return;
   }
-  const request = toRequest(req);
+  const request = toRequest(req, servedOverHttps(req, deps));
   setRequestContext(request, context);
   const response = await handler(request, deps);
   const headers: Record<string, string> = {};
@@ -133,19 +132,24 @@ async function serveSite(req: IncomingMessage, res: ServerResponse, site: { clie
     });
   };
   // On-demand pages (search results) render from the live catalog.
-  if (site.astro) site.astro(req, res, notFound, { catalog: deps.state().catalog });
+  if (site.astro) site.astro(req, res, notFound, { catalog: deps.state().catalog, ssoName: deps.config.oidc?.name });
   else notFound();
 }
 
-/** IncomingMessage → Web Request; the body streams only for methods that carry one. */
-function toRequest(req: IncomingMessage): Request {
+/** Whether a trusted proxy says the client reached it over HTTPS (never trusted without TRUST_PROXY_HOPS). */
+function servedOverHttps(req: IncomingMessage, deps: Deps): boolean {
+  return deps.config.trustProxyHops > 0 && String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim() === 'https';
+}
+
+/** IncomingMessage → Web Request (https:// when a trusted proxy says so); the body streams only for methods that carry one. */
+function toRequest(req: IncomingMessage, https: boolean): Request {
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
   const host = /^[\w.-]+(:\d+)?$/.test(req.headers.host ?? '') ? req.headers.host : 'localhost';
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
-  return new Request(`http://${host}${req.url ?? '/'}`, {
+  return new Request(`${https ? 'https' : 'http'}://${host}${req.url ?? '/'}`, {
     method,
     headers,
     ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),

@@ -11,7 +11,7 @@ import { readBody } from '../http/request-body.ts';
 import { currentSession, requireSameOrigin } from '../auth/guard.ts';
 import { verifyPassword } from '../auth/passwords.ts';
 import { sessionCookie, signSession } from '../auth/session.ts';
-import { normalizeEmail } from '../auth/users.ts';
+import { normalizeEmail, type Account } from '../auth/users.ts';
 
 export async function postLogin(request: Request, deps: Deps): Promise<Response> {
   const form = isForm(request);
@@ -37,16 +37,15 @@ export async function postLogin(request: Request, deps: Deps): Promise<Response>
 
   const account = await deps.auth.accounts.find(email, now);
   // Verify against a dummy hash when the account is unknown, so timing does not reveal it.
-  const valid = await verifyPassword(password, account?.passwordHash ?? DUMMY_HASH);
-  if (!account || !valid) {
+  const valid = await verifyPassword(password, account?.passwordHash || DUMMY_HASH);
+  if (!account?.passwordHash || !valid) {
     for (const key of keys) await deps.auth.loginLimit.record(key, now);
     if (form) return redirect('/login?error=invalid');
     throw new ApiError(401, 'unauthorized', 'The e-mail or password is not right.', { hint: 'Check both and try again.' });
   }
 
-  const exp = Math.floor(now / 1000) + deps.config.sessionTtlSeconds;
-  const cookie = sessionCookie(signSession({ email: account.email, role: account.role, exp }, deps.auth.secret), deps.config.sessionTtlSeconds, secureCookie(request));
-  if (form) return redirect(account.role === 'admin' ? '/admin/' : '/', cookie);
+  const cookie = newSessionCookie(request, deps, account, now);
+  if (form) return redirect(landingPage(account), cookie);
   const response = await answerResponse(request, jsonAnswer(200, { success: true, user: { email: account.email, role: account.role } }, { 'Cache-Control': 'no-store' }));
   response.headers.append('Set-Cookie', cookie);
   return response;
@@ -67,6 +66,28 @@ export async function getSession(request: Request, deps: Deps): Promise<Response
   return answerResponse(request, jsonAnswer(200, { success: true, user: { email: session.email, role: session.role }, expiresAt: new Date(session.exp * 1000).toISOString() }, { 'Cache-Control': 'no-store' }));
 }
 
+/** `Set-Cookie` for a fresh session of an account. */
+export function newSessionCookie(request: Request, deps: Deps, account: Account, nowMs: number): string {
+  const exp = Math.floor(nowMs / 1000) + deps.config.sessionTtlSeconds;
+  return sessionCookie(signSession({ email: account.email, role: account.role, exp }, deps.auth.secret), deps.config.sessionTtlSeconds, secureCookie(request));
+}
+
+/** Where a browser goes after signing in. */
+export const landingPage = (account: Account): string => (account.role === 'admin' ? '/admin/' : '/');
+
+/** DESIGN: Secure cookies everywhere but on localhost (where browsers allow plain http). */
+export function secureCookie(request: Request): boolean {
+  const host = (request.headers.get('host') ?? new URL(request.url).host).replace(/:\d+$/, '');
+  return !['localhost', '127.0.0.1', '[::1]'].includes(host);
+}
+
+/** A 303 for a browser navigation, optionally setting cookies. */
+export function redirect(location: string, ...cookies: string[]): Response {
+  const headers = new Headers({ Location: location, 'Cache-Control': 'no-store' });
+  for (const cookie of cookies) headers.append('Set-Cookie', cookie);
+  return new Response(null, { status: 303, headers });
+}
+
 // --- internal ---
 
 /** A valid scrypt hash of a random password, for constant-time refusals. */
@@ -74,16 +95,4 @@ const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAA
 
 function isForm(request: Request): boolean {
   return (request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded');
-}
-
-/** DESIGN: Secure cookies everywhere but on localhost (where browsers allow plain http). */
-function secureCookie(request: Request): boolean {
-  const host = (request.headers.get('host') ?? new URL(request.url).host).replace(/:\d+$/, '');
-  return !['localhost', '127.0.0.1', '[::1]'].includes(host);
-}
-
-function redirect(location: string, cookie?: string): Response {
-  const headers = new Headers({ Location: location, 'Cache-Control': 'no-store' });
-  if (cookie) headers.append('Set-Cookie', cookie);
-  return new Response(null, { status: 303, headers });
 }

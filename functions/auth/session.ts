@@ -17,20 +17,31 @@ export interface Session {
 
 /** The cookie value for a session. */
 export function signSession(session: Session, secret: string): string {
-  const payload = Buffer.from(JSON.stringify(session)).toString('base64url');
-  return `${payload}.${mac(payload, secret)}`;
+  return seal(session, secret);
 }
 
 /** The session in a cookie value, if its signature holds and it has not expired. */
 export function verifySession(value: string, secret: string, nowSeconds: number): Session | undefined {
+  const session = unseal<Session>(value, secret, nowSeconds);
+  return session && typeof session.email === 'string' ? session : undefined;
+}
+
+/** A signed, tamper-evident (not secret) value: base64url JSON, a dot, its HMAC. */
+export function seal(data: { exp: number }, secret: string): string {
+  const payload = Buffer.from(JSON.stringify(data)).toString('base64url');
+  return `${payload}.${mac(payload, secret)}`;
+}
+
+/** The data in a sealed value, if its signature holds and its `exp` (Unix seconds) is still ahead. */
+export function unseal<T extends { exp: number }>(value: string, secret: string, nowSeconds: number): T | undefined {
   const [payload, signature] = value.split('.');
   if (!payload || !signature) return undefined;
   const expected = Buffer.from(mac(payload, secret));
   const given = Buffer.from(signature);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
   try {
-    const session = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Session;
-    return typeof session.exp === 'number' && session.exp > nowSeconds && typeof session.email === 'string' ? session : undefined;
+    const data = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as T;
+    return typeof data?.exp === 'number' && data.exp > nowSeconds ? data : undefined;
   } catch {
     return undefined;
   }
@@ -47,7 +58,12 @@ export function readCookie(header: string | null, name: string): string | undefi
 
 /** `Set-Cookie` for a session (or, with `value` empty, one that removes it). */
 export function sessionCookie(value: string, maxAgeSeconds: number, secure: boolean): string {
-  return [`${SESSION_COOKIE}=${value}`, 'Path=/', `Max-Age=${maxAgeSeconds}`, 'HttpOnly', 'SameSite=Lax', ...(secure ? ['Secure'] : [])].join('; ');
+  return cookieHeader(SESSION_COOKIE, value, { maxAgeSeconds, secure, path: '/' });
+}
+
+/** `Set-Cookie` for an HTTP-only, SameSite=Lax cookie (Lax: it must come back on the provider's redirect). */
+export function cookieHeader(name: string, value: string, options: { maxAgeSeconds: number; secure: boolean; path: string }): string {
+  return [`${name}=${value}`, `Path=${options.path}`, `Max-Age=${options.maxAgeSeconds}`, 'HttpOnly', 'SameSite=Lax', ...(options.secure ? ['Secure'] : [])].join('; ');
 }
 
 // --- internal ---

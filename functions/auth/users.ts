@@ -11,7 +11,8 @@ export type Role = (typeof ROLES)[number];
 export interface Account {
   email: string;
   role: Role;
-  passwordHash: string;
+  /** Absent for accounts that sign in only through the OpenID Connect provider (`--sso`). */
+  passwordHash?: string;
 }
 
 /** Normalised e-mail: trimmed, lower-case. */

@@ -93,9 +93,11 @@ export function protectedResourceMetadata(site: Site): object {
 /**
  * RFC 8414 / OpenID Connect Discovery: this service is not an authorization server or an
  * OpenID provider. The documents name this origin as issuer (so they validate as ours), list no
- * endpoints, grant types or response types, and point to the human sign-in documentation.
+ * endpoints, grant types or response types, and point to the human sign-in documentation. When
+ * admins sign in through an external OpenID provider, the note names it: it is that provider's
+ * own discovery document that describes its endpoints, not this one.
  */
-export function authorizationServerMetadata(site: Site): object {
+export function authorizationServerMetadata(site: Site, signInProvider?: string): object {
   const origin = new URL(site.baseUrl).origin;
   return {
     issuer: origin,
@@ -105,7 +107,9 @@ export function authorizationServerMetadata(site: Site): object {
     token_endpoint_auth_methods_supported: [],
     jwks_uri: `${origin}/.well-known/jwks.json`,
     service_documentation: absolute(site.baseUrl, `${paths.about}#authentication`),
-    'x-note': 'No OAuth or OpenID Connect flow is offered: public data needs no credential, and admins sign in with a browser session on the site. No token is ever issued to agents.',
+    'x-note':
+      'No OAuth or OpenID Connect flow is offered: public data needs no credential, and admins sign in with a browser session on the site. No token is ever issued to agents.' +
+      (signInProvider ? ` Admins may sign in through the OpenID provider ${signInProvider} (see its own /.well-known/openid-configuration); the site accepts only its own session cookie, never that provider's tokens.` : ''),
   };
 }
 

@@ -166,6 +166,20 @@ export function openApiDocument(site: Site, lifecycle: ReadonlyMap<string, Route
         },
       },
       '/api/v1/auth/logout': { post: { operationId: 'signOut', summary: 'Sign out (clears the cookie).', responses: { '200': ok('Signed out.', { type: 'object', properties: { success: { const: true } } }), '303': { description: 'Form post: redirect.' }, ...errors('403') } } },
+      '/api/v1/auth/oidc': {
+        get: {
+          operationId: 'signInWithProvider',
+          summary: 'Browser sign-in through the OpenID Connect provider, when one is configured: redirects to it (authorization code flow with PKCE).',
+          responses: { '303': { description: 'To the provider, or to /login with an `error` reason.', headers: { Location: { schema: { type: 'string' } } } }, ...errors('404', '429') },
+        },
+      },
+      '/api/v1/auth/oidc/callback': {
+        get: {
+          operationId: 'providerCallback',
+          summary: 'Where the provider sends the browser back; sets the session cookie for a verified e-mail that has an account.',
+          responses: { '303': { description: 'To /admin/ (or /) with the session cookie, or to /login with an `error` reason.', headers: { Location: { schema: { type: 'string' } } } }, ...errors('404', '429') },
+        },
+      },
       '/api/v1/auth/session': { get: { operationId: 'currentSession', summary: 'Who is signed in.', ...admin, responses: { '200': ok('The session.', ref('SessionAnswer')), ...errors('401') } } },
       '/api/v1/admin/submissions': {
         get: {

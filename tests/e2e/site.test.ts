@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { e2e, setUp, tearDown } from './helpers/context.ts';
 import { accessibilitySuite } from './suites/accessibility.ts';
+import { adminSuite } from './suites/admin.ts';
 import { appearanceSuite } from './suites/appearance.ts';
 import { dealPageSuite } from './suites/deal-page.ts';
 import { filtersSuite } from './suites/filters.ts';
@@ -23,6 +24,7 @@ submitSuite();
 appearanceSuite();
 accessibilitySuite();
 headAndLayoutSuite();
+adminSuite();
 
 // Last: nothing above made the server log an error (no unexpected 500s).
 test('the server logged no errors during the run', () => {

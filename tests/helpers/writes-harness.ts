@@ -23,9 +23,10 @@ export interface TestAccount {
 export const ADMIN: TestAccount = { email: 'ada@example.com', role: 'admin', password: 'correct-horse-1' };
 export const MEMBER: TestAccount = { email: 'mel@example.com', role: 'member', password: 'battery-staple-2' };
 
-/** Add (or replace) an account in `dataDir` through the project's own CLI. */
+/** Add (or replace) an account in `dataDir` through the project's own CLI (`password: ''`: an SSO-only account). */
 export function addAccount(dataDir: string, account: TestAccount): void {
-  execFileSync(process.execPath, ['scripts/admin.ts', 'add', account.email, '--role', account.role, '--password', account.password], {
+  const secret = account.password ? ['--password', account.password] : ['--sso'];
+  execFileSync(process.execPath, ['scripts/admin.ts', 'add', account.email, '--role', account.role, ...secret], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, DATA_DIR: dataDir },
     stdio: 'pipe',
@@ -43,10 +44,10 @@ export interface WriteServer {
 }
 
 /** A fresh DATA_DIR with `accounts`, a fresh git copy of the `valid` fixture, and the real server on it. */
-export async function startWriteServer(accounts: readonly TestAccount[] = [ADMIN, MEMBER]): Promise<WriteServer> {
+export async function startWriteServer(accounts: readonly TestAccount[] = [ADMIN, MEMBER], env: Record<string, string> = {}): Promise<WriteServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'deals-writes-data-'));
   for (const account of accounts) addAccount(dataDir, account);
-  const server = await startTestServer(join(FIXTURES, 'valid'), { DATA_DIR: dataDir });
+  const server = await startTestServer(join(FIXTURES, 'valid'), { ...env, DATA_DIR: dataDir });
   const contentDir = server.config.contentDir;
   return {
     server,

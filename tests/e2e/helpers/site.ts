@@ -22,6 +22,10 @@ export interface Site {
   work: string;
   /** Server log lines at level `error` since start (a test can fail on any unexpected 500). */
   errors: string[];
+  /** Private data folder (accounts) of the server. */
+  dataDir: string;
+  /** Start one more server on the same build and content, with extra settings (stopped by the caller). */
+  serveWith: (env: Record<string, string>) => Promise<{ url: string; stop: () => Promise<void> }>;
   stop: () => Promise<void>;
 }
 
@@ -34,13 +38,7 @@ export async function startSite(): Promise<Site> {
   await mkdir(work, { recursive: true });
   let child: ChildProcess | undefined;
   const stop = async () => {
-    if (child && child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise<void>((done) => child?.once('exit', () => done()));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child?.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await stopChild(child);
     await rm(work, { recursive: true, force: true });
     // Remove `.e2e/` itself once no other run uses it.
     await rmdir(E2E_DIR).catch(() => undefined);
@@ -55,13 +53,18 @@ export async function startSite(): Promise<Site> {
     await emitCatalog(generatedDir, built.value);
     await astroBuild(generatedDir, distDir);
     const errors: string[] = [];
-    const started = await serve({ CONTENT_DIR: contentDir, GENERATED_DIR: generatedDir, DIST_DIR: distDir, DATA_DIR: dataDir }, errors);
+    const settings = { CONTENT_DIR: contentDir, GENERATED_DIR: generatedDir, DIST_DIR: distDir, DATA_DIR: dataDir };
+    const started = await serve(settings, errors);
     child = started.child;
+    const serveWith = async (env: Record<string, string>) => {
+      const another = await serve({ ...settings, ...env }, errors);
+      return { url: another.url.replace(/\/$/, ''), stop: () => stopChild(another.child) };
+    };
     // If the test process ends without `stop()` (interrupted run), do not leave the server behind.
     const orphan = () => started.child.kill('SIGKILL');
     process.once('exit', orphan);
     started.child.once('exit', () => process.off('exit', orphan));
-    return { url: started.url.replace(/\/$/, ''), work, errors, stop };
+    return { url: started.url.replace(/\/$/, ''), work, errors, dataDir, serveWith, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -69,6 +72,15 @@ export async function startSite(): Promise<Site> {
 }
 
 // --- internal ---
+
+async function stopChild(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
 
 /**
  * Copy a content tree into `<work>/repo/content` and commit it, so submissions commit there

@@ -1,0 +1,66 @@
+/**
+ * GET /api/v1/auth/oidc (send the browser to the OpenID Connect provider) and GET
+ * /api/v1/auth/oidc/callback (come back with a code, leave with a session). Browser
+ * navigations, so outcomes are redirects: to the admin pages, or to the login page with a
+ * reason it can show. 404 when no provider is configured.
+ */
+import type { Deps } from '../deps.ts';
+import { FLOW_COOKIE, OidcFailure, type OidcSignIn } from '../auth/oidc.ts';
+import { cookieHeader, readCookie } from '../auth/session.ts';
+import { ApiError } from '../http/errors.ts';
+import { landingPage, newSessionCookie, redirect, secureCookie } from './auth.ts';
+
+export const OIDC_CALLBACK_PATH = '/api/v1/auth/oidc/callback';
+
+export async function getOidcStart(request: Request, deps: Deps): Promise<Response> {
+  const oidc = configured(deps);
+  try {
+    const { location, flowCookie } = await oidc.begin(new URL(OIDC_CALLBACK_PATH, request.url).href, nowSeconds(deps));
+    return redirect(location, flowCookieHeader(request, flowCookie, 600));
+  } catch (error) {
+    return failed(error, deps);
+  }
+}
+
+export async function getOidcCallback(request: Request, deps: Deps): Promise<Response> {
+  const oidc = configured(deps);
+  const url = new URL(request.url);
+  const clearFlow = flowCookieHeader(request, '', 0);
+  // The person cancelled, or the provider refused: no token exchange to try.
+  if (url.searchParams.has('error')) return redirect('/login?error=sso_denied', clearFlow);
+  try {
+    const identity = await oidc.finish(url, readCookie(request.headers.get('cookie'), FLOW_COOKIE), nowSeconds(deps));
+    const now = deps.clock().getTime();
+    const account = await deps.auth.accounts.find(identity.email, now);
+    if (!account) {
+      deps.log.info('sso sign-in refused: no account', { email: identity.email });
+      return redirect('/login?error=sso_no_account', clearFlow);
+    }
+    deps.log.info('sso sign-in', { email: account.email, role: account.role });
+    return redirect(landingPage(account), clearFlow, newSessionCookie(request, deps, account, now));
+  } catch (error) {
+    return failed(error, deps, clearFlow);
+  }
+}
+
+// --- internal ---
+
+function configured(deps: Deps): OidcSignIn {
+  if (deps.auth.oidc) return deps.auth.oidc;
+  throw new ApiError(404, 'not_found', 'OpenID Connect sign-in is not configured on this site.', {
+    hint: 'Sign in with an e-mail and password on /login.',
+  });
+}
+
+function failed(error: unknown, deps: Deps, ...cookies: string[]): Response {
+  const reason = error instanceof OidcFailure ? error.reason : 'sso_failed';
+  deps.log.warn('sso sign-in failed', { reason, ...(error instanceof OidcFailure ? {} : { error: String(error) }) });
+  return redirect(`/login?error=${reason}`, ...cookies);
+}
+
+/** The flow cookie goes back only to the auth routes. */
+function flowCookieHeader(request: Request, value: string, maxAgeSeconds: number): string {
+  return cookieHeader(FLOW_COOKIE, value, { maxAgeSeconds, secure: secureCookie(request), path: '/api/' });
+}
+
+const nowSeconds = (deps: Deps): number => Math.floor(deps.clock().getTime() / 1000);

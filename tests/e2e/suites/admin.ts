@@ -1,0 +1,95 @@
+/**
+ * Admins in the browser (issue 3 "Done when"): sign in on the login page, create a deal with
+ * the admin form, edit it, delete it from the table after confirming, each change visible in
+ * the API at once; and sign-in through a real OpenID Connect provider (`oidc-provider` on
+ * 127.0.0.1) by clicking the provider button, on a second server over the same build.
+ */
+import { execFileSync } from 'node:child_process';
+import { describe, expect, test } from 'vitest';
+import { OIDC_CALLBACK_PATH } from '../../../functions/api/oidc-login.ts';
+import { startOidcProvider } from '../../helpers/oidc-provider.ts';
+import { openPage, getJson, type ApiDeal } from '../helpers/browser.ts';
+import { e2e } from '../helpers/context.ts';
+import { ROOT } from '../helpers/site.ts';
+
+const ADMIN = { email: 'e2e-admin@example.com', password: 'e2e-admin-password' };
+
+function addAccount(email: string, ...flags: string[]): void {
+  execFileSync(process.execPath, ['scripts/admin.ts', 'add', email, '--role', 'admin', ...flags], { cwd: ROOT, env: { ...process.env, DATA_DIR: e2e().site.dataDir }, stdio: 'pipe' });
+}
+
+const dealBySlug = (slug: string) => fetch(e2e().url(`/api/v1/deals?slug=${slug}`));
+
+export function adminSuite(): void {
+  describe('admin pages', () => {
+    test('sign in, create, edit and delete a deal; the API follows each step', async () => {
+      addAccount(ADMIN.email, '--password', ADMIN.password);
+      const { page, pageErrors, close } = await openPage(e2e().browser);
+      try {
+        await page.goto(e2e().url('/login'));
+        expect(await page.locator('.sso').count()).toBe(0); // no provider configured on this server
+        await page.locator('#email').fill(ADMIN.email);
+        await page.locator('#password').fill(ADMIN.password);
+        await page.locator('form.login button[type=submit]').click();
+        await page.waitForURL(/\/admin\/$/);
+        await expect.poll(() => page.locator('[data-rows] tr').count()).toBeGreaterThan(50);
+
+        await page.goto(e2e().url('/admin/deal/'));
+        await page.locator('#title').fill('E2E Rocket credits');
+        await page.locator('#provider').fill('E2E Rocket');
+        await page.locator('#category').selectOption('cloud-credits');
+        await page.locator('#applicationUrl').fill('https://rocket.example/apply');
+        await page.getByRole('button', { name: 'Save' }).click();
+        await expect.poll(() => page.locator('[data-status]').textContent()).toContain('Saved "E2E Rocket credits"');
+        const created = await getJson<{ deal: ApiDeal }>(e2e().url('/api/v1/deals?slug=e2e-rocket-credits'));
+        expect(created.deal.provider).toBe('E2E Rocket');
+
+        // A second save on the same page edits the deal it just created.
+        await page.locator('#title').fill('E2E Rocket credits, doubled');
+        await page.getByRole('button', { name: 'Save' }).click();
+        await expect.poll(() => page.locator('[data-status]').textContent()).toContain('doubled');
+        const edited = await getJson<{ deal: ApiDeal }>(e2e().url('/api/v1/deals?slug=e2e-rocket-credits'));
+        expect(edited.deal.title).toBe('E2E Rocket credits, doubled');
+        expect(edited.deal.id).toBe(created.deal.id);
+
+        await page.goto(e2e().url('/admin/'));
+        await page.locator('#q').fill('doubled');
+        await page.locator('#q').press('Enter');
+        const row = page.locator('[data-rows] tr', { hasText: 'E2E Rocket credits, doubled' });
+        await expect.poll(() => row.count()).toBe(1);
+        page.once('dialog', (dialog) => void dialog.accept());
+        await row.locator('[data-delete]').click();
+        await expect.poll(async () => (await dealBySlug('e2e-rocket-credits')).status).toBe(404);
+        expect(pageErrors).toEqual([]);
+      } finally {
+        await close();
+      }
+    });
+
+    test('sign in through an OpenID Connect provider with the login page button', async () => {
+      const provider = await startOidcProvider({ grace: { email: 'grace.sso@example.com', emailVerified: true } });
+      const second = await e2e().site.serveWith({ OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret, OIDC_NAME: 'Test Provider' });
+      provider.allowRedirect(`${second.url}${OIDC_CALLBACK_PATH}`);
+      addAccount('grace.sso@example.com', '--sso');
+      const { page, pageErrors, close } = await openPage(e2e().browser);
+      try {
+        await page.goto(`${second.url}/login`);
+        await page.getByRole('link', { name: 'Sign in with Test Provider' }).click();
+        // The provider's own (development) login and consent pages.
+        await page.waitForURL((url) => url.origin === provider.issuer);
+        await page.locator('input[name=login]').fill('grace');
+        await page.locator('input[name=password]').fill('whatever');
+        await page.getByRole('button', { name: 'Sign-in' }).click();
+        await page.locator('button[type=submit]', { hasText: 'Continue' }).click();
+        await page.waitForURL(`${second.url}/admin/`);
+        const session = await page.evaluate(async () => (await fetch('/api/v1/auth/session')).json());
+        expect(session).toMatchObject({ user: { email: 'grace.sso@example.com', role: 'admin' } });
+        expect(pageErrors).toEqual([]);
+      } finally {
+        await close();
+        await second.stop();
+        await provider.stop();
+      }
+    });
+  });
+}
