@@ -10,8 +10,7 @@ import { ContentSnapshot, dealFileText, dealPath } from '../src/pipeline/content
 import type { Deal } from '../src/schemas/deal.ts';
 import type { Deps } from './deps.ts';
 import { ApiError } from './http/errors.ts';
-import { StoreUnavailableError, type ContentChange } from './store/content-store.ts';
-import { WriteQueue } from './store/write-queue.ts';
+import { StoreConflictError, StoreUnavailableError, type ContentChange } from './store/content-store.ts';
 
 export interface DealChange {
   /** Deals to write, as they should be stored (by slug). */
@@ -24,8 +23,6 @@ export interface DealChange {
   actor: string;
 }
 
-const queue = new WriteQueue();
-
 /**
  * Apply one change; resolves with the commit once readers see it. `plan` runs in the queue
  * against the catalog as it is then, so two writes to one deal never work from the same
@@ -33,7 +30,7 @@ const queue = new WriteQueue();
  * @example await applyDealChange(deps, (catalog) => ({ upserts: [deal], removals: [], message: 'Add x', actor: 'ann@example.com' }))
  */
 export function applyDealChange(deps: Deps, plan: (catalog: Catalog) => DealChange | Promise<DealChange>): Promise<{ commit: string }> {
-  return queue.run(async () => {
+  return deps.content.exclusive(async () => {
     const current = deps.state().catalog;
     const change = await plan(current);
     const today = deps.clock().toISOString().slice(0, 10);
@@ -53,22 +50,42 @@ export function applyDealChange(deps: Deps, plan: (catalog: Catalog) => DealChan
       ...change.upserts.map((deal) => ({ path: dealPath(deal.slug), text: dealFileText(stored.get(deal.slug) ?? deal) })),
       ...(change.alsoWrite ?? []),
     ];
-    let commit: string;
+    let result: { commit: string; integrated?: boolean };
     try {
       const committing = deps.store.commit(files, { message: change.message, author: { name: change.actor, email: change.actor } });
       // Build the next catalog while git works in its own processes; serve it only once committed.
       nextCatalog = withChangedDeals(current, next.value.data, next.value.changed, next.value.removedIds);
-      ({ commit } = await committing);
+      result = await committing;
     } catch (error) {
       if (!(error instanceof StoreUnavailableError)) throw error;
-      deps.log.error('store_unavailable', { operation: 'deal-write', error: String(error.cause ?? error.message) });
-      throw new ApiError(503, 'service_unavailable', 'The content store cannot take changes right now.', {
-        hint: 'Nothing was changed; try again in a minute.',
-        headers: { 'Retry-After': '60' },
-      });
+      // A failed publish may have moved the tree to the remote's newest commit.
+      await deps.content.catchUpNow();
+      throw storeRefusal(error, deps);
     }
-    deps.replaceCatalog(nextCatalog);
-    return { commit };
+    if (result.integrated) {
+      // Other instances' commits came in under this one: serve the tree as it now is.
+      await deps.content.catchUpNow();
+    } else {
+      deps.replaceCatalog(nextCatalog);
+      deps.content.served(result.commit);
+    }
+    return { commit: result.commit };
+  });
+}
+
+/** The answer when the content store refused a write: 503, nothing changed. */
+export function storeRefusal(error: StoreUnavailableError, deps: Deps): ApiError {
+  if (error instanceof StoreConflictError) {
+    deps.log.warn('store_conflict', { error: error.message });
+    return new ApiError(503, 'service_unavailable', 'Another instance changed the same content at the same moment.', {
+      hint: 'Nothing was changed; send the request again.',
+      headers: { 'Retry-After': '1' },
+    });
+  }
+  deps.log.error('store_unavailable', { operation: 'write', error: String(error.cause ?? error.message) });
+  return new ApiError(503, 'service_unavailable', 'The content store cannot take changes right now.', {
+    hint: 'Nothing was changed; try again in a minute.',
+    headers: { 'Retry-After': '60' },
   });
 }
 

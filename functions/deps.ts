@@ -16,6 +16,7 @@ import type { RedisLink } from './redis.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { ContentStore } from './store/content-store.ts';
 import { SubmissionDesk } from './submissions.ts';
+import { ContentSync } from './content-sync.ts';
 
 export interface Deps {
   config: Config;
@@ -26,6 +27,8 @@ export interface Deps {
   /** Serve a new catalog from now on (after a content change); its answers start fresh. */
   replaceCatalog: (catalog: Catalog) => void;
   store: ContentStore;
+  /** Catalog changes one at a time, and catching up with commits from other instances. */
+  content: ContentSync;
   submissions: SubmissionDesk;
   /** SPEC: 5 accepted submissions per IP per hour. */
   submitLimit: RollingLimit;
@@ -59,17 +62,27 @@ export function createDeps(
   redis?: RedisLink,
 ): Deps {
   let state = createCatalogState(catalog, config, PINNED, { eager: true });
+  const clock = () => new Date();
   const rolling = (prefix: string, limit: number, windowMs: number): RollingLimit =>
     redis ? new RedisRollingLimit(redis.client, prefix, limit, windowMs, redis.failed) : new MemoryRollingLimit(limit, windowMs);
   return {
     config,
     log,
-    clock: () => new Date(),
+    clock,
     state: () => state,
     replaceCatalog: (next) => {
       state = createCatalogState(next, config, PINNED);
     },
     store,
+    content: new ContentSync({
+      store,
+      log,
+      current: () => state.catalog,
+      replace: (next) => {
+        state = createCatalogState(next, config, PINNED);
+      },
+      today: () => clock().toISOString().slice(0, 10),
+    }),
     submissions: new SubmissionDesk(store),
     submitLimit: rolling('submissions', 5, 60 * 60 * 1000),
     // Five failed sign-ins per address or e-mail per 15 minutes.

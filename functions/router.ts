@@ -9,6 +9,7 @@ import { getStartups } from './api/startups.ts';
 import { postSubmitDeal } from './api/submit-deal.ts';
 import { getSession, postLogin, postLogout } from './api/auth.ts';
 import { getOidcCallback, getOidcStart } from './api/oidc-login.ts';
+import { postContentHook } from './api/content-hook.ts';
 import { approveSubmission, getSubmissions, rejectSubmission } from './api/review.ts';
 import { lifecycleHeaders } from './lifecycle.ts';
 import { clientAddress, requestContext } from './http/client-address.ts';
@@ -48,6 +49,7 @@ const ROUTES = new Map<string, Route>([
   ['/admin/submissions/reject', { methods: { POST: rejectSubmission }, cors: 'same-origin' }],
   // SPEC: the tool-protocol server lives at /api/mcp; it answers GET/DELETE with 405 itself.
   ['/health', { methods: { GET: getHealth }, cors: 'public' }],
+  ['/hooks/content', { methods: { POST: postContentHook }, cors: 'same-origin' }],
   ['/mcp', { methods: { POST: handleMcp, GET: handleMcp, DELETE: handleMcp }, cors: 'public', unversioned: true }],
 ]);
 

@@ -28,7 +28,11 @@ export async function startServer(config: Config, log: Logger = createLogger()):
   const secret = await loadSessionSecret(config.dataDir, config.sessionSecret);
   // ioredis is only loaded when Redis is configured.
   const redis = config.redisUrl ? (await import('./redis.ts')).connectRedis(config.redisUrl, log) : undefined;
-  const deps = createDeps(config, await loadGeneratedCatalog(config.generatedDir), await GitStore.open(config.contentDir), secret, log, redis);
+  const remote = config.contentRemote ? { name: config.contentRemote, branch: config.contentBranch } : undefined;
+  const deps = createDeps(config, await loadGeneratedCatalog(config.generatedDir), await GitStore.open(config.contentDir, remote), secret, log, redis);
+  await deps.content.start(config.contentRemote ? config.contentPullSeconds : 0);
+  // Catch up with the remote at once rather than at the first interval.
+  if (config.contentRemote) void deps.content.pull().catch(() => undefined);
   const entry = join(config.distDir, 'server', 'entry.mjs');
   const astro = existsSync(entry) ? ((await import(pathToFileURL(entry).href)) as { handler: AstroHandler }).handler : undefined;
   const clientDir = existsSync(join(config.distDir, 'client')) ? join(config.distDir, 'client') : config.distDir;
@@ -51,6 +55,7 @@ export async function startServer(config: Config, log: Logger = createLogger()):
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      deps.content.stop();
       await redis?.close();
     },
   };

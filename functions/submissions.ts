@@ -35,7 +35,7 @@ export class SubmissionDesk {
    * Record a submission (one commit), or find the same one from the last day.
    * @returns the submission id, and whether it already existed
    */
-  async submit(submission: Submission, now: Date): Promise<{ id: string; duplicate: boolean }> {
+  async submit(submission: Submission, now: Date): Promise<{ id: string; duplicate: boolean; integrated?: boolean }> {
     const recent = await this.recentSubmissions();
     const key = duplicateKey(submission);
     const existing = recent.get(key);
@@ -45,12 +45,12 @@ export class SubmissionDesk {
     // Only the submission's own fields are kept: a submitter cannot set id, status or dates.
     const fields = Object.fromEntries(Object.keys(SubmissionSchema.shape).filter((k) => k in submission).map((k) => [k, submission[k as keyof Submission]]));
     const record = { id, status: 'pending', submittedAt: now.toISOString(), ...fields } as SubmissionRecord;
-    await this.store.commit([{ path: `${SUBMISSIONS_FOLDER}/${id}.md`, text: toMarkdown({ ...record }, '') }], {
+    const { integrated } = await this.store.commit([{ path: `${SUBMISSIONS_FOLDER}/${id}.md`, text: toMarkdown({ ...record }, '') }], {
       message: `Submission ${id}: ${submission.company_name}`,
       author: { name: 'Deal submission', email: submission.submitter_email ?? 'submissions@localhost' },
     });
     recent.set(key, { id, at: now.getTime() });
-    return { id, duplicate: false };
+    return { id, duplicate: false, integrated };
   }
 
   /** Every stored submission, newest first. */

@@ -31,6 +31,14 @@ export interface Config {
   trustProxyHops: number;
   /** Where Prometheus metrics are served, to loopback clients only; empty turns them off. */
   metricsPath: string;
+  /** Git remote of the content store that every commit is pushed to (several instances); unset: local only. */
+  contentRemote: string | undefined;
+  /** Branch on that remote; by default the branch checked out. */
+  contentBranch: string | undefined;
+  /** Pull the remote this often (0: only on the webhook). */
+  contentPullSeconds: number;
+  /** Shared secret of the content webhook (POST /api/v1/hooks/content); unset: no webhook. */
+  contentWebhookSecret: string | undefined;
   /** Optional OpenID Connect sign-in (OIDC_ISSUER and OIDC_CLIENT_ID set); local accounts otherwise only. */
   oidc: OidcConfig | undefined;
 }
@@ -67,6 +75,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: env.REDIS_URL || undefined,
     trustProxyHops: integer(env.TRUST_PROXY_HOPS, 0),
     metricsPath: env.METRICS_PATH ?? '/_internal/metrics',
+    contentRemote: env.CONTENT_REMOTE || undefined,
+    contentBranch: env.CONTENT_BRANCH || undefined,
+    contentPullSeconds: integer(env.CONTENT_PULL_SECONDS, env.CONTENT_REMOTE ? 5 : 0),
+    contentWebhookSecret: env.CONTENT_WEBHOOK_SECRET || undefined,
     oidc: oidcConfig(env),
   };
 }

@@ -10,6 +10,7 @@ import { clientAddress } from '../http/client-address.ts';
 import { ApiError } from '../http/errors.ts';
 import { readBody } from '../http/request-body.ts';
 import { StoreUnavailableError } from '../store/content-store.ts';
+import { storeRefusal } from '../deal-writes.ts';
 
 const validateSubmission = compileValidator<Submission>(submissionJsonSchema());
 
@@ -48,17 +49,15 @@ async function submit(request: Request, deps: Deps): Promise<Response> {
   if (!checked.ok) {
     throw new ApiError(400, 'validation_error', checked.message, { hint: 'See the Deal submission schema in /openapi.json for every field rule.' });
   }
-  let result: { id: string; duplicate: boolean };
+  let result: { id: string; duplicate: boolean; integrated?: boolean };
   try {
     result = await deps.submissions.submit(checked.value, now);
   } catch (error) {
     if (!(error instanceof StoreUnavailableError)) throw error;
-    deps.log.error('store_unavailable', { operation: 'submit-deal', error: String(error.cause ?? error.message) });
-    throw new ApiError(503, 'service_unavailable', 'Submissions cannot be accepted right now.', {
-      hint: 'Try again in a minute.',
-      headers: { 'Retry-After': '60' },
-    });
+    throw storeRefusal(error, deps);
   }
+  // Commits from other instances came in under this one: serve them too.
+  if (result.integrated) await deps.content.catchUp();
   await deps.submitLimit.record(address, now.getTime());
   const left = await deps.submitLimit.check(address, now.getTime());
   const body = result.duplicate ? { success: true, id: result.id, duplicate: true } : { success: true, id: result.id };

@@ -38,10 +38,11 @@ export function asJsonObject(value: unknown, where = 'body'): Record<string, unk
   return value as Record<string, unknown>;
 }
 
-// --- internal ---
-
-async function readText(request: Request, maxBytes: number): Promise<string> {
-  if (!request.body) return '';
+/** The raw body bytes, refused with 413 beyond `maxBytes` (read no further than that). */
+export async function readRawBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Buffer> {
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -55,7 +56,13 @@ async function readText(request: Request, maxBytes: number): Promise<string> {
     }
     chunks.push(value);
   }
-  return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
+}
+
+// --- internal ---
+
+async function readText(request: Request, maxBytes: number): Promise<string> {
+  return new TextDecoder('utf-8', { fatal: false }).decode(await readRawBody(request, maxBytes));
 }
 
 function tooLarge(maxBytes: number): ApiError {

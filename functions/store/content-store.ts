@@ -21,10 +21,23 @@ export interface ContentStore {
   read(path: string): Promise<string | undefined>;
   /** Names of the files directly in a folder of the store (empty when it does not exist). */
   list(folder: string): Promise<string[]>;
-  /** Apply every change and record them as one commit, or none of them. Calls run one at a time. */
-  commit(changes: readonly ContentChange[], info: CommitInfo): Promise<{ commit: string }>;
+  /**
+   * Apply every change and record them as one commit, or none of them. Calls run one at a time.
+   * With a remote, the commit is also pushed before this resolves; `integrated` says other
+   * commits from the remote came in under it (the caller re-reads what they changed).
+   */
+  commit(changes: readonly ContentChange[], info: CommitInfo): Promise<CommitResult>;
   /** The current commit and whether writes can be taken now. */
   status(): Promise<{ commit: string | undefined; writable: boolean; problem?: string }>;
+  /** Bring in commits from the remote, if there is one (fast-forward); resolves with the new head. */
+  pull(): Promise<{ commit: string | undefined; moved: boolean }>;
+  /** Content paths (relative to the root) that differ between two commits; `undefined` when unknown. */
+  changedPaths(from: string, to: string): Promise<string[] | undefined>;
+}
+
+export interface CommitResult {
+  commit: string;
+  integrated?: boolean;
 }
 
 /** The store cannot take writes now (not a repository, read-only, disk full, lock held). */
@@ -32,6 +45,14 @@ export class StoreUnavailableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'StoreUnavailableError';
+  }
+}
+
+/** The remote moved under a write in a way a rebase cannot reconcile (same file changed). */
+export class StoreConflictError extends StoreUnavailableError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreConflictError';
   }
 }
 

@@ -3,29 +3,53 @@
  * atomically (temp file, fsync, rename) and recorded as one commit with the actor as author;
  * writes run one at a time. A journal in `.git/` names the files of the write in flight, so a
  * process killed mid-write is rolled back to the last commit on the next start.
+ *
+ * With a remote (several instances, docs/scaling.md), every commit is pushed before the write
+ * is acknowledged: a rejected push fetches, rebases the commit onto the remote and pushes
+ * again; when that cannot work (the same file changed, the remote unreachable) the commit is
+ * taken back and the write fails with nothing left behind. `pull` fast-forwards to the remote.
  */
 import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, mkdir, open, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { assertSafePath, StoreUnavailableError, type CommitInfo, type ContentChange, type ContentStore } from './content-store.ts';
+import {
+  assertSafePath,
+  StoreConflictError,
+  StoreUnavailableError,
+  type CommitInfo,
+  type CommitResult,
+  type ContentChange,
+  type ContentStore,
+} from './content-store.ts';
 import { WriteQueue } from './write-queue.ts';
 
 const run = promisify(execFile);
 const JOURNAL = 'deals-store-journal.json';
 /** Git itself fsyncs what a commit writes: objects, refs and the index. */
 const GIT_SETTINGS = ['-c', 'core.fsync=committed,index', '-c', 'core.fsyncMethod=fsync', '-c', 'commit.gpgsign=false'];
+/** How often a rejected push is rebased and tried again before the write gives up. */
+const PUSH_ATTEMPTS = 12;
+
+/** Where commits are published: a configured git remote and branch. */
+export interface GitRemote {
+  name: string;
+  /** The branch on the remote; by default the branch checked out. */
+  branch?: string | undefined;
+}
 
 export class GitStore implements ContentStore {
   readonly root: string;
   private readonly repo: { top: string; gitDir: string } | undefined;
+  private readonly remote: Required<GitRemote> | undefined;
   private readonly queue = new WriteQueue();
   private sequence = 0;
 
-  private constructor(root: string, repo: { top: string; gitDir: string } | undefined) {
+  private constructor(root: string, repo: { top: string; gitDir: string } | undefined, remote: Required<GitRemote> | undefined) {
     this.root = root;
     this.repo = repo;
+    this.remote = remote;
   }
 
   /**
@@ -33,7 +57,7 @@ export class GitStore implements ContentStore {
    * outside any git repository opens too, but refuses writes (503 upstream).
    * @example const store = await GitStore.open('content')
    */
-  static async open(root: string): Promise<GitStore> {
+  static async open(root: string, remote?: GitRemote): Promise<GitStore> {
     const absolute = resolve(root);
     let repo: { top: string; gitDir: string } | undefined;
     try {
@@ -43,7 +67,12 @@ export class GitStore implements ContentStore {
     } catch {
       repo = undefined;
     }
-    const store = new GitStore(absolute, repo);
+    let target: Required<GitRemote> | undefined;
+    if (remote && repo) {
+      const branch = remote.branch || (await run('git', ['rev-parse', '--abbrev-ref', 'HEAD'], { cwd: absolute })).stdout.trim();
+      target = { name: remote.name, branch };
+    }
+    const store = new GitStore(absolute, repo, target);
     await store.recover();
     return store;
   }
@@ -67,8 +96,40 @@ export class GitStore implements ContentStore {
     }
   }
 
-  commit(changes: readonly ContentChange[], info: CommitInfo): Promise<{ commit: string }> {
-    return this.queue.run(() => this.apply(changes, info));
+  commit(changes: readonly ContentChange[], info: CommitInfo): Promise<CommitResult> {
+    return this.queue.run(async () => {
+      const before = this.remote ? await this.head() : undefined;
+      const { commit } = await this.apply(changes, info);
+      if (!this.remote || !before || commit === before) return { commit };
+      return this.publish(before);
+    });
+  }
+
+  pull(): Promise<{ commit: string | undefined; moved: boolean }> {
+    return this.queue.run(async () => {
+      const remote = this.remote;
+      if (!remote) return { commit: this.repo ? await this.head() : undefined, moved: false };
+      const before = await this.head();
+      await this.git(['fetch', '-q', remote.name, remote.branch]);
+      // Only fast-forwards: every local commit was pushed before it was acknowledged.
+      await this.git(['merge', '-q', '--ff-only', 'FETCH_HEAD']);
+      const after = await this.head();
+      return { commit: after, moved: after !== before };
+    });
+  }
+
+  async changedPaths(from: string, to: string): Promise<string[] | undefined> {
+    if (!this.repo) return undefined;
+    try {
+      const prefix = relative(this.repo.top, this.root);
+      const out = await this.git(['diff', '--name-only', '--no-renames', '-z', from, to, '--', prefix || '.']);
+      return out
+        .split('\0')
+        .filter(Boolean)
+        .map((path) => (prefix ? relative(prefix, path) : path));
+    } catch {
+      return undefined;
+    }
   }
 
   async status(): Promise<{ commit: string | undefined; writable: boolean; problem?: string }> {
@@ -83,6 +144,53 @@ export class GitStore implements ContentStore {
   }
 
   // --- internal ---
+
+  private async head(): Promise<string> {
+    return (await this.git(['rev-parse', 'HEAD'])).trim();
+  }
+
+  /**
+   * Push the commit(s) since `before`; on a rejected push, fetch, rebase and try again. When it
+   * cannot be published the local commit is taken back (`reset --keep` touches only the files
+   * it changed) and the write fails: nothing unacknowledged stays.
+   */
+  private async publish(before: string): Promise<CommitResult> {
+    const remote = this.remote as Required<GitRemote>;
+    let integrated = false;
+    for (let attempt = 1; attempt <= PUSH_ATTEMPTS; attempt += 1) {
+      try {
+        await this.git(['push', '-q', remote.name, `HEAD:refs/heads/${remote.branch}`]);
+        return { commit: await this.head(), integrated };
+      } catch (error) {
+        if (!isRejectedPush(error)) {
+          await this.takeBack(before);
+          throw new StoreUnavailableError('the content remote cannot be reached', { cause: error });
+        }
+      }
+      // A random pause, growing with each attempt, so instances racing for the branch fall out of step.
+      if (attempt > 1) await sleep(Math.random() * 20 * attempt);
+      try {
+        await this.git(['fetch', '-q', remote.name, remote.branch]);
+        await this.git(['rebase', '-q', 'FETCH_HEAD']);
+        integrated = true;
+      } catch (error) {
+        await this.git(['rebase', '--abort']).catch(() => undefined);
+        await this.takeBack(before);
+        // Leave the work tree at the remote's state so the next write starts from it.
+        await this.git(['merge', '-q', '--ff-only', 'FETCH_HEAD']).catch(() => undefined);
+        if (isConflict(error)) throw new StoreConflictError('the change conflicts with one made on another instance');
+        throw new StoreUnavailableError('the content remote cannot be reached', { cause: error });
+      }
+    }
+    await this.takeBack(before);
+    await this.git(['merge', '-q', '--ff-only', 'FETCH_HEAD']).catch(() => undefined);
+    throw new StoreUnavailableError('the content remote kept moving; the change was not published');
+  }
+
+  /** Undo local commits back to `commit` (a rebase may have brought the remote's in between: those stay reachable from the remote). */
+  private async takeBack(commit: string): Promise<void> {
+    await this.git(['reset', '-q', '--keep', commit]);
+  }
 
   private async apply(changes: readonly ContentChange[], info: CommitInfo): Promise<{ commit: string }> {
     const repo = this.repo;
@@ -197,6 +305,17 @@ async function syncFolder(path: string): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Git refused the push because the remote has commits this clone lacks. */
+function isRejectedPush(error: unknown): boolean {
+  return /\[rejected\]|non-fast-forward|fetch first|failed to update ref|cannot lock ref/i.test(String((error as { stderr?: unknown }).stderr ?? ''));
+}
+
+function isConflict(error: unknown): boolean {
+  return /conflict|could not apply/i.test(`${String((error as { stderr?: unknown }).stderr ?? '')}${String((error as { stdout?: unknown }).stdout ?? '')}`);
 }
 
 function ignoreMissing(error: NodeJS.ErrnoException): void {

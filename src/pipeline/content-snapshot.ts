@@ -32,6 +32,12 @@ export function dealFileText(deal: Deal): string {
   return toMarkdown(ordered, typeof description === 'string' ? description : '');
 }
 
+/** One deal file's text, by the slug its name gives. */
+export interface DealFile {
+  slug: string;
+  text: string;
+}
+
 /** A catalog after a write: its data, and which deals changed or went (for the search index). */
 export interface ChangedCatalog {
   data: CatalogData;
@@ -59,18 +65,31 @@ export class ContentSnapshot {
    * `removals`, or the diagnostics that forbid it. Nothing is written anywhere.
    */
   withDealChanges(upserts: readonly Deal[], removals: readonly string[], today: string): StageResult<ChangedCatalog | undefined> {
-    const next = new Map(this.deals);
-    for (const slug of removals) next.delete(slug);
     const diagnostics: Diagnostic[] = [];
-    const changed: Deal[] = [];
+    const files: DealFile[] = [];
     for (const deal of upserts) {
       // The slug names the file: anything but a plain slug could write outside deals/.
       if (typeof deal.slug !== 'string' || !SLUG_PATTERN.test(deal.slug)) {
         diagnostics.push({ severity: 'error', code: 'invalid_slug', file: 'content/deals', field: 'slug', message: `expected lowercase letters, digits and single hyphens, like \`cloud-credits\`, got ${JSON.stringify(deal.slug)}` });
-        continue;
+      } else {
+        files.push({ slug: deal.slug, text: dealFileText(deal) });
       }
-      // The same path a build takes: the file text, parsed and validated.
-      const parsed = parseEntry({ path: `content/${dealPath(deal.slug)}`, text: dealFileText(deal) });
+    }
+    if (hasErrors(diagnostics)) return { value: undefined, diagnostics };
+    return this.withDealFiles(files, removals, today);
+  }
+
+  /**
+   * The catalog after deal files changed on disk (another instance's commits): each file's
+   * text goes the same parse → validate path as a build; `removals` are slugs whose file went.
+   */
+  withDealFiles(files: readonly DealFile[], removals: readonly string[], today: string): StageResult<ChangedCatalog | undefined> {
+    const next = new Map(this.deals);
+    for (const slug of removals) next.delete(slug);
+    const diagnostics: Diagnostic[] = [];
+    const changed: Deal[] = [];
+    for (const file of files) {
+      const parsed = parseEntry({ path: `content/${dealPath(file.slug)}`, text: file.text });
       diagnostics.push(...parsed.diagnostics);
       if (!parsed.value) continue;
       const checked = validateDeals([parsed.value], this.categories, today);

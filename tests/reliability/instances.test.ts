@@ -1,0 +1,209 @@
+/**
+ * Several instances (issue 6, DESIGN "Growing past one machine"): two server processes on
+ * 127.0.0.1, each with its own clone of one bare git remote, sharing a real redis-server.
+ * Writes through either instance are pushed (rebased when the other got there first) and
+ * seen by both; the submission limit holds across them; a Redis crash degrades to
+ * per-instance limits without a 5xx; malformed content pushed to the remote leaves both
+ * serving the last good catalog, and a fix is picked up.
+ */
+import { createHmac } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startChildServer, type ChildServer } from '../helpers/child-server.ts';
+import { cloneFor, createRemote, gitIn } from '../helpers/git-remote.ts';
+import { startRedisServer, type RedisServer } from '../helpers/redis-server.ts';
+import { FIXTURES } from '../helpers/server.ts';
+import { ADMIN, addAccount, call, callFrom, login, uniqueWord, type JsonResult } from '../helpers/writes-harness.ts';
+
+const WEBHOOK_SECRET = 'a-shared-webhook-secret';
+
+let work: string;
+let remote: string;
+let redis: RedisServer;
+let a: ChildServer;
+let b: ChildServer;
+let cookie: string;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'deals-instances-'));
+  remote = await createRemote(join(FIXTURES, 'valid'), work);
+  redis = await startRedisServer();
+  const dataDir = join(work, 'data');
+  addAccount(dataDir, ADMIN);
+  const env = {
+    REDIS_URL: redis.url,
+    CONTENT_REMOTE: 'origin',
+    CONTENT_PULL_SECONDS: '1',
+    CONTENT_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    SESSION_SECRET: 'one-secret-for-every-instance',
+  };
+  const [cloneA, cloneB] = await Promise.all([cloneFor(remote, work, 'a'), cloneFor(remote, work, 'b')]);
+  [a, b] = await Promise.all([cloneA, cloneB].map((clone) => startChildServer({ ...clone, dataDir, env })));
+  // Signed in on A; the same cookie works on B (one SESSION_SECRET, no shared session store).
+  cookie = await login(a.url, ADMIN);
+});
+
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  await redis?.stop();
+  await rm(work, { recursive: true, force: true });
+});
+
+function newDeal(word: string) {
+  return { title: `Shared ${word} credits`, provider: `Shared ${word}`, category: 'cloud-credits', applicationUrl: `https://${word}.example/apply` };
+}
+
+const createOn = (server: ChildServer, word: string): Promise<JsonResult> => call(server.url, 'POST', '/api/v1/deals', { cookie, body: newDeal(word) });
+const dealOn = async (server: ChildServer, slug: string): Promise<number> => (await fetch(`${server.url}/api/v1/deals?slug=${slug}`)).status;
+
+/** Poll until `check` holds (or fail after `ms`). */
+async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const remoteLog = (): string[] => gitIn(remote, 'log', '--format=%H %P', 'main').trim().split('\n');
+
+describe('writes through either instance', () => {
+  test('a deal created on A is served by B after B pulls, and the reverse', async () => {
+    const first = uniqueWord('ab');
+    expect((await createOn(a, first)).status).toBe(200);
+    expect(await dealOn(a, `shared-${first}-credits`)).toBe(200);
+    await eventually(async () => (await dealOn(b, `shared-${first}-credits`)) === 200);
+
+    const second = uniqueWord('ba');
+    const created = await call(b.url, 'POST', '/api/v1/deals', { cookie, body: newDeal(second) });
+    expect(created.status, created.text).toBe(200);
+    await eventually(async () => (await dealOn(a, `shared-${second}-credits`)) === 200);
+    // Each acknowledged write is on the remote, authored by the admin.
+    expect(gitIn(remote, 'log', '-2', '--format=%ae %s', 'main')).toContain(ADMIN.email);
+  });
+
+  test('the webhook makes an instance pull at once; a bad signature is refused', async () => {
+    const word = uniqueWord('hook');
+    // Pushed by an editor straight to the remote, not through any instance.
+    const editor = join(work, `editor-${word}`);
+    gitIn(work, 'clone', '-q', remote, editor);
+    await writeFile(join(editor, 'content', 'deals', `hooked-${word}.md`), `---\nid: d-${word}\ntitle: Hooked ${word}\nprovider: Hook Co\ncategory: cloud-credits\nstatus: active\napplicationUrl: https://hook.example\n---\nPushed by an editor.\n`);
+    gitIn(editor, 'add', '-A');
+    gitIn(editor, 'commit', '-q', '-m', 'Editor adds a deal');
+    gitIn(editor, 'push', '-q', 'origin', 'main');
+
+    const body = JSON.stringify({ ref: 'refs/heads/main' });
+    const forged = await call(a.url, 'POST', '/api/v1/hooks/content', { rawBody: body, headers: { 'X-Hub-Signature-256': 'sha256=00' } });
+    expect(forged.status).toBe(401);
+    const signature = `sha256=${createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex')}`;
+    const hooked = await call(a.url, 'POST', '/api/v1/hooks/content', { rawBody: body, headers: { 'X-Hub-Signature-256': signature } });
+    expect(hooked.status, hooked.text).toBe(200);
+    // Served as soon as the webhook answered: no waiting for the interval.
+    expect(await dealOn(a, `hooked-${word}`)).toBe(200);
+  });
+
+  test('concurrent writes on both instances: all acknowledged, all served by both, one linear history', async () => {
+    const before = remoteLog().length;
+    const words = Array.from({ length: 16 }, (_, i) => uniqueWord(`c${i}x`));
+    const results = await Promise.all(words.map((word, i) => createOn(i % 2 ? a : b, word)));
+    expect(results.map((r) => r.status), [...a.errors(), ...b.errors()].join('\n')).toEqual(words.map(() => 200));
+    const log = remoteLog();
+    expect(log.length).toBe(before + words.length);
+    // Linear: no merge commits (each line is "commit parent").
+    expect(log.every((line) => line.split(' ').length <= 2)).toBe(true);
+    for (const server of [a, b]) {
+      await eventually(async () => (await Promise.all(words.map((w) => dealOn(server, `shared-${w}-credits`)))).every((s) => s === 200));
+    }
+  });
+
+  test('a deal edited on B after it was created on A keeps its id; the edit reaches A', async () => {
+    const word = uniqueWord('edit');
+    const created = (await createOn(a, word)).body as { deal: { id: string; slug: string } };
+    await eventually(async () => (await dealOn(b, created.deal.slug)) === 200);
+    const edited = await call(b.url, 'PUT', '/api/v1/deals', { cookie, body: { slug: created.deal.slug, title: `Edited ${word}` } });
+    expect(edited.status, edited.text).toBe(200);
+    await eventually(async () => {
+      const answer = (await (await fetch(`${a.url}/api/v1/deals?slug=${created.deal.slug}`)).json()) as { deal: { id: string; title: string } };
+      return answer.deal.title === `Edited ${word}` && answer.deal.id === created.deal.id;
+    });
+    expect(a.errors()).toEqual([]);
+    expect(b.errors()).toEqual([]);
+  });
+});
+
+describe('shared rate limits in Redis', () => {
+  const submission = (n: number) => ({
+    company_name: `Limit Co ${n}`,
+    website_url: 'https://limit.example',
+    deal_value: '10% off',
+    redemption_link: `https://limit.example/${n}`,
+    benefit_description: 'Ten percent off the first year for startups of any size.',
+    category: 'saas',
+  });
+
+  test('the 5-per-hour submission limit counts submissions to both instances', async () => {
+    const address = '127.0.0.77';
+    const statuses: number[] = [];
+    for (let n = 0; n < 5; n += 1) statuses.push((await callFrom(address, n % 2 ? b.url : a.url, 'POST', '/api/v1/submit-deal', { body: submission(n) })).status);
+    expect(statuses).toEqual([201, 201, 201, 201, 201]);
+    const sixthOnA = await callFrom(address, a.url, 'POST', '/api/v1/submit-deal', { body: submission(6) });
+    const sixthOnB = await callFrom(address, b.url, 'POST', '/api/v1/submit-deal', { body: submission(7) });
+    expect([sixthOnA.status, sixthOnB.status]).toEqual([429, 429]);
+    expect(Number(sixthOnB.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  test('Redis killed mid-run: both instances keep answering (per-instance limits), say so in health and the log', async () => {
+    await redis.kill();
+    const address = '127.0.0.78';
+    for (const server of [a, b]) {
+      const reads = await Promise.all(Array.from({ length: 20 }, () => fetch(`${server.url}/api/v1/deals?limit=5`)));
+      expect(reads.map((r) => r.status).every((s) => s === 200)).toBe(true);
+      const submitted = await callFrom(address, server.url, 'POST', '/api/v1/submit-deal', { body: submission(100) });
+      expect(submitted.status, submitted.text).toBe(201);
+    }
+    await eventually(async () => {
+      const health = (await (await fetch(`${a.url}/api/v1/health`)).json()) as { redis: string; status: string };
+      return health.redis === 'down' && health.status === 'degraded';
+    });
+    expect(a.output.some((line) => line.includes('redis_unavailable'))).toBe(true);
+    expect(a.errors().filter((line) => !line.includes('redis'))).toEqual([]);
+    // Redis comes back on the same port: the instances reconnect.
+    redis = await startRedisServer(redis.port);
+    await eventually(async () => ((await (await fetch(`${a.url}/api/v1/health`)).json()) as { redis: string }).redis === 'ok', 15_000);
+  });
+});
+
+describe('malformed content pushed to the remote', () => {
+  test('both instances keep serving the last good catalog and report it; a fix is picked up', async () => {
+    const editor = join(work, 'editor-bad');
+    gitIn(work, 'clone', '-q', remote, editor);
+    const file = join(editor, 'content', 'deals', 'broken-deal.md');
+    await writeFile(file, '---\ntitle: [unclosed\nprovider: Broken\n---\nbody\n');
+    gitIn(editor, 'add', '-A');
+    gitIn(editor, 'commit', '-q', '-m', 'A broken deal');
+    gitIn(editor, 'push', '-q', 'origin', 'main');
+    const counts = await Promise.all([a, b].map(async (s) => ((await (await fetch(`${s.url}/api/v1/deals?limit=1`)).json()) as { count: number }).count));
+
+    for (const server of [a, b]) {
+      await eventually(async () => {
+        const health = (await (await fetch(`${server.url}/api/v1/health`)).json()) as { content: { problem?: string } };
+        return health.content.problem?.includes('broken-deal.md') ?? false;
+      });
+      expect(server.errors().some((line) => line.includes('content_invalid') && line.includes('broken-deal.md'))).toBe(true);
+    }
+    // Still serving, the same catalog as before.
+    const after = await Promise.all([a, b].map(async (s) => ((await (await fetch(`${s.url}/api/v1/deals?limit=1`)).json()) as { count: number }).count));
+    expect(after).toEqual(counts);
+
+    await writeFile(file, '---\nid: d-fixed001\ntitle: Fixed deal\nprovider: Broken\ncategory: cloud-credits\nstatus: active\napplicationUrl: https://fixed.example\n---\nFixed.\n');
+    gitIn(editor, 'commit', '-q', '-am', 'Fix the broken deal');
+    gitIn(editor, 'push', '-q', 'origin', 'main');
+    for (const server of [a, b]) {
+      await eventually(async () => (await dealOn(server, 'broken-deal')) === 200);
+      const health = (await (await fetch(`${server.url}/api/v1/health`)).json()) as { content: { problem?: string } };
+      expect(health.content.problem).toBeUndefined();
+    }
+  });
+});
