@@ -40,7 +40,7 @@ beforeAll(async () => {
     SESSION_SECRET: 'one-secret-for-every-instance',
   };
   const [cloneA, cloneB] = await Promise.all([cloneFor(remote, work, 'a'), cloneFor(remote, work, 'b')]);
-  [a, b] = await Promise.all([cloneA, cloneB].map((clone) => startChildServer({ ...clone, dataDir, env })));
+  [a, b] = await Promise.all([startChildServer({ ...cloneA, dataDir, env }), startChildServer({ ...cloneB, dataDir, env })]);
   // Signed in on A; the same cookie works on B (one SESSION_SECRET, no shared session store).
   cookie = await login(a.url, ADMIN);
 });
