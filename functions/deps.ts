@@ -15,7 +15,7 @@ import { RateLimits } from './http/rate-limits.ts';
 import type { RedisLink } from './redis.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { ContentStore } from './store/content-store.ts';
-import { SubmissionDesk } from './submissions.ts';
+import { SUBMISSIONS_FOLDER, SubmissionDesk } from './submissions.ts';
 import { ContentSync } from './content-sync.ts';
 
 export interface Deps {
@@ -63,6 +63,7 @@ export function createDeps(
 ): Deps {
   let state = createCatalogState(catalog, config, PINNED, { eager: true });
   const clock = () => new Date();
+  const submissions = new SubmissionDesk(store);
   const rolling = (prefix: string, limit: number, windowMs: number): RollingLimit =>
     redis ? new RedisRollingLimit(redis.client, prefix, limit, windowMs, redis.failed) : new MemoryRollingLimit(limit, windowMs);
   return {
@@ -82,8 +83,11 @@ export function createDeps(
         state = createCatalogState(next, config, PINNED);
       },
       today: () => clock().toISOString().slice(0, 10),
+      arrived: (paths) => {
+        if (!paths || paths.some((path) => path.startsWith(`${SUBMISSIONS_FOLDER}/`))) submissions.forget();
+      },
     }),
-    submissions: new SubmissionDesk(store),
+    submissions,
     submitLimit: rolling('submissions', 5, 60 * 60 * 1000),
     // Five failed sign-ins per address or e-mail per 15 minutes.
     auth: {

@@ -53,6 +53,11 @@ export class SubmissionDesk {
     return { id, duplicate: false, integrated };
   }
 
+  /** Submissions arrived from another instance: rebuild the duplicate index on the next submit. */
+  forget(): void {
+    this.recent = undefined;
+  }
+
   /** Every stored submission, newest first. */
   async list(): Promise<SubmissionRecord[]> {
     const names = (await this.store.list(SUBMISSIONS_FOLDER)).filter((n) => n.endsWith('.md'));

@@ -208,6 +208,25 @@ export function openApiDocument(site: Site, lifecycle: ReadonlyMap<string, Route
           responses: { '200': ok('Rejected.', { type: 'object', properties: { success: { const: true }, submission: ref('SubmissionRecord') } }), ...errors('400', '401', '403', '404', '503') },
         },
       },
+      '/api/v1/health': {
+        get: {
+          operationId: 'health',
+          summary: 'Liveness and what this instance serves: catalog version, content commit, store, content sync and Redis status (`status`: ok or degraded).',
+          responses: { '200': ok('The instance is alive.', { type: 'object', required: ['success', 'status'], properties: { success: { const: true }, status: { enum: ['ok', 'degraded'] } } }) },
+        },
+      },
+      '/api/v1/hooks/content': {
+        post: {
+          operationId: 'contentWebhook',
+          summary: 'Push webhook of the content repository: pull now (only with CONTENT_REMOTE and CONTENT_WEBHOOK_SECRET). Signed: `X-Hub-Signature-256: sha256=<HMAC-SHA256 of the body>`.',
+          parameters: [{ name: 'X-Hub-Signature-256', in: 'header', required: true, schema: { type: 'string' } }],
+          requestBody: { required: false, content: json({ type: 'object' }) },
+          responses: {
+            '200': ok('Pulled.', { type: 'object', properties: { success: { const: true }, commit: { type: 'string' }, changed: { type: 'boolean' } } }),
+            ...errors('401', '404', '413', '503'),
+          },
+        },
+      },
       [paths.mcp]: {
         post: {
           operationId: 'mcp',

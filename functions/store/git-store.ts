@@ -111,8 +111,10 @@ export class GitStore implements ContentStore {
       if (!remote) return { commit: this.repo ? await this.head() : undefined, moved: false };
       const before = await this.head();
       await this.git(['fetch', '-q', remote.name, remote.branch]);
-      // Only fast-forwards: every local commit was pushed before it was acknowledged.
-      await this.git(['merge', '-q', '--ff-only', 'FETCH_HEAD']);
+      // Every acknowledged commit was pushed first, so a local commit the remote lacks was never
+      // acknowledged (the process died between commit and push): it goes. Otherwise fast-forward.
+      const unpublished = Number((await this.git(['rev-list', '--count', 'FETCH_HEAD..HEAD'])).trim());
+      await this.git(unpublished > 0 ? ['reset', '-q', '--keep', 'FETCH_HEAD'] : ['merge', '-q', '--ff-only', 'FETCH_HEAD']);
       const after = await this.head();
       return { commit: after, moved: after !== before };
     });

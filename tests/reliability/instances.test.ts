@@ -154,6 +154,17 @@ describe('shared rate limits in Redis', () => {
     expect(Number(sixthOnB.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
+  test('the same submission sent to A and then to B is recognised as a duplicate across instances', async () => {
+    const first = await callFrom('127.0.0.79', a.url, 'POST', '/api/v1/submit-deal', { body: submission(500) });
+    expect(first.status, first.text).toBe(201);
+    const { id } = first.body as { id: string };
+    // B pulls A's commit within its interval; then the duplicate check sees it.
+    await eventually(async () => gitIn(join(work, 'b'), 'log', '-1', '--format=%s', 'HEAD', '--', 'content/submissions').includes(id));
+    const again = await callFrom('127.0.0.80', b.url, 'POST', '/api/v1/submit-deal', { body: submission(500) });
+    expect(again.status, again.text).toBe(201);
+    expect(again.body).toEqual({ success: true, id, duplicate: true });
+  });
+
   test('Redis killed mid-run: both instances keep answering (per-instance limits), say so in health and the log', async () => {
     await redis.kill();
     const address = '127.0.0.78';
