@@ -43,13 +43,16 @@ export class GitStore implements ContentStore {
   readonly root: string;
   private readonly repo: { top: string; gitDir: string } | undefined;
   private readonly remote: Required<GitRemote> | undefined;
+  /** The repository tracks nothing outside the content folder, and has a first commit. */
+  private readonly ownsRepository: boolean;
   private readonly queue = new WriteQueue();
   private sequence = 0;
 
-  private constructor(root: string, repo: { top: string; gitDir: string } | undefined, remote: Required<GitRemote> | undefined) {
+  private constructor(root: string, repo: { top: string; gitDir: string } | undefined, remote: Required<GitRemote> | undefined, ownsRepository: boolean) {
     this.root = root;
     this.repo = repo;
     this.remote = remote;
+    this.ownsRepository = ownsRepository;
   }
 
   /**
@@ -72,7 +75,7 @@ export class GitStore implements ContentStore {
       const branch = remote.branch || (await run('git', ['rev-parse', '--abbrev-ref', 'HEAD'], { cwd: absolute })).stdout.trim();
       target = { name: remote.name, branch };
     }
-    const store = new GitStore(absolute, repo, target);
+    const store = new GitStore(absolute, repo, target, repo ? await ownsRepository(repo.top, absolute) : false);
     await store.recover();
     return store;
   }
@@ -207,26 +210,47 @@ export class GitStore implements ContentStore {
         if (change.text === null) await unlink(file).catch(ignoreMissing);
         else await this.writeAtomically(file, change.text);
       }
-      const deleted = repoPaths.filter((_, i) => changes[i]?.text === null);
-      const written = repoPaths.filter((_, i) => changes[i]?.text !== null);
-      if (deleted.length) await this.git(['rm', '-q', '--cached', '--ignore-unmatch', '--', ...deleted]);
-      if (written.length) await this.git(['add', '--', ...written]);
-      const staged = (await this.git(['diff', '--cached', '--name-only', '-z'])).split('\0').filter(Boolean);
-      const ours = new Set(repoPaths);
-      // Writing what is already there stages nothing: no commit, the answer is still right.
-      if (staged.some((path) => ours.has(path))) {
-        // A plain commit is several times faster than one limited to paths (no temporary index);
-        // it is only safe when nothing else is staged, as in a repository the store owns.
-        const onlyOurs = staged.every((path) => ours.has(path));
-        await this.git(['commit', '-q', '--no-verify', '-m', info.message, `--author=${authorOf(info)}`, ...(onlyOurs ? [] : ['--', ...repoPaths])]);
-      }
-      const head = (await this.git(['rev-parse', 'HEAD'])).trim();
+      const head = this.ownsRepository ? await this.commitByPlumbing(repoPaths, info) : await this.commitByPorcelain(changes, repoPaths, info);
       await rm(join(repo.gitDir, JOURNAL), { force: true });
       return { commit: head };
     } catch (error) {
       await this.rollback(changes, previous, repoPaths).catch(() => undefined);
       throw error instanceof StoreUnavailableError ? error : new StoreUnavailableError('the content store could not record the change', { cause: error });
     }
+  }
+
+  /**
+   * The fast path, for a repository holding nothing but the content (every clone the store
+   * owns): stage the paths, write the tree, create the commit and move the branch with
+   * compare-and-swap. Two to three times quicker than `git add` + `git commit`, which re-check
+   * every file of a large tree. The tree is the whole index, hence only where nothing else lives.
+   */
+  private async commitByPlumbing(repoPaths: readonly string[], info: CommitInfo): Promise<string> {
+    const [parent, parentTree] = (await this.git(['rev-parse', 'HEAD', 'HEAD^{tree}'])).trim().split('\n') as [string, string];
+    await this.git(['update-index', '--add', '--remove', '--', ...repoPaths]);
+    const tree = (await this.git(['write-tree'])).trim();
+    // Writing what is already there changes nothing: no commit, the answer is still right.
+    if (tree === parentTree) return parent;
+    const commit = (await this.git(['commit-tree', tree, '-p', parent, '-m', info.message], authorEnv(info))).trim();
+    await this.git(['update-ref', '-m', `commit: ${info.message.split('\n')[0]}`, 'HEAD', commit, parent]);
+    return commit;
+  }
+
+  /** The general path, for content inside a larger repository (the project's own, in development). */
+  private async commitByPorcelain(changes: readonly ContentChange[], repoPaths: readonly string[], info: CommitInfo): Promise<string> {
+    const deleted = repoPaths.filter((_, i) => changes[i]?.text === null);
+    const written = repoPaths.filter((_, i) => changes[i]?.text !== null);
+    if (deleted.length) await this.git(['rm', '-q', '--cached', '--ignore-unmatch', '--', ...deleted]);
+    if (written.length) await this.git(['add', '--', ...written]);
+    const staged = (await this.git(['diff', '--cached', '--name-only', '-z'])).split('\0').filter(Boolean);
+    const ours = new Set(repoPaths);
+    // Writing what is already there stages nothing: no commit, the answer is still right.
+    if (staged.some((path) => ours.has(path))) {
+      // Someone else's staged changes must not ride along: then commit only our paths.
+      const onlyOurs = staged.every((path) => ours.has(path));
+      await this.git(['commit', '-q', '--no-verify', '-m', info.message, `--author=${authorOf(info)}`, ...(onlyOurs ? [] : ['--', ...repoPaths])]);
+    }
+    return (await this.git(['rev-parse', 'HEAD'])).trim();
   }
 
   private async writeAtomically(file: string, text: string): Promise<void> {
@@ -278,11 +302,12 @@ export class GitStore implements ContentStore {
     await rm(journalPath, { force: true });
   }
 
-  private async git(args: readonly string[]): Promise<string> {
+  private async git(args: readonly string[], env?: Record<string, string>): Promise<string> {
     const top = this.repo?.top ?? this.root;
     const { stdout } = await run('git', [...GIT_SETTINGS, '-c', 'user.name=Deals catalog', '-c', 'user.email=catalog@localhost', ...args], {
       cwd: top,
       maxBuffer: 16 * 1024 * 1024,
+      ...(env ? { env: { ...process.env, ...env } } : {}),
     });
     return stdout;
   }
@@ -322,6 +347,25 @@ function isConflict(error: unknown): boolean {
 
 function ignoreMissing(error: NodeJS.ErrnoException): void {
   if (error.code !== 'ENOENT') throw error;
+}
+
+/** Whether the repository at `top` has a commit and tracks only files under `root`. */
+async function ownsRepository(top: string, root: string): Promise<boolean> {
+  try {
+    await run('git', ['rev-parse', '--verify', '-q', 'HEAD'], { cwd: top });
+    const prefix = relative(top, root);
+    if (!prefix) return true;
+    const outside = await run('git', ['ls-files', '-z', '--', '.', `:(exclude)${prefix}`], { cwd: top, maxBuffer: 64 * 1024 * 1024 });
+    return outside.stdout === '';
+  } catch {
+    return false;
+  }
+}
+
+/** The author of a commit made with `commit-tree`, as environment variables. */
+function authorEnv(info: CommitInfo): Record<string, string> {
+  const [, name = 'Anonymous', email = 'unknown@localhost'] = /^(.*) <(.*)>$/.exec(authorOf(info)) ?? [];
+  return { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email };
 }
 
 /** `Name <email>` with the characters git would misread removed. */

@@ -1,0 +1,127 @@
+/**
+ * The git content store on real temporary repositories: one commit per write with the actor as
+ * author on both commit paths (a repository holding only content, and content inside a larger
+ * repository, where someone else's staged change must not ride along), no commit for a write
+ * that changes nothing, and with a remote: push before acknowledging, rebase when another clone
+ * got there first, a conflict taken back cleanly, and a pull that drops an unpublished commit.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { StoreConflictError } from '../../functions/store/content-store.ts';
+import { GitStore } from '../../functions/store/git-store.ts';
+
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', ['-c', 'user.name=Editor', '-c', 'user.email=editor@example.com', ...args], { cwd, stdio: 'pipe' }).toString('utf8').trim();
+const author = { name: 'ann@example.com', email: 'ann@example.com' };
+
+let work: string;
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'deals-git-store-'));
+});
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+/** A repository at `<work>/<name>` with `content/deals/first.md` (and `extra` files) committed. */
+async function repository(name: string, extra: Record<string, string> = {}): Promise<string> {
+  const repo = join(work, name);
+  await mkdir(join(repo, 'content', 'deals'), { recursive: true });
+  await writeFile(join(repo, 'content', 'deals', 'first.md'), 'first\n');
+  for (const [path, text] of Object.entries(extra)) await writeFile(join(repo, path), text);
+  git(repo, 'init', '-q', '-b', 'main');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-q', '-m', 'start');
+  return repo;
+}
+
+describe.each([
+  { kind: 'a repository holding only content', extra: {} },
+  { kind: 'content inside a larger repository', extra: { 'package.json': '{}\n' } },
+])('commits in $kind', ({ kind, extra }) => {
+  test('one commit per write, authored by the actor; nothing left staged; an unchanged write makes no commit', async () => {
+    const repo = await repository(kind.replace(/\W+/g, '-'), extra);
+    const store = await GitStore.open(join(repo, 'content'));
+    const { commit } = await store.commit([{ path: 'deals/second.md', text: 'second\n' }, { path: 'deals/first.md', text: null }], { message: 'Add second, remove first', author });
+    expect(git(repo, 'rev-parse', 'HEAD')).toBe(commit);
+    expect(git(repo, 'log', '-1', '--format=%ae|%s')).toBe('ann@example.com|Add second, remove first');
+    expect(git(repo, 'show', '--name-status', '--format=', 'HEAD').split('\n').sort()).toEqual(['A\tcontent/deals/second.md', 'D\tcontent/deals/first.md']);
+    expect(git(repo, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+    const again = await store.commit([{ path: 'deals/second.md', text: 'second\n' }], { message: 'Same again', author });
+    expect(again.commit).toBe(commit);
+    expect(git(repo, 'rev-list', '--count', 'HEAD')).toBe('2');
+  });
+});
+
+test('a change someone staged outside the content is not swept into the store commit', async () => {
+  const repo = await repository('foreign-staged', { 'package.json': '{}\n' });
+  await writeFile(join(repo, 'package.json'), '{"staged": true}\n');
+  git(repo, 'add', 'package.json');
+  const store = await GitStore.open(join(repo, 'content'));
+  await store.commit([{ path: 'deals/third.md', text: 'third\n' }], { message: 'Add third', author });
+  expect(git(repo, 'show', '--name-only', '--format=', 'HEAD')).toBe('content/deals/third.md');
+  expect(git(repo, 'diff', '--cached', '--name-only')).toBe('package.json');
+});
+
+describe('with a remote', () => {
+  let remote: string;
+  let a: string;
+  let b: string;
+
+  beforeAll(async () => {
+    const seed = await repository('seed');
+    remote = join(work, 'remote.git');
+    git(work, 'clone', '-q', '--bare', seed, remote);
+    a = join(work, 'clone-a');
+    b = join(work, 'clone-b');
+    git(work, 'clone', '-q', remote, a);
+    git(work, 'clone', '-q', remote, b);
+  });
+
+  const remoteHead = () => git(remote, 'rev-parse', 'main');
+
+  test('a write is pushed before it resolves', async () => {
+    const store = await GitStore.open(join(a, 'content'), { name: 'origin' });
+    const { commit, integrated } = await store.commit([{ path: 'deals/from-a.md', text: 'a\n' }], { message: 'From A', author });
+    expect(remoteHead()).toBe(commit);
+    expect(integrated).toBe(false);
+  });
+
+  test('when the remote moved, the commit is rebased onto it and pushed; the history stays linear', async () => {
+    const store = await GitStore.open(join(b, 'content'), { name: 'origin' });
+    const { commit, integrated } = await store.commit([{ path: 'deals/from-b.md', text: 'b\n' }], { message: 'From B', author });
+    expect(integrated).toBe(true);
+    expect(remoteHead()).toBe(commit);
+    expect(git(remote, 'log', '--format=%s', 'main').split('\n')).toEqual(['From B', 'From A', 'start']);
+    expect(git(remote, 'rev-list', '--merges', 'main')).toBe('');
+    expect(await readFile(join(b, 'content', 'deals', 'from-a.md'), 'utf8')).toBe('a\n');
+  });
+
+  test('the same file changed on both sides: the write fails as a conflict and leaves the clone at the remote, clean', async () => {
+    const storeA = await GitStore.open(join(a, 'content'), { name: 'origin' });
+    await storeA.pull();
+    await storeA.commit([{ path: 'deals/shared.md', text: 'from a\n' }], { message: 'Shared from A', author });
+    const storeB = await GitStore.open(join(b, 'content'), { name: 'origin' });
+    const before = remoteHead();
+    await expect(storeB.commit([{ path: 'deals/shared.md', text: 'from b\n' }], { message: 'Shared from B', author })).rejects.toBeInstanceOf(StoreConflictError);
+    expect(remoteHead()).toBe(before);
+    expect(git(b, 'rev-parse', 'HEAD')).toBe(before);
+    expect(git(b, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+    expect(await readFile(join(b, 'content', 'deals', 'shared.md'), 'utf8')).toBe('from a\n');
+  });
+
+  test('a pull drops a local commit the remote never got (a push the process did not live to finish)', async () => {
+    git(a, 'pull', '-q', '--ff-only');
+    await writeFile(join(a, 'content', 'deals', 'unpublished.md'), 'never pushed\n');
+    git(a, 'add', '-A');
+    git(a, 'commit', '-q', '-m', 'Unpublished');
+    const store = await GitStore.open(join(a, 'content'), { name: 'origin' });
+    const { commit, moved } = await store.pull();
+    expect(moved).toBe(true);
+    expect(commit).toBe(remoteHead());
+    expect(git(a, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+    await expect(readFile(join(a, 'content', 'deals', 'unpublished.md'), 'utf8')).rejects.toThrow();
+  });
+});
