@@ -37,10 +37,12 @@ async function repository(name: string, extra: Record<string, string> = {}): Pro
   return repo;
 }
 
-describe.each([
+const LAYOUTS: { kind: string; extra: Record<string, string> }[] = [
   { kind: 'a repository holding only content', extra: {} },
   { kind: 'content inside a larger repository', extra: { 'package.json': '{}\n' } },
-])('commits in $kind', ({ kind, extra }) => {
+];
+
+describe.each(LAYOUTS)('commits in $kind', ({ kind, extra }) => {
   test('one commit per write, authored by the actor; nothing left staged; an unchanged write makes no commit', async () => {
     const repo = await repository(kind.replace(/\W+/g, '-'), extra);
     const store = await GitStore.open(join(repo, 'content'));
