@@ -22,6 +22,8 @@ export interface Deps {
   config: Config;
   log: Logger;
   clock: () => Date;
+  /** The catalog the server started with, which the site's built pages show. */
+  builtCatalog: Catalog;
   /** The catalog being served now; replaced as a whole after a content change. */
   state: () => CatalogState;
   /** Serve a new catalog from now on (after a content change); its answers start fresh. */
@@ -70,6 +72,7 @@ export function createDeps(
     config,
     log,
     clock,
+    builtCatalog: catalog,
     state: () => state,
     replaceCatalog: (next) => {
       state = createCatalogState(next, config, PINNED);

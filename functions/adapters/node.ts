@@ -18,6 +18,10 @@ import { Metrics, routeGroup } from '../metrics.ts';
 import { handleApi, resolvePath } from '../router.ts';
 import { ResponseCache } from './response-cache.ts';
 import { serveStatic } from './static-files.ts';
+import { changedDealPage, LIVE_DEAL_ROUTE } from './live-pages.ts';
+import { twinFor } from '../../src/agents/markdown-twins.ts';
+import { paths } from '../../src/agents/site-urls.ts';
+import { prefersMarkdown } from '../http/negotiate.ts';
 
 /** Astro's middleware-mode handler (`dist/server/entry.mjs`), when the build has one. */
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals?: object) => void;
@@ -125,14 +129,24 @@ async function serveApi(
 async function serveSite(req: IncomingMessage, res: ServerResponse, site: { clientDir: string; astro?: AstroHandler | undefined }, deps: Deps): Promise<void> {
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   res.setHeader('API-Version', 'v1');
-  if (await serveStatic(req, res, site.clientDir, path)) return;
   const notFound = () => {
     void serveStatic(req, res, site.clientDir, '/404.html', 404).then((served) => {
       if (!served) res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');
     });
   };
-  // On-demand pages (search results) render from the live catalog.
-  if (site.astro) site.astro(req, res, notFound, { catalog: deps.state().catalog, ssoName: deps.config.oidc?.name });
+  const catalog = deps.state().catalog;
+  const changed = req.method === 'GET' || req.method === 'HEAD' ? changedDealPage(path, deps.builtCatalog, catalog) : undefined;
+  if (changed?.kind === 'gone') return notFound();
+  if (changed && (changed.markdown || prefersMarkdown(req.headers.accept))) {
+    const markdown = twinFor(paths.deal(changed.deal), catalog) ?? '';
+    res.writeHead(200, { 'Content-Type': 'text/markdown; charset=utf-8', 'Cache-Control': 'public, max-age=60', Vary: 'Accept' });
+    res.end(req.method === 'HEAD' ? undefined : markdown);
+    return;
+  }
+  if (changed) req.url = LIVE_DEAL_ROUTE;
+  else if (await serveStatic(req, res, site.clientDir, path)) return;
+  // On-demand pages (search results, changed deals) render from the live catalog.
+  if (site.astro) site.astro(req, res, notFound, { catalog, ssoName: deps.config.oidc?.name, liveDeal: changed?.deal });
   else notFound();
 }
 

@@ -20,6 +20,13 @@ function addAccount(email: string, ...flags: string[]): void {
 
 const dealBySlug = (slug: string) => fetch(e2e().url(`/api/v1/deals?slug=${slug}`));
 
+/** Sign in as ADMIN over the API; the `Cookie` header value. */
+async function signInCookie(): Promise<string> {
+  const response = await fetch(e2e().url('/api/v1/auth/login'), { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: e2e().url('') }, body: JSON.stringify(ADMIN) });
+  expect(response.status).toBe(200);
+  return (response.headers.getSetCookie()[0] as string).split(';')[0] as string;
+}
+
 export function adminSuite(): void {
   describe('admin pages', () => {
     test('sign in, create, edit and delete a deal; the API follows each step', async () => {
@@ -43,6 +50,14 @@ export function adminSuite(): void {
         await expect.poll(() => page.locator('[data-status]').textContent()).toContain('Saved "E2E Rocket credits"');
         const created = await getJson<{ deal: ApiDeal }>(e2e().url('/api/v1/deals?slug=e2e-rocket-credits'));
         expect(created.deal.provider).toBe('E2E Rocket');
+        // The new deal has a page at once, rendered live (the site was built before it existed).
+        const dealPage = await page.context().newPage();
+        await dealPage.goto(e2e().url('/deals/e2e-rocket-credits/'));
+        expect(await dealPage.locator('h1').textContent()).toBe('E2E Rocket credits');
+        expect(await dealPage.locator('link[rel=canonical]').getAttribute('href')).toMatch(/\/deals\/e2e-rocket-credits\/$/);
+        const twin = await fetch(e2e().url('/deals/e2e-rocket-credits/'), { headers: { Accept: 'text/markdown' } });
+        expect(twin.headers.get('content-type')).toContain('text/markdown');
+        expect(await twin.text()).toContain('# [E2E Rocket credits]');
 
         // A second save on the same page edits the deal it just created.
         await page.locator('#title').fill('E2E Rocket credits, doubled');
@@ -51,6 +66,8 @@ export function adminSuite(): void {
         const edited = await getJson<{ deal: ApiDeal }>(e2e().url('/api/v1/deals?slug=e2e-rocket-credits'));
         expect(edited.deal.title).toBe('E2E Rocket credits, doubled');
         expect(edited.deal.id).toBe(created.deal.id);
+        await dealPage.reload();
+        expect(await dealPage.locator('h1').textContent()).toBe('E2E Rocket credits, doubled');
 
         await page.goto(e2e().url('/admin/'));
         await page.locator('#q').fill('doubled');
@@ -60,10 +77,26 @@ export function adminSuite(): void {
         page.once('dialog', (dialog) => void dialog.accept());
         await row.locator('[data-delete]').click();
         await expect.poll(async () => (await dealBySlug('e2e-rocket-credits')).status).toBe(404);
+        expect((await dealPage.reload())?.status()).toBe(404);
         expect(pageErrors).toEqual([]);
       } finally {
         await close();
       }
+    });
+
+    test('a built deal page follows an edit and a delete made after the build', async () => {
+      const cookie = await signInCookie();
+      const { deals } = await getJson<{ deals: ApiDeal[] }>(e2e().url('/api/v1/deals?limit=200&status=all&scope=all'));
+      const target = deals.at(-1) as ApiDeal;
+      const pageUrl = e2e().url(`/deals/${target.slug}/`);
+      expect(await (await fetch(pageUrl)).text()).toContain(target.title);
+      const headers = { 'Content-Type': 'application/json', Cookie: cookie, Origin: e2e().url('') };
+      const edit = await fetch(e2e().url('/api/v1/deals'), { method: 'PUT', headers, body: JSON.stringify({ slug: target.slug, title: `${target.title} (updated)` }) });
+      expect(edit.status).toBe(200);
+      expect(await (await fetch(pageUrl)).text()).toContain(`${target.title} (updated)`);
+      expect((await fetch(e2e().url(`/api/v1/deals?slug=${target.slug}`), { method: 'DELETE', headers })).status).toBe(200);
+      expect((await fetch(pageUrl)).status).toBe(404);
+      expect((await fetch(`${pageUrl}index.md`)).status).toBe(404);
     });
 
     test('sign in through an OpenID Connect provider with the login page button', async () => {
