@@ -8,6 +8,8 @@
  * categories, site) rebuilds the catalog from the tree. Content that does not build is not
  * served: the last good catalog stays, the error is logged and shown by /api/v1/health.
  */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createCatalog, withChangedDeals, type Catalog } from '../src/catalog/catalog.ts';
 import { ContentSnapshot, type DealFile } from '../src/pipeline/content-snapshot.ts';
 import { runPipeline } from '../src/pipeline/build.ts';
@@ -16,6 +18,25 @@ import type { Diagnostic } from '../src/pipeline/diagnostics.ts';
 import type { Logger } from './log.ts';
 import type { ContentStore } from './store/content-store.ts';
 import { WriteQueue } from './store/write-queue.ts';
+import { committedStateOf } from './store/git-store.ts';
+
+/** Which commit the generated catalog was built from (written by the content build). */
+const BUILT_FROM_FILE = 'content-commit.json';
+
+/** Note, next to the generated catalog, the commit of the content it was built from (if clean). */
+export async function recordBuiltCommit(generatedDir: string, contentDir: string): Promise<void> {
+  const commit = await committedStateOf(contentDir);
+  await writeFile(join(generatedDir, BUILT_FROM_FILE), `${JSON.stringify({ commit: commit ?? null })}\n`);
+}
+
+/** The commit recorded by `recordBuiltCommit`, if any. */
+export async function readBuiltCommit(generatedDir: string): Promise<string | undefined> {
+  try {
+    return ((JSON.parse(await readFile(join(generatedDir, BUILT_FROM_FILE), 'utf8')) as { commit?: string | null }).commit ?? undefined) || undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export interface SyncStatus {
   /** The commit the served catalog was built from (as far as deals, startups and settings go). */
@@ -49,9 +70,16 @@ export class ContentSync {
     this.options = options;
   }
 
-  /** Record the commit the catalog loaded at start-up reflects. */
-  async start(pullEverySeconds: number): Promise<void> {
-    this.indexed = (await this.options.store.status()).commit;
+  /**
+   * Start following the store. `builtFrom` is the commit the loaded catalog was built from, when
+   * the build recorded one; otherwise the catalog is taken to match the files as they are (as
+   * `npm start` ensures by rebuilding when content changed).
+   */
+  async start(pullEverySeconds: number, builtFrom?: string): Promise<void> {
+    const head = (await this.options.store.status()).commit;
+    this.indexed = builtFrom ?? head;
+    // Served from a build older than the store's commits (`npm run serve` after writes): catch up.
+    if (this.indexed !== head) void this.catchUp().catch(() => undefined);
     if (pullEverySeconds > 0) {
       this.timer = setInterval(() => void this.pull().catch(() => undefined), pullEverySeconds * 1000);
       this.timer.unref();

@@ -13,6 +13,7 @@ import { createDeps, type Deps } from './deps.ts';
 import { createLogger, type Logger } from './log.ts';
 import { GitStore } from './store/git-store.ts';
 import { loadSessionSecret } from './auth/accounts.ts';
+import { readBuiltCommit } from './content-sync.ts';
 
 export interface RunningServer {
   server: Server;
@@ -30,7 +31,7 @@ export async function startServer(config: Config, log: Logger = createLogger()):
   const redis = config.redisUrl ? (await import('./redis.ts')).connectRedis(config.redisUrl, log) : undefined;
   const remote = config.contentRemote ? { name: config.contentRemote, branch: config.contentBranch } : undefined;
   const deps = createDeps(config, await loadGeneratedCatalog(config.generatedDir), await GitStore.open(config.contentDir, remote), secret, log, redis);
-  await deps.content.start(config.contentRemote ? config.contentPullSeconds : 0);
+  await deps.content.start(config.contentRemote ? config.contentPullSeconds : 0, await readBuiltCommit(config.generatedDir));
   // Catch up with the remote at once rather than at the first interval.
   if (config.contentRemote) void deps.content.pull().catch(() => undefined);
   const entry = join(config.distDir, 'server', 'entry.mjs');

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import type { Config } from '../src/config.ts';
 import { formatDiagnostic, sortDiagnostics } from '../src/pipeline/diagnostics.ts';
 import { emitCatalog, emitJsonSchemas } from '../src/pipeline/emit.ts';
+import { recordBuiltCommit } from '../functions/content-sync.ts';
 import { inputsFingerprint } from '../src/pipeline/fingerprint.ts';
 import { runPipeline } from '../src/pipeline/build.ts';
 import { readContent } from '../src/pipeline/read-content.ts';
@@ -26,6 +27,7 @@ export async function buildContent(config: Config, print: (line: string) => void
   }
   await emitCatalog(config.generatedDir, value);
   await emitJsonSchemas(config.generatedDir);
+  await recordBuiltCommit(config.generatedDir, config.contentDir);
   print(
     `built ${value.data.deals.length} deals and ${value.data.startups.length} startups into ${config.generatedDir} in ${Math.round(performance.now() - started)} ms`,
   );

@@ -371,6 +371,20 @@ function ignoreMissing(error: NodeJS.ErrnoException): void {
   if (error.code !== 'ENOENT') throw error;
 }
 
+/**
+ * The commit a content folder's files are exactly as of (HEAD, with no change in the folder),
+ * or undefined (not a repository, or files changed since).
+ */
+export async function committedStateOf(root: string): Promise<string | undefined> {
+  try {
+    const { stdout: changes } = await run('git', ['status', '--porcelain', '--untracked-files=all', '--', '.'], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
+    if (changes.trim() !== '') return undefined;
+    return (await run('git', ['rev-parse', 'HEAD'], { cwd: root })).stdout.trim();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether the repository at `top` has a commit and tracks only files under `root`. */
 async function ownsRepository(top: string, root: string): Promise<boolean> {
   try {
