@@ -100,6 +100,13 @@ export async function handleApi(request: Request, deps: Deps): Promise<Response>
   return response;
 }
 
+/** The `Allow` value for an API path (`undefined` when no route is there). */
+export function allowFor(pathname: string): string | undefined {
+  const target = resolvePath(pathname);
+  const route = target && ROUTES.get(target.path);
+  return route ? allowedMethods(route).join(', ') : undefined;
+}
+
 /** Route paths below `/api/v1` with their methods (for the OpenAPI document and tests). */
 export function routeTable(): Map<string, string[]> {
   return new Map([...ROUTES].map(([path, route]) => [path, allowedMethods(route)]));
@@ -156,7 +163,8 @@ function decorate(response: Response, url: URL, alias: boolean, cors: Route['cor
   const headers = response.headers;
   headers.set('API-Version', API_VERSION);
   if (alias) {
-    const successor = `${VERSIONED_PREFIX}${url.pathname.slice(4)}${url.search}`;
+    // The query is kept for ordinary requests; a huge one would make the header too large for proxies.
+    const successor = `${VERSIONED_PREFIX}${url.pathname.slice(4)}${url.search.length <= 1024 ? url.search : ''}`;
     headers.append('Link', `<${successor}>; rel="successor-version"`);
   }
   if (cors === 'public') {

@@ -15,7 +15,9 @@ import { clientAddressFrom, setRequestContext, type RequestContext } from '../ht
 import { policyFor, rateLimitHeaders } from '../http/rate-limits.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { Metrics, routeGroup } from '../metrics.ts';
-import { handleApi, resolvePath } from '../router.ts';
+import { allowFor, handleApi, resolvePath } from '../router.ts';
+import { errorAnswer } from '../http/answer.ts';
+import { methodNotAllowed } from '../http/errors.ts';
 import { ResponseCache } from './response-cache.ts';
 import { serveStatic } from './static-files.ts';
 import { changedDealPage, LIVE_DEAL_ROUTE } from './live-pages.ts';
@@ -53,18 +55,28 @@ export function createNodeServer(deps: Deps, site: { clientDir: string; astro?: 
     });
 
     let work: Promise<void>;
-    if (path === '/api' || path.startsWith('/api/')) work = serveApi(req, res, deps, responses, handleApi, context, path, base);
+    if (UNREPRESENTABLE_METHODS.has(req.method ?? '')) {
+      // TRACE and TRACK cannot become a Web Request (fetch forbids them): refuse here.
+      const isApi = path === '/api' || path.startsWith('/api/');
+      const allow = (isApi ? allowFor(path) : undefined) ?? (isApi || isDocument(path) ? 'GET, HEAD, OPTIONS' : 'GET, HEAD');
+      const answer = errorAnswer(methodNotAllowed(req.method ?? '', allow.split(', ')), new Date());
+      res.writeHead(405, { ...base, ...answer.headers, 'API-Version': 'v1', Allow: allow, 'Content-Length': String(answer.body.byteLength), ...(req.complete ? {} : { Connection: 'close' }) });
+      res.end(answer.body);
+      work = Promise.resolve();
+    } else if (path === '/api' || path.startsWith('/api/')) work = serveApi(req, res, deps, responses, handleApi, context, path, base);
     else if (isDocument(path)) work = serveApi(req, res, deps, responses, handleDocument, context, undefined, base);
     else if (deps.config.metricsPath && path === deps.config.metricsPath && LOOPBACK.has(req.socket.remoteAddress ?? '')) {
       res.writeHead(200, { ...base, 'API-Version': 'v1', 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Cache-Control': 'no-store' }).end(metrics.render());
       work = Promise.resolve();
     } else {
       for (const [name, value] of Object.entries(base)) res.setHeader(name, value);
+      // Pages never read a body: one still arriving would block the next request on this connection.
+      if (!req.complete) res.setHeader('Connection', 'close');
       work = serveSite(req, res, site, deps);
     }
     work.catch((error: unknown) => {
       deps.log.error('adapter_error', { requestId: context.requestId, path, error: error instanceof Error ? error.stack : String(error) });
-      if (!res.headersSent) res.writeHead(500, { ...base, 'Content-Type': 'application/json; charset=utf-8' });
+      if (!res.headersSent) res.writeHead(500, { ...base, 'API-Version': 'v1', 'Content-Type': 'application/json; charset=utf-8' });
       res.end(res.headersSent ? undefined : JSON.stringify({ success: false, error: 'The server failed to answer this request.', code: 'internal_error', timestamp: new Date().toISOString() }));
     });
   });
@@ -115,6 +127,9 @@ async function serveApi(
   });
   const raw = rawBody(response);
   if (raw) headers['content-length'] = String(raw.byteLength);
+  // Answered before the body was read (405, 401, 413…): the rest of it would block the next
+  // request on this connection, so close the connection after this answer.
+  if (!req.complete) headers.connection = 'close';
   if (key !== undefined) {
     const { ratelimit: _r, 'ratelimit-policy': _p, ...cacheable } = headers;
     responses.offer(key, state, response.status, cacheable, raw);
@@ -150,6 +165,15 @@ async function serveSite(req: IncomingMessage, res: ServerResponse, site: { clie
   else notFound();
 }
 
+/** Methods the Fetch standard forbids in a Request (CONNECT never reaches a request handler). */
+const UNREPRESENTABLE_METHODS = new Set(['TRACE', 'TRACK']);
+
+/** The Host header when it is a plain name or address with a valid port; `localhost` otherwise. */
+function usableHost(host: string | undefined): string {
+  const match = /^[\w.-]+(?::(\d{1,5}))?$/.exec(host ?? '');
+  return match && (match[1] === undefined || Number(match[1]) <= 65535) ? (host as string) : 'localhost';
+}
+
 /** Whether a trusted proxy says the client reached it over HTTPS (never trusted without TRUST_PROXY_HOPS). */
 function servedOverHttps(req: IncomingMessage, deps: Deps): boolean {
   return deps.config.trustProxyHops > 0 && String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim() === 'https';
@@ -160,7 +184,7 @@ function toRequest(req: IncomingMessage, https: boolean): Request {
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
-  const host = /^[\w.-]+(:\d+)?$/.test(req.headers.host ?? '') ? req.headers.host : 'localhost';
+  const host = usableHost(req.headers.host);
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
   return new Request(`${https ? 'https' : 'http'}://${host}${req.url ?? '/'}`, {

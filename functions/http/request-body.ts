@@ -20,12 +20,21 @@ export async function readBody(request: Request, maxBytes = MAX_BODY_BYTES): Pro
     throw new ApiError(415, 'bad_request', `Content-Type ${type} is not supported.`, { hint: 'Send a JSON body with Content-Type: application/json.' });
   }
   if (text.trim() === '') throw new ApiError(400, 'bad_request', 'The request body is empty.', { hint: 'Send a JSON object.' });
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch {
     throw new ApiError(400, 'bad_request', 'The request body is not valid JSON.', { hint: 'Send a JSON object with Content-Type: application/json.' });
   }
+  // Nothing in the API nests deeper than a few levels; deeper values would only reach code that recurses.
+  if (depthExceeds(value, MAX_JSON_DEPTH)) {
+    throw new ApiError(400, 'bad_request', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`, { hint: 'Send the documented shape; /openapi.json describes it.' });
+  }
+  return value;
 }
+
+/** Arrays and objects inside each other, at most this deep. */
+export const MAX_JSON_DEPTH = 32;
 
 /**
  * A parsed body value that must be a JSON object (400 `validation_error` otherwise).
@@ -47,7 +56,9 @@ export async function readRawBody(request: Request, maxBytes = MAX_BODY_BYTES): 
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      throw new ApiError(400, 'bad_request', 'The request body was cut short.', { hint: 'Send the whole body (the connection closed before it ended).' });
+    });
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
@@ -63,6 +74,18 @@ export async function readRawBody(request: Request, maxBytes = MAX_BODY_BYTES): 
 
 async function readText(request: Request, maxBytes: number): Promise<string> {
   return new TextDecoder('utf-8', { fatal: false }).decode(await readRawBody(request, maxBytes));
+}
+
+/** Whether `value` nests arrays/objects more than `limit` deep (iteratively: no recursion to overflow). */
+function depthExceeds(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number];
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 function tooLarge(maxBytes: number): ApiError {
