@@ -3,6 +3,7 @@
  * by an adapter, or per test with a fixture catalog.
  */
 import type { Catalog } from '../src/catalog/catalog.ts';
+import type { Deal } from '../src/schemas/deal.ts';
 import type { Config } from '../src/config.ts';
 import { dealsAnswer } from './api/deals.ts';
 import { startupsAnswer } from './api/startups.ts';
@@ -22,8 +23,8 @@ export interface Deps {
   config: Config;
   log: Logger;
   clock: () => Date;
-  /** The catalog the server started with, which the site's built pages show. */
-  builtCatalog: Catalog;
+  /** The deals (by slug) of the catalog the server started with, which the site's built pages show. Only the map is kept, not that whole catalog. */
+  builtDeals: ReadonlyMap<string, Deal>;
   /** The catalog being served now; replaced as a whole after a content change. */
   state: () => CatalogState;
   /** Serve a new catalog from now on (after a content change); its answers start fresh. */
@@ -72,7 +73,7 @@ export function createDeps(
     config,
     log,
     clock,
-    builtCatalog: catalog,
+    builtDeals: catalog.dealBySlug,
     state: () => state,
     replaceCatalog: (next) => {
       state = createCatalogState(next, config, PINNED);

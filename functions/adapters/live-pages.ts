@@ -18,12 +18,12 @@ export const LIVE_DEAL_ROUTE = '/live/deal/';
  * What to serve for a request path, when it is the page (or Markdown twin) of a deal that
  * changed since the build; `undefined` when the built files are right.
  */
-export function changedDealPage(pathname: string, built: Catalog, live: Catalog): DealPage | undefined {
-  if (built === live) return undefined;
+export function changedDealPage(pathname: string, built: ReadonlyMap<string, Deal>, live: Catalog): DealPage | undefined {
+  if (built === live.dealBySlug) return undefined;
   const match = /^\/deals\/([a-z0-9-]+)(\/(index\.html|index\.md)?)?$/.exec(pathname);
   if (!match) return undefined;
   const slug = match[1] as string;
-  const before = built.dealBySlug.get(slug);
+  const before = built.get(slug);
   const now = live.dealBySlug.get(slug);
   if (now === before) return undefined;
   if (!now) return { kind: 'gone' };

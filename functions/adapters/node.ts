@@ -150,7 +150,7 @@ async function serveSite(req: IncomingMessage, res: ServerResponse, site: { clie
     });
   };
   const catalog = deps.state().catalog;
-  const changed = req.method === 'GET' || req.method === 'HEAD' ? changedDealPage(path, deps.builtCatalog, catalog) : undefined;
+  const changed = req.method === 'GET' || req.method === 'HEAD' ? changedDealPage(path, deps.builtDeals, catalog) : undefined;
   if (changed?.kind === 'gone') return notFound();
   if (changed && (changed.markdown || prefersMarkdown(req.headers.accept))) {
     const markdown = twinFor(paths.deal(changed.deal), catalog) ?? '';
