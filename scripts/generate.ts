@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import yaml from 'js-yaml';
 import { slugify } from '../src/schemas/fields.ts';
+import { seededRandom } from './seeded-random.ts';
 
 const { values } = parseArgs({
   options: {
@@ -19,7 +20,7 @@ const { values } = parseArgs({
 });
 
 const out = resolve(values.out);
-const random = mulberry32(Number(values.seed));
+const random = seededRandom(Number(values.seed));
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 const some = <T>(items: readonly T[], min: number, max: number): T[] => {
   const count = min + Math.floor(random() * (max - min + 1));
@@ -150,14 +151,3 @@ console.error(`wrote ${dealCount} deals and ${startupCount} startups to ${out}`)
 
 // --- internal ---
 
-/** Small seeded PRNG, so the same seed writes the same tree. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -6,9 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runPipeline } from '../../src/pipeline/build.ts';
-import { emitCatalog } from '../../src/pipeline/emit.ts';
-import { readContent } from '../../src/pipeline/read-content.ts';
+import { buildGenerated } from './build-generated.ts';
 import { gitContentCopy } from './server.ts';
 
 export interface Clone {
@@ -39,8 +37,6 @@ export async function cloneFor(remote: string, work: string, name: string): Prom
   gitIn(work, 'clone', '-q', remote, repo);
   const contentDir = join(repo, 'content');
   const generatedDir = join(work, `${name}-generated`);
-  const built = runPipeline(await readContent(contentDir), { today: new Date().toISOString().slice(0, 10) });
-  if (!built.value) throw new Error(`content does not build: ${JSON.stringify(built.diagnostics)}`);
-  await emitCatalog(generatedDir, built.value);
+  await buildGenerated(contentDir, generatedDir);
   return { repo, contentDir, generatedDir };
 }

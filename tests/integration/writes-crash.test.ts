@@ -8,19 +8,17 @@
  * and validates, nothing half-written or temporary is left, the work tree is clean, the whole
  * content tree builds, and the restarted server serves every acknowledged deal.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import matter from 'gray-matter';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runPipeline } from '../../src/pipeline/build.ts';
-import { emitCatalog } from '../../src/pipeline/emit.ts';
-import { readContent } from '../../src/pipeline/read-content.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
 import { FIXTURES, gitContentCopy } from '../helpers/server.ts';
 import { ADMIN, PROJECT_ROOT, addAccount, call, git, login, porcelain, type JsonResult } from '../helpers/writes-harness.ts';
+import { buildGenerated } from '../helpers/build-generated.ts';
+import { startChildServer, type ChildServer } from '../helpers/child-server.ts';
 
 const TODAY = new Date().toISOString().slice(0, 10);
 
@@ -31,12 +29,7 @@ let generatedDir: string;
 let dataDir: string;
 let child: RunningChild | undefined;
 
-interface RunningChild {
-  process: ChildProcess;
-  url: string;
-  exited: Promise<number | null>;
-  output: string[];
-}
+type RunningChild = ChildServer;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'deals-crash-'));
@@ -56,59 +49,16 @@ afterAll(async () => {
 
 /** Build the content tree as `npm start` would before serving; fails on any content error. */
 async function buildContent(): Promise<Deal[]> {
-  const built = runPipeline(await readContent(contentDir), { today: TODAY });
-  expect(built.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  expect(built.value).toBeDefined();
-  if (!built.value) throw new Error('content does not build');
-  await rm(generatedDir, { recursive: true, force: true });
-  await emitCatalog(generatedDir, built.value);
-  return built.value.data.deals;
+  return (await buildGenerated(contentDir, generatedDir, TODAY)).deals;
 }
 
-/** Start `scripts/serve.ts` as a child process and wait for it to report its address. */
-async function startChild(): Promise<RunningChild> {
-  const output: string[] = [];
-  const proc = fork(join(PROJECT_ROOT, 'scripts', 'serve.ts'), [], {
-    cwd: PROJECT_ROOT,
-    execArgv: [],
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    env: {
-      ...process.env,
-      CONTENT_DIR: contentDir,
-      GENERATED_DIR: generatedDir,
-      DIST_DIR: join(PROJECT_ROOT, 'dist-test-crash'),
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-    },
-  });
-  const keep = (chunk: Buffer) => {
-    output.push(chunk.toString('utf8'));
-    if (output.length > 200) output.shift();
-  };
-  proc.stdout?.on('data', keep);
-  proc.stderr?.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${output.join('')}`)), 20_000);
-    proc.on('message', (message: unknown) => {
-      const listening = (message as { listening?: unknown })?.listening;
-      if (typeof listening === 'string') {
-        clearTimeout(timer);
-        resolve(listening);
-      }
-    });
-    proc.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (${code}) before listening: ${output.join('')}`));
-    });
-  });
-  return { process: proc, url, exited, output };
+/** Start `scripts/serve.ts` as a child process on this test's repository. */
+function startChild(): Promise<RunningChild> {
+  return startChildServer({ contentDir, generatedDir, dataDir, env: { DIST_DIR: join(PROJECT_ROOT, 'dist-test-crash') } });
 }
 
 async function stopChild(running: RunningChild): Promise<void> {
-  running.process.kill('SIGTERM');
-  await running.exited;
+  await running.stop();
 }
 
 /** Every file or folder under `dir` whose name marks a temporary or hidden leftover. */
@@ -180,7 +130,7 @@ async function streamAndKill(running: RunningChild, cookie: string, round: numbe
       // A request cut by the kill fails at the socket; anything else is a real failure.
       if (killed) return undefined;
       const state = `exit code ${running.process.exitCode}, signal ${running.process.signalCode}`;
-      throw new Error(`${method} ${path} failed before the kill (server ${state}): ${String(error)} ${String((error as { cause?: unknown }).cause)}\n${running.output.join('').slice(-3000)}`, {
+      throw new Error(`${method} ${path} failed before the kill (server ${state}): ${String(error)} ${String((error as { cause?: unknown }).cause)}\n${running.output.join('\n').slice(-3000)}`, {
         cause: error,
       });
     }

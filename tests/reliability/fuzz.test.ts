@@ -31,14 +31,13 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { isDocument } from '../../functions/documents.ts';
 import { routeTable } from '../../functions/router.ts';
 import { seal } from '../../functions/auth/session.ts';
-import { runPipeline } from '../../src/pipeline/build.ts';
-import { emitCatalog } from '../../src/pipeline/emit.ts';
-import { readContent } from '../../src/pipeline/read-content.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
 import { expectErrorBody } from '../helpers/api-schemas.ts';
 import { startChildServer, type ChildServer } from '../helpers/child-server.ts';
 import { FIXTURES, gitContentCopy } from '../helpers/server.ts';
 import { ADMIN, MEMBER, PROJECT_ROOT, addAccount, login } from '../helpers/writes-harness.ts';
+import { seededRandom } from '../../scripts/seeded-random.ts';
+import { buildGenerated } from '../helpers/build-generated.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? '20261122');
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? '5000');
@@ -97,15 +96,9 @@ afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-/** Build the content tree as `npm start` would before serving (as in writes-crash.test.ts). */
+/** Build the content tree as `npm start` would before serving. */
 async function buildContent(): Promise<Deal[]> {
-  const built = runPipeline(await readContent(contentDir), { today: TODAY });
-  expect(built.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  expect(built.value).toBeDefined();
-  if (!built.value) throw new Error('content does not build');
-  await rm(generatedDir, { recursive: true, force: true });
-  await emitCatalog(generatedDir, built.value);
-  return built.value.data.deals;
+  return (await buildGenerated(contentDir, generatedDir, TODAY)).deals;
 }
 
 // --- what is requested ---
@@ -574,7 +567,7 @@ function bodyBytes(body: Body, target: string, method: string, rand: () => numbe
 }
 
 function prepare(index: number, spec: Spec): Sent {
-  const rand = mulberry32(SEED ^ (index * 2654435761));
+  const rand = seededRandom(SEED ^ (index * 2654435761));
   const h = spec.headers as Record<string, string | undefined>;
   const requestId = `fz-${index}`;
   const list: [string, string][] = [];
@@ -1030,13 +1023,3 @@ function errorText(error: unknown): string {
   return String(error);
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -17,14 +17,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { runPipeline } from '../../src/pipeline/build.ts';
-import { emitCatalog } from '../../src/pipeline/emit.ts';
-import { readContent } from '../../src/pipeline/read-content.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
 import type { Startup } from '../../src/schemas/startup.ts';
 import { startChildServer, type ChildServer } from '../helpers/child-server.ts';
 import { gitContentCopy } from '../helpers/server.ts';
 import { ADMIN, PROJECT_ROOT, addAccount, call, login, uniqueWord } from '../helpers/writes-harness.ts';
+import { buildGenerated } from '../helpers/build-generated.ts';
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? '60');
 /** Writes expected over a full minute, scaled for shorter runs. */
@@ -45,12 +43,7 @@ beforeAll(async () => {
   const contentDir = await gitContentCopy(source, work);
   await rm(source, { recursive: true, force: true });
   const generatedDir = join(work, 'generated');
-  const built = runPipeline(await readContent(contentDir), { today: TODAY });
-  expect(built.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  if (!built.value) throw new Error('the generated content does not build');
-  await emitCatalog(generatedDir, built.value);
-  deals = built.value.data.deals;
-  startups = built.value.data.startups;
+  ({ deals, startups } = await buildGenerated(contentDir, generatedDir, TODAY));
   expect(deals.length).toBe(5000);
   const dataDir = join(work, 'data');
   addAccount(dataDir, ADMIN);

@@ -12,12 +12,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runPipeline } from '../../src/pipeline/build.ts';
-import { emitCatalog } from '../../src/pipeline/emit.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
 import { startChildServer, type ChildServer } from '../helpers/child-server.ts';
 import { cloneFor, createRemote, gitIn } from '../helpers/git-remote.ts';
 import { FIXTURES, gitContentCopy } from '../helpers/server.ts';
 import { ADMIN, addAccount, call, login } from '../helpers/writes-harness.ts';
+import { buildGenerated } from '../helpers/build-generated.ts';
 
 const TODAY = new Date().toISOString().slice(0, 10);
 let work: string;
@@ -35,9 +35,7 @@ afterAll(async () => {
 const deal = (slug: string) => ({ slug, title: `Fault ${slug}`, provider: 'Fault Co', category: 'cloud-credits', applicationUrl: `https://fault.example/${slug}` });
 
 async function rebuild(contentDir: string, generatedDir: string): Promise<void> {
-  const built = runPipeline(await readContent(contentDir), { today: TODAY });
-  expect(built.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  await emitCatalog(generatedDir, built.value as NonNullable<typeof built.value>);
+  await buildGenerated(contentDir, generatedDir, TODAY);
 }
 
 /** Temporary or hidden files under `dir` (what a half-done write would leave). */

@@ -17,6 +17,7 @@ import { readContent } from '../../src/pipeline/read-content.ts';
 import { buildDealIndex } from '../../src/pipeline/search-index.ts';
 import { DealSchema, type Deal } from '../../src/schemas/deal.ts';
 import { FIXTURES } from '../helpers/server.ts';
+import { seededRandom as random } from '../../scripts/seeded-random.ts';
 
 // --- reference: the same query through lunr ---
 
@@ -90,16 +91,6 @@ const sortedRefs = (results: Map<string, number>): string[] => [...results.keys(
 const ranked = (results: Map<string, number>, scale = 1): string[] =>
   [...results].sort(([ra, a], [rb, b]) => Math.round((b - a) * scale * 1e9) || (ra < rb ? -1 : 1)).map(([ref]) => ref);
 
-/** Deterministic PRNG (mulberry32), so the synthetic corpus is the same on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const VOCABULARY = [
   'cloud', 'clouds', 'credit', 'credits', 'crediting', 'host', 'hosting', 'hosted', 'database', 'databases', 'data',
