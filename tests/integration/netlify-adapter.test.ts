@@ -1,0 +1,69 @@
+/**
+ * The serverless packaging (issue 6; docs/deploying.md "Serverless"): the Netlify Functions v2
+ * handler answers Web Requests from the bundled prebuilt indexes, with the platform's client
+ * address; writes answer 503 where no git work tree exists.
+ */
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expectDealList, expectErrorBody } from '../helpers/api-schemas.ts';
+import { buildGenerated } from '../helpers/build-generated.ts';
+import { FIXTURES } from '../helpers/server.ts';
+
+let work: string;
+let handler: (request: Request, context: { ip?: string; requestId?: string }) => Promise<Response>;
+let config: { path: string[] };
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'deals-netlify-'));
+  // A deploy bundle: content files (no .git) and the generated indexes next to the function.
+  await cp(join(FIXTURES, 'valid'), join(work, 'content'), { recursive: true });
+  await buildGenerated(join(work, 'content'), join(work, 'generated'));
+  process.env.CONTENT_DIR = join(work, 'content');
+  process.env.GENERATED_DIR = join(work, 'generated');
+  process.env.DATA_DIR = join(work, 'data');
+  ({ default: handler, config } = await import('../../functions/adapters/netlify.ts'));
+});
+afterAll(async () => {
+  for (const name of ['CONTENT_DIR', 'GENERATED_DIR', 'DATA_DIR']) delete process.env[name];
+  await rm(work, { recursive: true, force: true });
+});
+
+test('config.path claims the API', () => {
+  expect(config.path).toEqual(['/api/*']);
+});
+
+test('reads and search answer from the bundled indexes, with the SPEC headers', async () => {
+  const response = await handler(new Request('https://deals.example/api/v1/deals?search=cloud&limit=2'), { ip: '203.0.113.9', requestId: 'req-1' });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('api-version')).toBe('v1');
+  expect(response.headers.get('ratelimit-policy')).toMatch(/^"read";q=\d+;w=\d+$/);
+  expectDealList(await response.json());
+});
+
+test('the MCP endpoint answers a tools/list', async () => {
+  const response = await handler(
+    new Request('https://deals.example/api/mcp', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    }),
+    { ip: '203.0.113.9' },
+  );
+  expect(response.status).toBe(200);
+  expect(await response.text()).toContain('search_deals');
+});
+
+test('a submission answers 503 service_unavailable: a function has no git work tree', async () => {
+  const response = await handler(
+    new Request('https://deals.example/api/v1/submit-deal', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ company_name: 'Edge Co', website_url: 'https://edge.example', deal_value: '10% off', redemption_link: 'https://edge.example/r', benefit_description: 'Ten percent off for startups, any size, first year.', category: 'saas' }),
+    }),
+    { ip: '203.0.113.10' },
+  );
+  expect(response.status).toBe(503);
+  expect(expectErrorBody(await response.json()).code).toBe('service_unavailable');
+});
