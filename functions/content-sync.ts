@@ -106,12 +106,16 @@ export class ContentSync {
       try {
         const { commit } = await this.options.store.pull();
         this.lastPullAt = new Date().toISOString();
-        if (this.problem?.startsWith('pull')) this.problem = undefined;
+        if (this.problem?.startsWith('pull')) {
+          this.problem = undefined;
+          this.options.log.info('content_pull_recovered', { commit });
+        }
         const changed = await this.catchUpNow();
         return { commit, changed };
       } catch (error) {
+        // Logged once per outage (it is retried every interval), then shown by health until it recovers.
+        if (!this.problem?.startsWith('pull')) this.options.log.error('content_pull_failed', { error: firstLine(error) });
         this.problem = `pull failed: ${firstLine(error)}`;
-        this.options.log.error('content_pull_failed', { error: firstLine(error) });
         throw error;
       }
     });

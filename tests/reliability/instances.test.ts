@@ -7,7 +7,7 @@
  * serving the last good catalog, and a fix is picked up.
  */
 import { createHmac } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -216,5 +216,35 @@ describe('malformed content pushed to the remote', () => {
       const health = (await (await fetch(`${server.url}/api/v1/health`)).json()) as { content: { problem?: string } };
       expect(health.content.problem).toBeUndefined();
     }
+  });
+});
+
+describe('the git remote unreachable', () => {
+  test('writes answer 503 and leave nothing behind, health says why, and all recovers when it is back', async () => {
+    const away = `${remote}.away`;
+    await rename(remote, away);
+    try {
+      const before = gitIn(join(work, 'a'), 'rev-parse', 'HEAD');
+      const refused = await createOn(a, uniqueWord('down'));
+      expect(refused.status, refused.text).toBe(503);
+      expect((refused.body as { code: string }).code).toBe('service_unavailable');
+      expect(refused.headers.get('retry-after')).toBe('60');
+      expect(gitIn(join(work, 'a'), 'rev-parse', 'HEAD')).toBe(before);
+      expect(gitIn(join(work, 'a'), 'status', '--porcelain', '--untracked-files=all')).toBe('');
+      await eventually(async () => {
+        const health = (await (await fetch(`${b.url}/api/v1/health`)).json()) as { status: string; content: { problem?: string } };
+        return health.status === 'degraded' && (health.content.problem?.startsWith('pull failed') ?? false);
+      });
+      // Reads go on from the catalog each instance has.
+      expect((await fetch(`${b.url}/api/v1/deals?limit=1`)).status).toBe(200);
+    } finally {
+      await rename(away, remote);
+    }
+    const word = uniqueWord('back');
+    expect((await createOn(a, word)).status).toBe(200);
+    await eventually(async () => (await dealOn(b, `shared-${word}-credits`)) === 200);
+    await eventually(async () => ((await (await fetch(`${b.url}/api/v1/health`)).json()) as { content: { problem?: string } }).content.problem === undefined);
+    // One error line per outage, not one per pull.
+    expect(b.errors().filter((line) => line.includes('content_pull_failed')).length).toBe(1);
   });
 });
