@@ -9,19 +9,21 @@ import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { expectErrorBody } from '../helpers/api-schemas.ts';
 import { FIXTURES, startTestServer, type TestServer } from '../helpers/server.ts';
 import { ADMIN, addAccount, call, login } from '../helpers/writes-harness.ts';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 
 let server: TestServer;
 let cookie: string;
+let dataDir: string;
 beforeAll(async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'deals-hostile-data-'));
+  dataDir = await mkdtemp(join(tmpdir(), 'deals-hostile-data-'));
   addAccount(dataDir, ADMIN);
   server = await startTestServer(join(FIXTURES, 'valid'), { DATA_DIR: dataDir });
   cookie = await login(server.url, ADMIN);
 });
 afterAll(async () => {
   await server.stop();
+  await rm(dataDir, { recursive: true, force: true });
 });
 afterEach(() => {
   expect(server.errors).toEqual([]);
