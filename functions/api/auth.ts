@@ -7,6 +7,7 @@ import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { ApiError } from '../http/errors.ts';
+import { isLoopbackHost } from '../http/loopback.ts';
 import { readBody } from '../http/request-body.ts';
 import { currentSession, requireSameOrigin } from '../auth/guard.ts';
 import { verifyPassword } from '../auth/passwords.ts';
@@ -77,8 +78,7 @@ export const landingPage = (account: Account): string => (account.role === 'admi
 
 /** DESIGN: Secure cookies everywhere but on localhost (where browsers allow plain http). */
 export function secureCookie(request: Request): boolean {
-  const host = (request.headers.get('host') ?? new URL(request.url).host).replace(/:\d+$/, '');
-  return !['localhost', '127.0.0.1', '[::1]'].includes(host);
+  return !isLoopbackHost((request.headers.get('host') ?? new URL(request.url).host).replace(/:\d+$/, ''));
 }
 
 /** A 303 for a browser navigation, optionally setting cookies. */

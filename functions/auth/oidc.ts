@@ -9,6 +9,7 @@
  */
 import type { Configuration } from 'openid-client';
 import type { OidcConfig } from '../../src/config.ts';
+import { isLoopbackHost } from '../http/loopback.ts';
 import { seal, unseal } from './session.ts';
 
 export const FLOW_COOKIE = 'deals_oidc';
@@ -102,7 +103,7 @@ export class OidcSignIn {
       .then((client) =>
         client.discovery(new URL(this.settings.issuer), this.settings.clientId, undefined, this.settings.clientSecret ? client.ClientSecretBasic(this.settings.clientSecret) : client.None(), {
           // Plain http only for a provider on this machine (development and tests).
-          execute: isLoopback(this.settings.issuer) ? [client.allowInsecureRequests] : [],
+          execute: isLoopbackHost(new URL(this.settings.issuer).hostname) ? [client.allowInsecureRequests] : [],
           timeout: 10,
         }),
       )
@@ -112,10 +113,4 @@ export class OidcSignIn {
       });
     return this.configuration;
   }
-}
-
-// --- internal ---
-
-function isLoopback(url: string): boolean {
-  return ['localhost', '127.0.0.1', '[::1]'].includes(new URL(url).hostname);
 }

@@ -103,20 +103,22 @@ export class GitStore implements ContentStore {
 
   commit(changes: readonly ContentChange[], info: CommitInfo): Promise<CommitResult> {
     return this.queue.run(async () => {
-      const before = this.remote ? await this.head() : undefined;
+      const before = this.remote ? (this.tip?.commit ?? (await this.head())) : undefined;
       const { commit } = await this.apply(changes, info);
       if (!this.remote || !before || commit === before) return { commit };
-      return this.publish(before);
+      return this.publish(before, commit);
     });
   }
 
   pull(): Promise<{ commit: string | undefined; moved: boolean }> {
     return this.queue.run(async () => {
-      this.tip = undefined;
       const remote = this.remote;
       if (!remote) return { commit: this.repo ? await this.head() : undefined, moved: false };
-      const before = await this.head();
       await this.git(['fetch', '-q', remote.name, remote.branch]);
+      const [before, fetched] = (await this.git(['rev-parse', 'HEAD', 'FETCH_HEAD'])).trim().split('\n');
+      // Nothing new: the usual case on every interval, answered without touching the work tree.
+      if (before === fetched) return { commit: before, moved: false };
+      this.tip = undefined;
       // Every acknowledged commit was pushed first, so a local commit the remote lacks was never
       // acknowledged (the process died between commit and push): it goes. Otherwise fast-forward.
       const unpublished = Number((await this.git(['rev-list', '--count', 'FETCH_HEAD..HEAD'])).trim());
@@ -158,11 +160,11 @@ export class GitStore implements ContentStore {
   }
 
   /**
-   * Push the commit(s) since `before`; on a rejected push, fetch, rebase and try again. When it
+   * Push `commit` (made on `before`); on a rejected push, fetch, rebase and try again. When it
    * cannot be published the local commit is taken back (`reset --keep` touches only the files
    * it changed) and the write fails: nothing unacknowledged stays.
    */
-  private async publish(before: string): Promise<CommitResult> {
+  private async publish(before: string, commit: string): Promise<CommitResult> {
     const remote = this.remote as Required<GitRemote>;
     // A rebase or a take-back moves HEAD: the cached tip no longer holds.
     const tip = this.tip;
@@ -171,8 +173,9 @@ export class GitStore implements ContentStore {
     for (let attempt = 1; attempt <= PUSH_ATTEMPTS; attempt += 1) {
       try {
         await this.git(['push', '-q', remote.name, `HEAD:refs/heads/${remote.branch}`]);
-        if (!integrated) this.tip = tip;
-        return { commit: await this.head(), integrated };
+        if (integrated) return { commit: await this.head(), integrated };
+        this.tip = tip;
+        return { commit, integrated };
       } catch (error) {
         if (!isRejectedPush(error)) {
           await this.takeBack(before);

@@ -8,7 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { expectErrorBody, type ErrorBody } from './api-schemas.ts';
 import { FIXTURES, startTestServer, type TestServer } from './server.ts';
 
@@ -60,6 +60,25 @@ export async function startWriteServer(accounts: readonly TestAccount[] = [ADMIN
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The hooks of a write-test file: start a write server with `accounts` before its tests (then
+ * `ready`, e.g. to sign in), stop it after them, and fail any test after which the server
+ * logged an error (STYLE 12: an unexpected 500 above all).
+ */
+export function useWriteServer(accounts: readonly TestAccount[], ready: (server: WriteServer) => Promise<void> | void): void {
+  let server: WriteServer | undefined;
+  beforeAll(async () => {
+    server = await startWriteServer(accounts);
+    await ready(server);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  afterEach(() => {
+    if (server) expect(takeErrors(server.server)).toEqual([]);
+  });
 }
 
 export interface JsonResult {

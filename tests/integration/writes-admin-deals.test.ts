@@ -7,13 +7,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import matter from 'gray-matter';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { runPipeline } from '../../src/pipeline/build.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
 import { DealSchema, type Deal } from '../../src/schemas/deal.ts';
 import { expectDealList } from '../helpers/api-schemas.ts';
 import {
   ADMIN,
+  MEMBER,
   call,
   changedFiles,
   commitCount,
@@ -23,9 +24,8 @@ import {
   headOf,
   login,
   repoState,
-  startWriteServer,
-  takeErrors,
   uniqueWord,
+  useWriteServer,
   type JsonResult,
   type WriteServer,
 } from '../helpers/writes-harness.ts';
@@ -33,16 +33,9 @@ import {
 let env: WriteServer;
 let cookie: string;
 
-beforeAll(async () => {
-  env = await startWriteServer();
+useWriteServer([ADMIN, MEMBER], async (started) => {
+  env = started;
   cookie = await login(env.url, ADMIN);
-});
-afterAll(async () => {
-  await env.stop();
-});
-afterEach(() => {
-  // STYLE 12: no write may make the server log an error (an unexpected 500 above all).
-  expect(takeErrors(env.server)).toEqual([]);
 });
 
 const today = (): string => new Date().toISOString().slice(0, 10);

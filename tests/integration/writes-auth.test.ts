@@ -7,21 +7,20 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { signSession } from '../../functions/auth/session.ts';
 import {
   ADMIN,
-  MEMBER,
-  PROJECT_ROOT,
   call,
   callFrom,
   expectError,
   expectUnchanged,
   login,
+  MEMBER,
+  PROJECT_ROOT,
   repoState,
-  startWriteServer,
-  takeErrors,
   uniqueWord,
+  useWriteServer,
   type WriteServer,
 } from '../helpers/writes-harness.ts';
 
@@ -34,17 +33,10 @@ let env: WriteServer;
 let adminCookie: string;
 let memberCookie: string;
 
-beforeAll(async () => {
-  env = await startWriteServer([ADMIN, MEMBER, TARGET, LEAVER]);
+useWriteServer([ADMIN, MEMBER, TARGET, LEAVER], async (started) => {
+  env = started;
   adminCookie = await login(env.url, ADMIN);
   memberCookie = await login(env.url, MEMBER);
-});
-afterAll(async () => {
-  await env.stop();
-});
-afterEach(() => {
-  // STYLE 12: nothing here may make the server log an error.
-  expect(takeErrors(env.server)).toEqual([]);
 });
 
 /** The Set-Cookie lines of a response, for the session cookie only. */

@@ -3,23 +3,17 @@
  * commit per write, a read after a 2xx sees it). Requests race over real HTTP; the git history
  * must stay linear and no accepted change may be lost or silently overwritten.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Deal } from '../../src/schemas/deal.ts';
 import { expectDealList } from '../helpers/api-schemas.ts';
-import { ADMIN, call, commitCount, git, login, porcelain, repoState, startWriteServer, takeErrors, uniqueWord, type JsonResult, type WriteServer } from '../helpers/writes-harness.ts';
+import { ADMIN, MEMBER, call, commitCount, git, login, porcelain, repoState, uniqueWord, type JsonResult, type WriteServer, useWriteServer } from '../helpers/writes-harness.ts';
 
 let env: WriteServer;
 let cookie: string;
 
-beforeAll(async () => {
-  env = await startWriteServer();
+useWriteServer([ADMIN, MEMBER], async (started) => {
+  env = started;
   cookie = await login(env.url, ADMIN);
-});
-afterAll(async () => {
-  await env.stop();
-});
-afterEach(() => {
-  expect(takeErrors(env.server)).toEqual([]);
 });
 
 const admin = (method: string, path: string, body?: unknown): Promise<JsonResult> => call(env.url, method, path, { cookie, body });

@@ -7,12 +7,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import matter from 'gray-matter';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { DealSchema, type Deal } from '../../src/schemas/deal.ts';
 import { expectDealList } from '../helpers/api-schemas.ts';
 import {
   ADMIN,
-  MEMBER,
   call,
   callFrom,
   changedFiles,
@@ -21,11 +20,11 @@ import {
   expectUnchanged,
   git,
   login,
+  MEMBER,
   porcelain,
   repoState,
-  startWriteServer,
-  takeErrors,
   uniqueWord,
+  useWriteServer,
   type JsonResult,
   type WriteServer,
 } from '../helpers/writes-harness.ts';
@@ -34,16 +33,10 @@ let env: WriteServer;
 let adminCookie: string;
 let memberCookie: string;
 
-beforeAll(async () => {
-  env = await startWriteServer([ADMIN, MEMBER]);
+useWriteServer([ADMIN, MEMBER], async (started) => {
+  env = started;
   adminCookie = await login(env.url, ADMIN);
   memberCookie = await login(env.url, MEMBER);
-});
-afterAll(async () => {
-  await env.stop();
-});
-afterEach(() => {
-  expect(takeErrors(env.server)).toEqual([]);
 });
 
 interface SubmissionRecord {

@@ -10,7 +10,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import matter from 'gray-matter';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { expectDealList } from '../helpers/api-schemas.ts';
 import {
   call,
@@ -22,23 +22,16 @@ import {
   git,
   porcelain,
   repoState,
-  startWriteServer,
-  takeErrors,
   uniqueWord,
+  useWriteServer,
   type JsonResult,
   type WriteServer,
 } from '../helpers/writes-harness.ts';
 
 let env: WriteServer;
 
-beforeAll(async () => {
-  env = await startWriteServer([]);
-});
-afterAll(async () => {
-  await env.stop();
-});
-afterEach(() => {
-  expect(takeErrors(env.server)).toEqual([]);
+useWriteServer([], (started) => {
+  env = started;
 });
 
 /** A valid submission with a unique company name (the word is lower-case letters). */
