@@ -110,7 +110,7 @@ export class ContentSync {
           this.problem = undefined;
           this.options.log.info('content_pull_recovered', { commit });
         }
-        const changed = await this.catchUpNow();
+        const changed = await this.catchUpNow(commit);
         return { commit, changed };
       } catch (error) {
         // Logged once per outage (it is retried every interval), then shown by health until it recovers.
@@ -126,10 +126,10 @@ export class ContentSync {
     return this.exclusive(() => this.catchUpNow());
   }
 
-  /** `catchUp` for a caller already inside `exclusive`. Resolves with whether the catalog changed. */
-  async catchUpNow(): Promise<boolean> {
+  /** `catchUp` for a caller already inside `exclusive` (`knownHead`: the store's commit, when the caller has it). Resolves with whether the catalog changed. */
+  async catchUpNow(knownHead?: string): Promise<boolean> {
     const { store, log } = this.options;
-    const head = (await store.status()).commit;
+    const head = knownHead ?? (await store.status()).commit;
     if (!head || head === this.indexed) return false;
     const paths = this.indexed && !this.stale ? await store.changedPaths(this.indexed, head) : undefined;
     this.options.arrived?.(paths);
