@@ -40,12 +40,13 @@ export class Metrics {
   }
 }
 
-/** A bounded label for a path: API routes by name, everything else by kind. */
-export function routeGroup(pathname: string): string {
-  if (pathname.startsWith('/api/')) {
-    const match = /^\/api(?:\/v1)?(\/[a-z-]+(?:\/[a-z-]+)?)/.exec(pathname);
-    return match ? `/api/v1${match[1]}` : '/api/other';
-  }
+/**
+ * A bounded label for a path: API routes by their canonical path (`apiRoute`, from the router),
+ * any other API path as one group, everything else by kind. Labels never come from the raw path,
+ * so invented paths cannot grow the series without bound.
+ */
+export function routeGroup(pathname: string, apiRoute: string | undefined): string {
+  if (pathname === '/api' || pathname.startsWith('/api/')) return apiRoute ?? '/api/other';
   if (pathname.startsWith('/.well-known/') || /\.(txt|xml|json)$/.test(pathname)) return 'document';
   if (pathname.startsWith('/_astro/')) return 'asset';
   return 'page';

@@ -107,6 +107,18 @@ export function allowFor(pathname: string): string | undefined {
   return route ? allowedMethods(route).join(', ') : undefined;
 }
 
+/**
+ * The canonical path of the API route a request path names, or `undefined` for no route: a
+ * bounded label for metrics, whatever paths clients invent.
+ * @example apiRouteLabel('/api/deals/') // '/api/v1/deals'
+ */
+export function apiRouteLabel(pathname: string): string | undefined {
+  const target = resolvePath(pathname);
+  const route = target && ROUTES.get(target.path);
+  if (!target || !route) return undefined;
+  return route.unversioned ? `/api${target.path}` : `${VERSIONED_PREFIX}${target.path}`;
+}
+
 /** Route paths below `/api/v1` with their methods (for the OpenAPI document and tests). */
 export function routeTable(): Map<string, string[]> {
   return new Map([...ROUTES].map(([path, route]) => [path, allowedMethods(route)]));

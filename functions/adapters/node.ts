@@ -15,7 +15,7 @@ import { clientAddressFrom, setRequestContext, type RequestContext } from '../ht
 import { policyFor, rateLimitHeaders } from '../http/rate-limits.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { Metrics, routeGroup } from '../metrics.ts';
-import { allowFor, handleApi, resolvePath } from '../router.ts';
+import { allowFor, apiRouteLabel, handleApi, resolvePath } from '../router.ts';
 import { errorAnswer } from '../http/answer.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { ResponseCache } from './response-cache.ts';
@@ -47,7 +47,7 @@ export function createNodeServer(deps: Deps, site: { clientDir: string; astro?: 
     const base = { ...(servedOverHttps(req, deps) ? SECURE_HEADERS : PLAIN_HEADERS), 'X-Request-Id': context.requestId ?? '' };
     res.once('finish', () => {
       const seconds = (performance.now() - started) / 1000;
-      metrics.observe(routeGroup(path), req.method ?? 'GET', res.statusCode, seconds);
+      metrics.observe(routeGroup(path, apiRouteLabel(path)), req.method ?? 'GET', res.statusCode, seconds);
       // Reads are counted, not logged (they would drown the log); writes and failures are logged.
       if (res.statusCode >= 500 || (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS')) {
         deps.log.info('request', { requestId: context.requestId, method: req.method, path, status: res.statusCode, ms: Math.round(seconds * 1000) });

@@ -20,8 +20,12 @@ export interface RollingLimit {
   record(key: string, now: number): Promise<void>;
 }
 
+/** Drop every expired key after this many records (keys are otherwise pruned only when seen again). */
+const SWEEP_EVERY = 1000;
+
 export class MemoryRollingLimit implements RollingLimit {
   private readonly events = new Map<string, number[]>();
+  private recordsSinceSweep = 0;
   readonly limit: number;
   readonly windowMs: number;
 
@@ -36,6 +40,16 @@ export class MemoryRollingLimit implements RollingLimit {
 
   async record(key: string, now: number): Promise<void> {
     this.events.set(key, [...this.recent(key, now), now]);
+    // Addresses and e-mails seen once would otherwise stay forever: sweep now and then.
+    if (++this.recordsSinceSweep >= SWEEP_EVERY) {
+      this.recordsSinceSweep = 0;
+      for (const held of this.events.keys()) this.recent(held, now);
+    }
+  }
+
+  /** How many keys have events inside the window (or have not been swept yet). */
+  get size(): number {
+    return this.events.size;
   }
 
   private recent(key: string, now: number): number[] {

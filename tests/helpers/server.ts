@@ -19,6 +19,8 @@ export const FIXTURES = resolve(import.meta.dirname, '..', 'fixtures', 'content'
 export interface TestServer extends RunningServer {
   /** Log lines at level `error` since start. */
   errors: string[];
+  /** Every log line since start (JSON, one event each). */
+  lines: string[];
   config: Config;
   stop: () => Promise<void>;
 }
@@ -38,7 +40,9 @@ export async function startTestServer(source: string, env: Record<string, string
     distDir: join(work, 'dist'),
   };
   const errors: string[] = [];
+  const lines: string[] = [];
   const log = createLogger((line) => {
+    lines.push(line);
     if (line.includes('"level":"error"')) errors.push(line);
   });
   let running: RunningServer;
@@ -55,6 +59,7 @@ export async function startTestServer(source: string, env: Record<string, string
   return {
     ...running,
     errors,
+    lines,
     config,
     stop: async () => {
       await running.close();
