@@ -9,7 +9,9 @@ import { loadConfig } from '../../src/config.ts';
 import { loadSessionSecret } from '../auth/accounts.ts';
 import { loadGeneratedCatalog } from '../catalog-state.ts';
 import { createDeps, type Deps } from '../deps.ts';
+import { randomUUID } from 'node:crypto';
 import { setRequestContext } from '../http/client-address.ts';
+import { securityHeaders } from '../http/security-headers.ts';
 import { connectRedis } from '../redis.ts';
 import { handleApi } from '../router.ts';
 import { GitStore } from '../store/git-store.ts';
@@ -25,8 +27,13 @@ async function load(): Promise<Deps> {
 
 export default async function handler(request: Request, context: { ip?: string; requestId?: string }): Promise<Response> {
   deps ??= load();
-  setRequestContext(request, { address: context.ip ?? 'unknown', ...(context.requestId ? { requestId: context.requestId } : {}) });
-  return handleApi(request, await deps);
+  const requestId = context.requestId ?? randomUUID();
+  setRequestContext(request, { address: context.ip ?? 'unknown', requestId });
+  const response = await handleApi(request, await deps);
+  // The same headers as the Node adapter (SECURITY.md); the platform terminates TLS, so the URL's scheme is the client's.
+  for (const [name, value] of Object.entries(securityHeaders(new URL(request.url).protocol === 'https:'))) response.headers.set(name, value);
+  response.headers.set('X-Request-Id', requestId);
+  return response;
 }
 
 export const config = { path: ['/api/*'] };

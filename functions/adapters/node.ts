@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import type { Deps, Handler } from '../deps.ts';
 import { handleDocument, isDocument } from '../documents.ts';
 import { rawBody } from '../http/answer.ts';
-import { clientAddressFrom, setRequestContext, type RequestContext } from '../http/client-address.ts';
+import { clientAddressFrom, forwardedHttps, setRequestContext, type RequestContext } from '../http/client-address.ts';
 import { policyFor, rateLimitHeaders } from '../http/rate-limits.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { Metrics, routeGroup } from '../metrics.ts';
@@ -176,7 +176,8 @@ function usableHost(host: string | undefined): string {
 
 /** Whether a trusted proxy says the client reached it over HTTPS (never trusted without TRUST_PROXY_HOPS). */
 function servedOverHttps(req: IncomingMessage, deps: Deps): boolean {
-  return deps.config.trustProxyHops > 0 && String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim() === 'https';
+  const proto = req.headers['x-forwarded-proto'];
+  return forwardedHttps(Array.isArray(proto) ? proto.join(',') : proto, deps.config.trustProxyHops);
 }
 
 /** IncomingMessage → Web Request (https:// when a trusted proxy says so); the body streams only for methods that carry one. */

@@ -37,3 +37,15 @@ export function clientAddressFrom(socketAddress: string | undefined, forwardedFo
   const chain = [...forwardedFor.split(',').map((s) => s.trim()).filter(Boolean), socket];
   return chain[Math.max(0, chain.length - 1 - hops)] ?? socket;
 }
+
+/**
+ * Whether the client reached the outermost trusted proxy over HTTPS, from `X-Forwarded-Proto`
+ * (never without trusted proxies). Proxies that append take the entry `hops` from the end, like
+ * `X-Forwarded-For`, so a client cannot put `https` in front; a single value is the proxy's own.
+ * @example forwardedHttps('http, https', 1) // true: the one trusted proxy appended "https"
+ */
+export function forwardedHttps(forwardedProto: string | undefined, hops: number): boolean {
+  if (hops <= 0 || !forwardedProto) return false;
+  const chain = forwardedProto.split(',').map((s) => s.trim().toLowerCase());
+  return chain[Math.max(0, chain.length - hops)] === 'https';
+}

@@ -280,6 +280,11 @@ describe('behind a trusted proxy (TRUST_PROXY_HOPS=1)', () => {
     expect(Number(/max-age=(\d+)/.exec(String(secure.headers['strict-transport-security']))?.[1])).toBeGreaterThanOrEqual(31_536_000);
     const plain = await rawRequest(proxied.url, 'GET', '/api/v1/deals?limit=1', { 'x-forwarded-proto': 'http' });
     expect(plain.headers['strict-transport-security']).toBeUndefined();
+    // An appending proxy: only the entry the trusted proxy added counts, not what the client put first.
+    const claimed = await rawRequest(proxied.url, 'GET', '/api/v1/deals?limit=1', { 'x-forwarded-proto': 'https, http' });
+    expect(claimed.headers['strict-transport-security']).toBeUndefined();
+    const appended = await rawRequest(proxied.url, 'GET', '/api/v1/deals?limit=1', { 'x-forwarded-proto': 'http, https' });
+    expect(appended.headers['strict-transport-security']).toMatch(/^max-age=/);
   });
 
   test('the client address is the one the proxy saw: each forwarded client has its own submission budget', async () => {

@@ -42,6 +42,18 @@ test('reads and search answer from the bundled indexes, with the SPEC headers', 
   expectDealList(await response.json());
 });
 
+test('the security headers and the request id, as on the Node server', async () => {
+  const response = await handler(new Request('https://deals.example/api/v1/deals?slug=missing'), { ip: '203.0.113.9', requestId: 'req-2' });
+  expect(response.status).toBe(404);
+  expect(response.headers.get('x-request-id')).toBe('req-2');
+  expect(response.headers.get('content-security-policy')).toContain("script-src 'self';");
+  expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(response.headers.get('strict-transport-security')).toMatch(/^max-age=\d+/);
+  const plain = await handler(new Request('http://deals.example/api/v1/deals?limit=1'), {});
+  expect(plain.headers.get('strict-transport-security')).toBeNull();
+  expect(plain.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+});
+
 test('the MCP endpoint answers a tools/list', async () => {
   const response = await handler(
     new Request('https://deals.example/api/mcp', {
