@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { runPipeline } from '../../src/pipeline/build.ts';
 import { emitCatalog } from '../../src/pipeline/emit.ts';
@@ -66,6 +67,27 @@ export async function startTestServer(source: string, env: Record<string, string
       await rm(work, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The hooks of a test file with one server: started before its tests, stopped after them, and
+ * any test after which the server logged an error fails (STYLE 12: an unexpected 500 above
+ * all). The returned object is filled in when the server is up, so use it inside tests only.
+ * @example const server = useTestServer(join(FIXTURES, 'valid'));
+ */
+export function useTestServer(source: string, env: Record<string, string> = {}): TestServer {
+  const server = {} as TestServer;
+  beforeAll(async () => {
+    Object.assign(server, await startTestServer(source, env));
+  });
+  afterAll(async () => {
+    await server.stop?.();
+  });
+  afterEach(() => {
+    // Taken, not just read: one failing test does not fail every later one.
+    expect(server.errors?.splice(0) ?? []).toEqual([]);
+  });
+  return server;
 }
 
 /** Copy a content tree into `<work>/repo/content` and commit it as the first commit. */

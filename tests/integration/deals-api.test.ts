@@ -16,22 +16,12 @@
  * | digitalocean-hatch | cloud-credits  | deals    | active      |          |             | (none)      |
  */
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { expectDealList, expectErrorBody, DealSingleSchema, type DealList } from '../helpers/api-schemas.ts';
 import { getJson } from '../helpers/http.ts';
-import { FIXTURES, startTestServer, type TestServer } from '../helpers/server.ts';
+import { FIXTURES, useTestServer } from '../helpers/server.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer(join(FIXTURES, 'valid'));
-});
-afterAll(async () => {
-  await server.stop();
-});
-afterEach(() => {
-  // STYLE 12: no test may leave an unexpected server error behind.
-  expect(server.errors).toEqual([]);
-});
+const server = useTestServer(join(FIXTURES, 'valid'));
 
 /** GET a deal list and return it validated. */
 async function list(query: string): Promise<DealList> {

@@ -12,19 +12,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { RATE_POLICIES, type PolicyName } from '../../functions/http/rate-limits.ts';
 import { expectErrorBody } from '../helpers/api-schemas.ts';
 import { rawRequest } from '../helpers/http.ts';
-import { FIXTURES, startTestServer, type TestServer } from '../helpers/server.ts';
+import { FIXTURES, startTestServer, useTestServer, type TestServer } from '../helpers/server.ts';
 import { call, callFrom, expectError, git, type JsonResult } from '../helpers/writes-harness.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer(join(FIXTURES, 'valid'));
-});
-afterAll(async () => {
-  await server.stop();
-});
-afterEach(() => {
-  expect(server.errors.splice(0)).toEqual([]);
-});
+const server = useTestServer(join(FIXTURES, 'valid'));
 
 /** A valid submission body, distinct per `n` (so none is a duplicate of another). */
 const submission = (n: number) => ({

@@ -6,21 +6,12 @@
  */
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { expectErrorBody } from '../helpers/api-schemas.ts';
 import { getJson, rawRequest, type RawResponse } from '../helpers/http.ts';
-import { FIXTURES, startTestServer, type TestServer } from '../helpers/server.ts';
+import { FIXTURES, useTestServer } from '../helpers/server.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer(join(FIXTURES, 'valid'));
-});
-afterAll(async () => {
-  await server.stop();
-});
-afterEach(() => {
-  expect(server.errors).toEqual([]);
-});
+const server = useTestServer(join(FIXTURES, 'valid'));
 
 const raw = (method: string, path: string, headers: Record<string, string> = {}): Promise<RawResponse> =>
   rawRequest(server.url, method, path, headers);

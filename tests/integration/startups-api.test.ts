@@ -13,21 +13,12 @@
  * | tinytask    | saas      | 0       | CA      | acquire |          | no      |
  */
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { expectErrorBody, expectStartupList } from '../helpers/api-schemas.ts';
 import { getJson } from '../helpers/http.ts';
-import { FIXTURES, startTestServer, type TestServer } from '../helpers/server.ts';
+import { FIXTURES, useTestServer } from '../helpers/server.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer(join(FIXTURES, 'valid'));
-});
-afterAll(async () => {
-  await server.stop();
-});
-afterEach(() => {
-  expect(server.errors).toEqual([]);
-});
+const server = useTestServer(join(FIXTURES, 'valid'));
 
 const ALL = ['loglantern', 'invoicenest', 'shopfront', 'formbird', 'petshop', 'tinytask'];
 
