@@ -3,7 +3,6 @@
  * by an adapter, or per test with a fixture catalog.
  */
 import type { Catalog } from '../src/catalog/catalog.ts';
-import type { Deal } from '../src/schemas/deal.ts';
 import type { Config } from '../src/config.ts';
 import { dealsAnswer } from './api/deals.ts';
 import { startupsAnswer } from './api/startups.ts';
@@ -18,13 +17,14 @@ import { createLogger, type Logger } from './log.ts';
 import type { ContentStore } from './store/content-store.ts';
 import { SUBMISSIONS_FOLDER, SubmissionDesk } from './submissions.ts';
 import { ContentSync } from './content-sync.ts';
+import { builtSite, type BuiltSite } from './adapters/live-pages.ts';
 
 export interface Deps {
   config: Config;
   log: Logger;
   clock: () => Date;
-  /** The deals (by slug) of the catalog the server started with, which the site's built pages show. Only the map is kept, not that whole catalog. */
-  builtDeals: ReadonlyMap<string, Deal>;
+  /** What the site's built pages show: the catalog the server started with (its version, deals by slug, listings held weakly). */
+  builtSite: BuiltSite;
   /** The catalog being served now; replaced as a whole after a content change. */
   state: () => CatalogState;
   /** Serve a new catalog from now on (after a content change); its answers start fresh. */
@@ -73,7 +73,7 @@ export function createDeps(
     config,
     log,
     clock,
-    builtDeals: catalog.dealBySlug,
+    builtSite: builtSite(catalog),
     state: () => state,
     replaceCatalog: (next) => {
       state = createCatalogState(next, config, PINNED);

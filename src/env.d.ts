@@ -5,7 +5,7 @@ declare namespace App {
     catalog?: import('./catalog/catalog.ts').Catalog;
     /** The OpenID Connect provider's button label, when one is configured (login page). */
     ssoName?: string | undefined;
-    /** A deal changed since the build, rendered live on its page (set by the Node adapter). */
-    liveDeal?: import('./schemas/deal.ts').Deal | undefined;
+    /** A catalog page changed since the build, rendered live at its own URL (set by the Node adapter). */
+    livePage?: import('./live-page.ts').LivePage | undefined;
   }
 }

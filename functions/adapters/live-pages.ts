@@ -1,31 +1,71 @@
 /**
- * Deal pages after admin writes. The site is built from the catalog the server started with;
- * the API follows every write at once, and so do deal pages: a deal created or changed since
- * the build is rendered live (its built page, if any, is out of date), and a deleted deal's
- * built page is no longer served. Unchanged deals keep their built pages (same record object:
- * a write replaces only the records it changes). Lists and category pages follow at the next
- * build (`npm start` rebuilds when content changed).
+ * Catalog pages after the catalog changed. The site is built from the catalog the server
+ * started with; the API follows every write and pull at once, and so do the pages: a page
+ * whose content changed since the build is rendered live from the current catalog (its built
+ * file is out of date), and the page of a record that is gone is no longer served.
+ * - Deal pages: only the deals whose record changed (a write replaces only the records it
+ *   changes, so record identity tells).
+ * - Lists (home, deals, programs, startups, categories): whenever the catalog's version differs.
+ * - Startup pages: once the listings were replaced (only a pull of content changes them).
+ * Other pages (about, submit, login, admin) do not depend on the catalog.
  */
 import type { Catalog } from '../../src/catalog/catalog.ts';
+import type { LivePage } from '../../src/live-page.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
+import type { Startup } from '../../src/schemas/startup.ts';
 
-export type DealPage = { kind: 'live'; deal: Deal; markdown: boolean } | { kind: 'gone' };
+/** What the built site was made from: enough to tell which pages are out of date. */
+export interface BuiltSite {
+  version: string;
+  /** The built catalog's deals by slug (kept: a write replaces only the records it changes). */
+  deals: ReadonlyMap<string, Deal>;
+  /** The built listings, held weakly: when a pull replaced them they are collected, and every listing page is live. */
+  startups: WeakRef<readonly Startup[]>;
+}
 
-/** Where Astro renders a live deal page (src/pages/live/deal.astro). */
-export const LIVE_DEAL_ROUTE = '/live/deal/';
+export type PageChange = { kind: 'live'; page: LivePage; path: string; markdown: boolean } | { kind: 'gone' };
+
+/** Where Astro renders a live page (src/pages/live/page.astro). */
+export const LIVE_PAGE_ROUTE = '/live/page/';
+
+/** Remember what the site is built from (the catalog the server starts with). */
+export function builtSite(catalog: Catalog): BuiltSite {
+  return { version: catalog.version, deals: catalog.dealBySlug, startups: new WeakRef(catalog.startups) };
+}
 
 /**
- * What to serve for a request path, when it is the page (or Markdown twin) of a deal that
- * changed since the build; `undefined` when the built files are right.
+ * What to serve for a request path when it is a catalog page (or its Markdown twin) that
+ * changed since the build; `undefined` when the built file is right or the path is no such page.
+ * @example changedPage('/deals/', built, catalog) // { kind: 'live', page: { kind: 'deals' }, path: '/deals/', markdown: false } after a write
  */
-export function changedDealPage(pathname: string, built: ReadonlyMap<string, Deal>, live: Catalog): DealPage | undefined {
-  if (built === live.dealBySlug) return undefined;
-  const match = /^\/deals\/([a-z0-9-]+)(\/(index\.html|index\.md)?)?$/.exec(pathname);
+export function changedPage(pathname: string, built: BuiltSite, live: Catalog): PageChange | undefined {
+  if (live.version === built.version) return undefined;
+  const match = PAGE_PATH.exec(pathname);
   if (!match) return undefined;
-  const slug = match[1] as string;
-  const before = built.get(slug);
-  const now = live.dealBySlug.get(slug);
-  if (now === before) return undefined;
-  if (!now) return { kind: 'gone' };
-  return { kind: 'live', deal: now, markdown: match[3] === 'index.md' };
+  const [, section, slug, file] = match;
+  const path = section ? `/${section}/${slug ? `${slug}/` : ''}` : '/';
+  const markdown = file === 'index.md';
+  const serve = (page: LivePage): PageChange => ({ kind: 'live', page, path, markdown });
+  if (!slug) return section === 'categories' ? undefined : serve({ kind: (section ?? 'home') as 'home' | 'deals' | 'programs' | 'startups' });
+  if (section === 'deals') {
+    const before = built.deals.get(slug);
+    const now = live.dealBySlug.get(slug);
+    if (now === before) return undefined;
+    return now ? serve({ kind: 'deal', deal: now }) : { kind: 'gone' };
+  }
+  if (section === 'categories') {
+    const category = live.categories.deals.find((c) => c.slug === slug);
+    return category ? serve({ kind: 'category', category }) : { kind: 'gone' };
+  }
+  if (section === 'startups') {
+    if (built.startups.deref() === live.startups) return undefined;
+    const startup = live.startups.find((s) => s.slug === slug);
+    return startup ? serve({ kind: 'startup', startup }) : { kind: 'gone' };
+  }
+  return undefined;
 }
+
+// --- internal ---
+
+/** `/`, `/deals/`, `/deals/<slug>/`, `/programs/`, `/startups/[<slug>/]`, `/categories/<slug>/`, each also as `index.html` / `index.md`. */
+const PAGE_PATH = /^\/(?:(deals|programs|startups|categories)(?:\/([a-z0-9-]+))?\/?)?(index\.(?:html|md))?$/;

@@ -20,9 +20,8 @@ import { errorAnswer } from '../http/answer.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { ResponseCache } from './response-cache.ts';
 import { serveStatic } from './static-files.ts';
-import { changedDealPage, LIVE_DEAL_ROUTE } from './live-pages.ts';
+import { changedPage, LIVE_PAGE_ROUTE } from './live-pages.ts';
 import { twinFor } from '../../src/agents/markdown-twins.ts';
-import { paths } from '../../src/agents/site-urls.ts';
 import { prefersMarkdown } from '../http/negotiate.ts';
 
 /** Astro's middleware-mode handler (`dist/server/entry.mjs`), when the build has one. */
@@ -150,18 +149,18 @@ async function serveSite(req: IncomingMessage, res: ServerResponse, site: { clie
     });
   };
   const catalog = deps.state().catalog;
-  const changed = req.method === 'GET' || req.method === 'HEAD' ? changedDealPage(path, deps.builtDeals, catalog) : undefined;
+  const changed = req.method === 'GET' || req.method === 'HEAD' ? changedPage(path, deps.builtSite, catalog) : undefined;
   if (changed?.kind === 'gone') return notFound();
   if (changed && (changed.markdown || prefersMarkdown(req.headers.accept))) {
-    const markdown = twinFor(paths.deal(changed.deal), catalog) ?? '';
+    const markdown = twinFor(changed.path, catalog) ?? '';
     res.writeHead(200, { 'Content-Type': 'text/markdown; charset=utf-8', 'Cache-Control': 'public, max-age=60', Vary: 'Accept' });
     res.end(req.method === 'HEAD' ? undefined : markdown);
     return;
   }
-  if (changed) req.url = LIVE_DEAL_ROUTE;
+  if (changed) req.url = LIVE_PAGE_ROUTE;
   else if (await serveStatic(req, res, site.clientDir, path)) return;
-  // On-demand pages (search results, changed deals) render from the live catalog.
-  if (site.astro) site.astro(req, res, notFound, { catalog, ssoName: deps.config.oidc?.name, liveDeal: changed?.deal });
+  // On-demand pages (search results, pages changed since the build) render from the live catalog.
+  if (site.astro) site.astro(req, res, notFound, { catalog, ssoName: deps.config.oidc?.name, livePage: changed?.page });
   else notFound();
 }
 

@@ -99,6 +99,39 @@ export function adminSuite(): void {
       expect((await fetch(`${pageUrl}index.md`)).status).toBe(404);
     });
 
+    test('list, category and home pages follow a write made after the build, in the browser and as Markdown', async () => {
+      const cookie = await signInCookie();
+      const headers = { 'Content-Type': 'application/json', Cookie: cookie, Origin: e2e().url('') };
+      const deal = { title: 'E2E Listed Lantern credits', provider: 'Lantern', category: 'cloud-credits', applicationUrl: 'https://lantern.example/apply', featured: true };
+      const before = await (await fetch(e2e().url('/deals/'))).text();
+      expect(before).not.toContain(deal.title);
+      expect((await fetch(e2e().url('/api/v1/deals'), { method: 'POST', headers, body: JSON.stringify(deal) })).status).toBe(200);
+      const { page, pageErrors, close } = await openPage(e2e().browser);
+      try {
+        // Featured: among the first cards of /deals/, in the home page's sponsored row, and on its category page.
+        for (const path of ['/deals/', '/', '/categories/cloud-credits/']) {
+          const response = await page.goto(e2e().url(path));
+          expect(response?.status(), path).toBe(200);
+          await expect.poll(() => page.locator('.card h3', { hasText: deal.title }).count(), path).toBe(1);
+        }
+        await page.goto(e2e().url('/deals/'));
+        // Rendered live, the page keeps working: instant search still answers from the API.
+        await page.locator('input[name=search]').first().fill('lantern');
+        await expect.poll(() => page.locator('[data-results] .card').count()).toBe(1);
+        expect(pageErrors).toEqual([]);
+      } finally {
+        await close();
+      }
+      for (const [url, accept] of [[e2e().url('/deals/index.md'), '*/*'], [e2e().url('/categories/cloud-credits/'), 'text/markdown']] as const) {
+        const twin = await fetch(url, { headers: { Accept: accept } });
+        expect(twin.headers.get('content-type'), url).toContain('text/markdown');
+        expect(await twin.text(), url).toContain(deal.title);
+      }
+      expect((await fetch(e2e().url('/api/v1/deals?slug=e2e-listed-lantern-credits'), { method: 'DELETE', headers })).status).toBe(200);
+      expect(await (await fetch(e2e().url('/deals/'))).text()).not.toContain(deal.title);
+      expect(await (await fetch(e2e().url('/categories/cloud-credits/'))).text()).not.toContain(deal.title);
+    });
+
     test('sign in through an OpenID Connect provider with the login page button', async () => {
       const provider = await startOidcProvider({ grace: { email: 'grace.sso@example.com', emailVerified: true } });
       const second = await e2e().site.serveWith({ OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret, OIDC_NAME: 'Test Provider' });
