@@ -21,6 +21,7 @@ import { methodNotAllowed } from '../http/errors.ts';
 import { ResponseCache } from './response-cache.ts';
 import { serveStatic } from './static-files.ts';
 import { changedPage, LIVE_PAGE_ROUTE } from './live-pages.ts';
+import { LivePageCache } from './live-page-cache.ts';
 import { twinFor } from '../../src/agents/markdown-twins.ts';
 import { prefersMarkdown } from '../http/negotiate.ts';
 
@@ -38,6 +39,7 @@ const SECURE_HEADERS = securityHeaders(true);
  */
 export function createNodeServer(deps: Deps, site: { clientDir: string; astro?: AstroHandler | undefined }): Server {
   const responses = new ResponseCache(deps.config.answerCacheEntries, deps.config.answerCacheBytes);
+  const livePages = new LivePageCache();
   const metrics = new Metrics();
   return createServer((req, res) => {
     const started = performance.now();
@@ -71,7 +73,7 @@ export function createNodeServer(deps: Deps, site: { clientDir: string; astro?: 
       for (const [name, value] of Object.entries(base)) res.setHeader(name, value);
       // Pages never read a body: one still arriving would block the next request on this connection.
       if (!req.complete) res.setHeader('Connection', 'close');
-      work = serveSite(req, res, site, deps);
+      work = serveSite(req, res, site, deps, livePages);
     }
     work.catch((error: unknown) => {
       deps.log.error('adapter_error', { requestId: context.requestId, path, error: error instanceof Error ? error.stack : String(error) });
@@ -140,7 +142,7 @@ async function serveApi(
   else res.end();
 }
 
-async function serveSite(req: IncomingMessage, res: ServerResponse, site: { clientDir: string; astro?: AstroHandler | undefined }, deps: Deps): Promise<void> {
+async function serveSite(req: IncomingMessage, res: ServerResponse, site: { clientDir: string; astro?: AstroHandler | undefined }, deps: Deps, livePages: LivePageCache): Promise<void> {
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   res.setHeader('API-Version', 'v1');
   const notFound = () => {
@@ -157,8 +159,11 @@ async function serveSite(req: IncomingMessage, res: ServerResponse, site: { clie
     res.end(req.method === 'HEAD' ? undefined : markdown);
     return;
   }
-  if (changed) req.url = LIVE_PAGE_ROUTE;
-  else if (await serveStatic(req, res, site.clientDir, path)) return;
+  if (changed) {
+    if (await livePages.serve(req, res, changed.path, catalog.version)) return;
+    livePages.capture(req, res, changed.path, catalog.version);
+    req.url = LIVE_PAGE_ROUTE;
+  } else if (await serveStatic(req, res, site.clientDir, path)) return;
   // On-demand pages (search results, pages changed since the build) render from the live catalog.
   if (site.astro) site.astro(req, res, notFound, { catalog, ssoName: deps.config.oidc?.name, livePage: changed?.page });
   else notFound();

@@ -27,8 +27,15 @@ const TYPES: Record<string, string> = {
 };
 const TEXT = new Set(['.html', '.css', '.js', '.json', '.md', '.txt', '.xml', '.svg']);
 
+/** Bytes of one version of a file or page, and their compressed forms (made once, on first use). */
+export interface BodyEntry {
+  version: string;
+  body: Buffer;
+  encoded: Partial<Record<Coding, Promise<Uint8Array>>>;
+}
+
 /** File bytes and their compressed forms, by path and version. */
-const files = new LruCache<{ version: string; body: Buffer; encoded: Partial<Record<Coding, Promise<Uint8Array>>> }>(2000, 64 * 1024 * 1024, (f) => f.body.byteLength);
+const files = new LruCache<BodyEntry>(2000, 64 * 1024 * 1024, (f) => f.body.byteLength);
 
 /**
  * Serve `pathname` from `root` if such a file exists; returns false (nothing written) otherwise.
@@ -42,34 +49,42 @@ export async function serveStatic(req: IncomingMessage, res: ServerResponse, roo
   const ext = extname(file.path);
   const version = `${file.size.toString(36)}-${Math.floor(file.mtimeMs).toString(36)}`;
   const isPage = ext === '.html' || (ext === '.md' && file.path.endsWith(`${sep}index.md`));
-  const coding = TEXT.has(ext) && file.size >= COMPRESS_MIN_BYTES ? chooseCoding(req.headers['accept-encoding'] ?? null) : undefined;
-  const etag = `W/"${version}${ext === '.md' ? '-md' : ''}${coding ? `-${coding}` : ''}"`;
-  const headers: Record<string, string> = {
-    'Content-Type': TYPES[ext] ?? 'application/octet-stream',
-    ETag: etag,
-    'Cache-Control': pathname.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
-    'X-Content-Type-Options': 'nosniff',
-  };
-  const vary = [isPage ? 'Accept' : '', TEXT.has(ext) ? 'Accept-Encoding' : ''].filter(Boolean).join(', ');
-  if (vary) headers.Vary = vary;
-  if (status === 200 && req.headers['if-none-match'] === etag) {
-    res.writeHead(304, headers).end();
-    return true;
-  }
   let cached = files.get(file.path);
   if (!cached || cached.version !== version) {
     cached = { version, body: await readFile(file.path), encoded: {} };
     files.set(file.path, cached);
   }
-  let body: Uint8Array = cached.body;
-  if (coding) {
-    body = await (cached.encoded[coding] ??= compress(cached.body, coding, 'best'));
-    headers['Content-Encoding'] = coding;
-  }
-  headers['Content-Length'] = String(body.byteLength);
-  res.writeHead(status, headers);
-  res.end(req.method === 'HEAD' ? undefined : body);
+  const headers: Record<string, string> = {
+    'Content-Type': TYPES[ext] ?? 'application/octet-stream',
+    'Cache-Control': pathname.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+    'X-Content-Type-Options': 'nosniff',
+  };
+  const vary = [isPage ? 'Accept' : '', TEXT.has(ext) ? 'Accept-Encoding' : ''].filter(Boolean).join(', ');
+  if (vary) headers.Vary = vary;
+  await sendBody(req, res, cached, headers, { tag: `${version}${ext === '.md' ? '-md' : ''}`, compressible: TEXT.has(ext), status });
   return true;
+}
+
+/**
+ * Answer with `entry`: a weak ETag from `tag` (and the coding), 304 on a matching
+ * `If-None-Match`, brotli/gzip when the client takes it and the body is large enough.
+ */
+export async function sendBody(req: IncomingMessage, res: ServerResponse, entry: BodyEntry, headers: Record<string, string>, options: { tag: string; compressible: boolean; status: number }): Promise<void> {
+  const coding = options.compressible && entry.body.byteLength >= COMPRESS_MIN_BYTES ? chooseCoding(req.headers['accept-encoding'] ?? null) : undefined;
+  const etag = `W/"${options.tag}${coding ? `-${coding}` : ''}"`;
+  const out: Record<string, string> = { ...headers, ETag: etag };
+  if (options.status === 200 && req.headers['if-none-match'] === etag) {
+    res.writeHead(304, out).end();
+    return;
+  }
+  let body: Uint8Array = entry.body;
+  if (coding) {
+    body = await (entry.encoded[coding] ??= compress(entry.body, coding, 'best'));
+    out['Content-Encoding'] = coding;
+  }
+  out['Content-Length'] = String(body.byteLength);
+  res.writeHead(options.status, out);
+  res.end(req.method === 'HEAD' ? undefined : body);
 }
 
 // --- internal ---

@@ -112,7 +112,7 @@ export function adminSuite(): void {
         for (const path of ['/deals/', '/', '/categories/cloud-credits/']) {
           const response = await page.goto(e2e().url(path));
           expect(response?.status(), path).toBe(200);
-          await expect.poll(() => page.locator('.card h3', { hasText: deal.title }).count(), path).toBe(1);
+          await expect.poll(() => page.locator('.card h3', { hasText: deal.title }).count(), { message: path }).toBe(1);
         }
         await page.goto(e2e().url('/deals/'));
         // Rendered live, the page keeps working: instant search still answers from the API.
@@ -127,6 +127,14 @@ export function adminSuite(): void {
         expect(twin.headers.get('content-type'), url).toContain('text/markdown');
         expect(await twin.text(), url).toContain(deal.title);
       }
+      // Rendered once per catalog version, then served like a built file: ETag, 304, compression.
+      const again = await fetch(e2e().url('/deals/'), { headers: { 'Accept-Encoding': 'gzip' } });
+      expect(again.headers.get('content-encoding')).toBe('gzip');
+      expect(again.headers.get('content-security-policy')).toContain("script-src 'self'");
+      const etag = again.headers.get('etag') ?? '';
+      expect(etag).toMatch(/^W\/"live-.+-gzip"$/);
+      expect(await again.text()).toContain(deal.title);
+      expect((await fetch(e2e().url('/deals/'), { headers: { 'Accept-Encoding': 'gzip', 'If-None-Match': etag } })).status).toBe(304);
       expect((await fetch(e2e().url('/api/v1/deals?slug=e2e-listed-lantern-credits'), { method: 'DELETE', headers })).status).toBe(200);
       expect(await (await fetch(e2e().url('/deals/'))).text()).not.toContain(deal.title);
       expect(await (await fetch(e2e().url('/categories/cloud-credits/'))).text()).not.toContain(deal.title);
