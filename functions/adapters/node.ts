@@ -1,9 +1,9 @@
 /**
  * Node adapter: one `node:http` server for the API and the site. `/api/*` goes straight to
  * the platform-neutral handlers (never through Astro's per-request pipeline); documents such
- * as llms.txt come from the catalog; everything else is a static file from Astro's build, then
- * Astro's on-demand pages, then a 404 page. Every response gets the security headers and an
- * `X-Request-Id`.
+ * as llms.txt come from the catalog; everything else is the site (node-site.ts: built files,
+ * live pages, Astro's on-demand pages, the 404 page). Every response gets the security headers
+ * and an `X-Request-Id`.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -19,14 +19,8 @@ import { allowFor, apiRouteLabel, handleApi, resolvePath } from '../router.ts';
 import { errorAnswer } from '../http/answer.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { ResponseCache } from './response-cache.ts';
-import { serveStatic } from './static-files.ts';
-import { changedPage, LIVE_PAGE_ROUTE } from './live-pages.ts';
 import { LivePageCache } from './live-page-cache.ts';
-import { twinFor } from '../../src/agents/markdown-twins.ts';
-import { prefersMarkdown } from '../http/negotiate.ts';
-
-/** Astro's middleware-mode handler (`dist/server/entry.mjs`), when the build has one. */
-export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals?: object) => void;
+import { serveSite, type AstroHandler } from './node-site.ts';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 // Computed once: every response carries them (SECURITY.md).
@@ -140,33 +134,6 @@ async function serveApi(
   if (raw) res.end(raw);
   else if (response.body) Readable.fromWeb(response.body as import('node:stream/web').ReadableStream).pipe(res);
   else res.end();
-}
-
-async function serveSite(req: IncomingMessage, res: ServerResponse, site: { clientDir: string; astro?: AstroHandler | undefined }, deps: Deps, livePages: LivePageCache): Promise<void> {
-  const path = (req.url ?? '/').split('?')[0] ?? '/';
-  res.setHeader('API-Version', 'v1');
-  const notFound = () => {
-    void serveStatic(req, res, site.clientDir, '/404.html', 404).then((served) => {
-      if (!served) res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');
-    });
-  };
-  const catalog = deps.state().catalog;
-  const changed = req.method === 'GET' || req.method === 'HEAD' ? changedPage(path, deps.builtSite, catalog) : undefined;
-  if (changed?.kind === 'gone') return notFound();
-  if (changed && (changed.markdown || prefersMarkdown(req.headers.accept))) {
-    const markdown = twinFor(changed.path, catalog) ?? '';
-    res.writeHead(200, { 'Content-Type': 'text/markdown; charset=utf-8', 'Cache-Control': 'public, max-age=60', Vary: 'Accept' });
-    res.end(req.method === 'HEAD' ? undefined : markdown);
-    return;
-  }
-  if (changed) {
-    if (await livePages.serve(req, res, changed.path, catalog.version)) return;
-    livePages.capture(req, res, changed.path, catalog.version);
-    req.url = LIVE_PAGE_ROUTE;
-  } else if (await serveStatic(req, res, site.clientDir, path)) return;
-  // On-demand pages (search results, pages changed since the build) render from the live catalog.
-  if (site.astro) site.astro(req, res, notFound, { catalog, ssoName: deps.config.oidc?.name, livePage: changed?.page });
-  else notFound();
 }
 
 /** Methods the Fetch standard forbids in a Request (CONNECT never reaches a request handler). */
