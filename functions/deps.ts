@@ -17,7 +17,7 @@ import { createLogger, type Logger } from './log.ts';
 import type { ContentStore } from './store/content-store.ts';
 import { SUBMISSIONS_FOLDER, SubmissionDesk } from './submissions.ts';
 import { ContentSync } from './content-sync.ts';
-import { builtSite, type BuiltSite } from './adapters/live-pages.ts';
+import { builtSite, type BuiltSite } from './live-pages.ts';
 
 export interface Deps {
   config: Config;

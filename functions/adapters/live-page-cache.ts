@@ -1,26 +1,38 @@
 /**
- * Pages rendered live (functions/adapters/live-pages.ts), once per catalog version: the first
+ * Pages rendered live (functions/live-pages.ts), once per catalog version: the first
  * request for a changed page is rendered by Astro and sent as it renders, and its bytes are
  * kept; later requests for that page and catalog get them like a built file (ETag, 304,
- * brotli/gzip made once). Without this, every request for a list page after a write would be
- * rendered again, at a tenth of the rate of a built file.
+ * brotli/gzip made once); so are their Markdown twins. Without this, every request for a list
+ * page after a write would be rendered again, at a tenth of the rate of a built file.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LruCache } from '../http/lru-cache.ts';
 import { sendBody, type BodyEntry } from './static-files.ts';
 
-const HEADERS = { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'public, max-age=60', Vary: 'Accept, Accept-Encoding' };
+const HTML = { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'public, max-age=60', Vary: 'Accept, Accept-Encoding' };
+const MARKDOWN = { 'Content-Type': 'text/markdown; charset=utf-8', 'Cache-Control': 'public, max-age=60', Vary: 'Accept, Accept-Encoding' };
 
 export class LivePageCache {
-  /** One entry per page path (the newest version wins); bounded by count and bytes. */
+  /** One entry per page (and per twin) path, the newest version winning; bounded by count and bytes. */
   private readonly pages = new LruCache<BodyEntry>(500, 32 * 1024 * 1024, (page) => page.body.byteLength);
 
   /** Answer with the page at `path` as rendered for catalog `version`; false when it was not rendered yet. */
   async serve(req: IncomingMessage, res: ServerResponse, path: string, version: string): Promise<boolean> {
     const entry = this.pages.get(path);
     if (!entry || entry.version !== version) return false;
-    await sendBody(req, res, entry, HEADERS, { tag: `live-${version}`, compressible: true, status: 200 });
+    await sendBody(req, res, entry, HTML, { tag: `live-${version}`, compressible: true, status: 200 });
     return true;
+  }
+
+  /** Answer with the Markdown twin of the page at `path`, made by `twin` once per catalog `version`. */
+  async serveTwin(req: IncomingMessage, res: ServerResponse, path: string, version: string, twin: () => string): Promise<void> {
+    const key = `${path}index.md`;
+    let entry = this.pages.get(key);
+    if (!entry || entry.version !== version) {
+      entry = { version, body: Buffer.from(twin()), encoded: {} };
+      this.pages.set(key, entry);
+    }
+    await sendBody(req, res, entry, MARKDOWN, { tag: `live-${version}-md`, compressible: true, status: 200 });
   }
 
   /** Keep the bytes `res` is about to send (a whole 200 answer to a GET) as the page at `path` for `version`. */

@@ -5,11 +5,11 @@
  * git work tree, which a function does not have, so they answer 503 there: run admin writes
  * on a Node instance and let the functions redeploy from git.
  */
+import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../../src/config.ts';
 import { loadSessionSecret } from '../auth/accounts.ts';
 import { loadGeneratedCatalog } from '../catalog-state.ts';
 import { createDeps, type Deps } from '../deps.ts';
-import { randomUUID } from 'node:crypto';
 import { setRequestContext } from '../http/client-address.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { connectRedis } from '../redis.ts';

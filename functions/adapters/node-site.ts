@@ -8,7 +8,7 @@ import type { Deps } from '../deps.ts';
 import { prefersMarkdown } from '../http/negotiate.ts';
 import { twinFor } from '../../src/agents/markdown-twins.ts';
 import type { LivePageCache } from './live-page-cache.ts';
-import { changedPage, LIVE_PAGE_ROUTE } from './live-pages.ts';
+import { changedPage, LIVE_PAGE_ROUTE } from '../live-pages.ts';
 import { serveStatic } from './static-files.ts';
 
 /** Astro's middleware-mode handler (`dist/server/entry.mjs`), when the build has one. */
@@ -27,10 +27,7 @@ export async function serveSite(req: IncomingMessage, res: ServerResponse, site:
   const changed = req.method === 'GET' || req.method === 'HEAD' ? changedPage(path, deps.builtSite, catalog) : undefined;
   if (changed?.kind === 'gone') return notFound();
   if (changed && (changed.markdown || prefersMarkdown(req.headers.accept))) {
-    const markdown = twinFor(changed.path, catalog) ?? '';
-    res.writeHead(200, { 'Content-Type': 'text/markdown; charset=utf-8', 'Cache-Control': 'public, max-age=60', Vary: 'Accept' });
-    res.end(req.method === 'HEAD' ? undefined : markdown);
-    return;
+    return livePages.serveTwin(req, res, changed.path, catalog.version, () => twinFor(changed.path, catalog) ?? '');
   }
   if (changed) {
     if (await livePages.serve(req, res, changed.path, catalog.version)) return;

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { builtSite, changedPage, type BuiltSite } from '../../functions/adapters/live-pages.ts';
+import { builtSite, changedPage, type BuiltSite } from '../../functions/live-pages.ts';
 import { createCatalog, withChangedDeals, type Catalog } from '../../src/catalog/catalog.ts';
 import { runPipeline } from '../../src/pipeline/build.ts';
 import { ContentSnapshot } from '../../src/pipeline/content-snapshot.ts';
