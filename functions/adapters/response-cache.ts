@@ -7,7 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { CatalogState } from '../catalog-state.ts';
 import { chooseCoding } from '../http/compress.ts';
-import { LruCache } from '../http/lru-cache.ts';
+import { LruCache, MAX_CACHED_QUERY_LENGTH } from '../http/lru-cache.ts';
 
 export interface CachedResponse {
   state: CatalogState;
@@ -23,10 +23,13 @@ export class ResponseCache {
     this.cache = new LruCache<CachedResponse>(maxEntries, maxBytes, (r) => r.body.byteLength);
   }
 
-  /** The key for a request, or undefined when it must take the full path. */
+  /** The key for a request, or undefined when it must take the full path (and is not kept). */
   keyFor(req: IncomingMessage): string | undefined {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || req.headers['if-none-match'] !== undefined) return undefined;
-    return `${chooseCoding(req.headers['accept-encoding'] ?? null) ?? 'identity'} ${req.url ?? ''}`;
+    const url = req.url ?? '';
+    const query = url.indexOf('?');
+    if (query >= 0 && url.length - query - 1 > MAX_CACHED_QUERY_LENGTH) return undefined;
+    return `${chooseCoding(req.headers['accept-encoding'] ?? null) ?? 'identity'} ${url}`;
   }
 
   /** A stored response, if it belongs to the catalog being served now. */

@@ -1,6 +1,8 @@
 /**
  * Bounded least-recently-used map, by entry count and by total size. Used for prepared
- * answers and for the Node adapter's response cache.
+ * answers and for the Node adapter's response cache. The size of an entry is its value's
+ * size plus its key's length: a key is kept as surely as its value, and keys come from
+ * request URLs (issue 11, item 8: long URLs made keys outweigh the answers).
  */
 export class LruCache<V> {
   private readonly entries = new Map<string, V>();
@@ -27,17 +29,17 @@ export class LruCache<V> {
   }
 
   set(key: string, value: V): void {
-    const size = this.sizeOf(value);
+    const size = this.entrySize(key, value);
     if (this.maxEntries === 0 || size > this.maxBytes / 4) return;
     const old = this.entries.get(key);
-    if (old !== undefined) this.bytes -= this.sizeOf(old);
+    if (old !== undefined) this.bytes -= this.entrySize(key, old);
     this.entries.delete(key);
     this.entries.set(key, value);
     this.bytes += size;
     for (const [oldest, evicted] of this.entries) {
       if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
       this.entries.delete(oldest);
-      this.bytes -= this.sizeOf(evicted);
+      this.bytes -= this.entrySize(oldest, evicted);
     }
   }
 
@@ -49,4 +51,21 @@ export class LruCache<V> {
   get size(): number {
     return this.entries.size;
   }
+
+  /** Bytes accounted for the entries kept now (keys and values); never above the bound. */
+  get bytesUsed(): number {
+    return this.bytes;
+  }
+
+  // Keys are URLs, ASCII or Latin-1, which V8 keeps at one byte per character.
+  private entrySize(key: string, value: V): number {
+    return key.length + this.sizeOf(value);
+  }
 }
+
+/**
+ * Longest query string (after `?`) whose answer is cached. Longer ones are legitimate but rare
+ * (no documented parameter needs that much), and caching them would let a client spend the
+ * cache's memory on keys: their answers are computed on every request instead.
+ */
+export const MAX_CACHED_QUERY_LENGTH = 512;

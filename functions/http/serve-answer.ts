@@ -6,6 +6,7 @@
 import type { AnswerFor } from '../catalog-state.ts';
 import type { Deps } from '../deps.ts';
 import { answerResponse } from './answer.ts';
+import { MAX_CACHED_QUERY_LENGTH } from './lru-cache.ts';
 
 /**
  * @param route cache namespace, such as `deals`
@@ -21,6 +22,7 @@ export async function serveAnswer(request: Request, deps: Deps, route: string, c
   const started = performance.now();
   const answer = compute(state.catalog, url.searchParams);
   const elapsed = performance.now() - started;
-  state.answers.set(key, answer);
+  // A long query string is computed every time: its key would cost more memory than its answer.
+  if (url.search.length - 1 <= MAX_CACHED_QUERY_LENGTH) state.answers.set(key, answer);
   return answerResponse(request, answer, { 'Server-Timing': `app;dur=${elapsed.toFixed(3)}` });
 }
