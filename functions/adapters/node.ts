@@ -60,7 +60,8 @@ export function createNodeServer(deps: Deps, site: { clientDir: string; astro?: 
       work = Promise.resolve();
     } else if (path === '/api' || path.startsWith('/api/')) work = serveApi(req, res, deps, responses, handleApi, context, path, base);
     else if (isDocument(path)) work = serveApi(req, res, deps, responses, handleDocument, context, undefined, base);
-    else if (deps.config.metricsPath && path === deps.config.metricsPath && LOOPBACK.has(req.socket.remoteAddress ?? '')) {
+    // The derived client, not the socket: behind a proxy on this host every socket is loopback.
+    else if (deps.config.metricsPath && path === deps.config.metricsPath && LOOPBACK.has(context.address)) {
       res.writeHead(200, { ...base, 'API-Version': 'v1', 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Cache-Control': 'no-store' }).end(metrics.render());
       work = Promise.resolve();
     } else {
