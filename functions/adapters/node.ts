@@ -12,6 +12,7 @@ import type { Deps, Handler } from '../deps.ts';
 import { handleDocument, isDocument } from '../documents.ts';
 import { rawBody } from '../http/answer.ts';
 import { clientAddressFrom, forwardedHttps, setRequestContext, type RequestContext } from '../http/client-address.ts';
+import { isLoopbackAddress } from '../http/loopback.ts';
 import { policyFor, rateLimitHeaders } from '../http/rate-limits.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { Metrics, routeGroup } from '../metrics.ts';
@@ -22,7 +23,6 @@ import { ResponseCache } from './response-cache.ts';
 import { LivePageCache } from './live-page-cache.ts';
 import { serveSite, type AstroHandler } from './node-site.ts';
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 // Computed once: every response carries them (SECURITY.md).
 const PLAIN_HEADERS = securityHeaders(false);
 const SECURE_HEADERS = securityHeaders(true);
@@ -61,7 +61,7 @@ export function createNodeServer(deps: Deps, site: { clientDir: string; astro?: 
     } else if (path === '/api' || path.startsWith('/api/')) work = serveApi(req, res, deps, responses, handleApi, context, path, base);
     else if (isDocument(path)) work = serveApi(req, res, deps, responses, handleDocument, context, undefined, base);
     // The derived client, not the socket: behind a proxy on this host every socket is loopback.
-    else if (deps.config.metricsPath && path === deps.config.metricsPath && LOOPBACK.has(context.address)) {
+    else if (deps.config.metricsPath && path === deps.config.metricsPath && isLoopbackAddress(context.address)) {
       res.writeHead(200, { ...base, 'API-Version': 'v1', 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Cache-Control': 'no-store' }).end(metrics.render());
       work = Promise.resolve();
     } else {

@@ -1,22 +1,38 @@
 /**
- * GET /api/v1/health: liveness and what this instance serves: catalog version, the content
- * commit, whether the content store can take writes, whether the served catalog is up to date
- * with the content (and its remote), and the Redis link.
+ * GET /api/v1/health: liveness and what this instance serves. Anyone gets the status, short
+ * problem codes and what the API shows anyway (catalog version, counts). The details (content
+ * commit, store and sync problems in full, the content remote, Redis, the process) name file
+ * paths, git's error output and the remote's host, path and maybe credentials, so they go only
+ * to a client on this machine or an admin session (issue 11, item 10).
  */
+import { currentSession } from '../auth/guard.ts';
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
+import { clientAddress } from '../http/client-address.ts';
+import { isLoopbackAddress } from '../http/loopback.ts';
 
 const started = Date.now();
 
+/** Why an instance is degraded, as it may be said to anyone (the OpenAPI document lists them from here). */
+export const HEALTH_PROBLEMS = ['store_unwritable', 'content_pull_failed', 'content_invalid', 'content_stale', 'redis_down'] as const;
+/** One of `HEALTH_PROBLEMS`. */
+export type HealthProblem = (typeof HEALTH_PROBLEMS)[number];
+
+/** GET /api/v1/health: the summary for anyone, the details for this machine or an admin. */
 export async function getHealth(request: Request, deps: Deps): Promise<Response> {
   const store = await deps.store.status();
   const redis = deps.redis ? deps.redis.status() : 'disabled';
   const sync = deps.content.status();
-  const healthy = store.writable && redis !== 'down' && !sync.problem;
+  const problems: HealthProblem[] = [];
+  if (!store.writable) problems.push('store_unwritable');
+  // content-sync.ts words its problems "pull failed: …" or "content at <commit> does not build: …".
+  if (sync.problem) problems.push(sync.problem.startsWith('pull') ? 'content_pull_failed' : sync.problem.startsWith('content') ? 'content_invalid' : 'content_stale');
+  if (redis === 'down') problems.push('redis_down');
+  const { catalog } = deps.state();
+  const summary = { success: true, status: problems.length === 0 ? 'ok' : 'degraded', problems, catalogVersion: catalog.version, deals: catalog.deals.length, startups: catalog.startups.length };
+  if (!(await mayReadDetails(request, deps))) return answerResponse(request, jsonAnswer(200, summary, { 'Cache-Control': 'no-store' }));
   const body = {
-    success: true,
-    status: healthy ? 'ok' : 'degraded',
-    catalogVersion: deps.state().catalog.version,
+    ...summary,
     contentCommit: store.commit,
     store: { writable: store.writable, ...(store.problem ? { problem: store.problem } : {}) },
     content: {
@@ -26,10 +42,16 @@ export async function getHealth(request: Request, deps: Deps): Promise<Response>
       ...(sync.problem ? { problem: sync.problem } : {}),
     },
     redis,
-    deals: deps.state().catalog.deals.length,
-    startups: deps.state().catalog.startups.length,
     uptimeSeconds: Math.round((Date.now() - started) / 1000),
     memoryMb: { rss: Math.round(process.memoryUsage.rss() / 1048576), heapUsed: Math.round(process.memoryUsage().heapUsed / 1048576) },
   };
   return answerResponse(request, jsonAnswer(200, body, { 'Cache-Control': 'no-store' }));
+}
+
+// --- internal ---
+
+/** A client on this machine (behind a trusted proxy: the client it names) or an admin session. */
+async function mayReadDetails(request: Request, deps: Deps): Promise<boolean> {
+  if (isLoopbackAddress(clientAddress(request))) return true;
+  return (await currentSession(request, deps))?.role === 'admin';
 }

@@ -4,9 +4,11 @@
  * navigations, so outcomes are redirects: to the admin pages, or to the login page with a
  * reason it can show. 404 when no provider is configured.
  */
+import { createHash } from 'node:crypto';
 import type { Deps } from '../deps.ts';
 import { FLOW_COOKIE, OidcFailure, type OidcSignIn } from '../auth/oidc.ts';
 import { cookieHeader, readCookie } from '../auth/session.ts';
+import { normalizeEmail } from '../auth/users.ts';
 import { ApiError } from '../http/errors.ts';
 import { landingPage, newSessionCookie, redirect, secureCookie } from './auth.ts';
 
@@ -33,7 +35,8 @@ export async function getOidcCallback(request: Request, deps: Deps): Promise<Res
     const now = deps.clock().getTime();
     const account = await deps.auth.accounts.find(identity.email, now);
     if (!account) {
-      deps.log.info('sso sign-in refused: no account', { email: identity.email });
+      // A stranger's address is not ours to keep: a hash still matches reports of the same person.
+      deps.log.info('sso sign-in refused: no account', { emailHash: emailHash(identity.email) });
       return redirect('/login?error=sso_no_account', clearFlow);
     }
     deps.log.info('sso sign-in', { email: account.email, role: account.role });
@@ -64,3 +67,6 @@ function flowCookieHeader(request: Request, value: string, maxAgeSeconds: number
 }
 
 const nowSeconds = (deps: Deps): number => Math.floor(deps.clock().getTime() / 1000);
+
+/** First 12 hex digits of the SHA-256 of the normalised e-mail: enough to correlate, not to read. */
+const emailHash = (email: string): string => createHash('sha256').update(normalizeEmail(email)).digest('hex').slice(0, 12);

@@ -11,6 +11,7 @@ import { DEAL_LIST_PARAMS, STARTUP_LIST_PARAMS, type QueryParam } from '../../sr
 import { StartupSchema } from '../../src/schemas/startup.ts';
 import { submissionJsonSchema } from '../../src/schemas/submission.ts';
 import type { Site } from '../../src/schemas/site.ts';
+import { HEALTH_PROBLEMS } from '../api/health.ts';
 import { ERROR_CODES } from '../http/errors.ts';
 import { DEPRECATION_NOTICE_DAYS, type RouteLifecycle } from '../lifecycle.ts';
 import { SESSION_COOKIE } from '../auth/session.ts';
@@ -211,8 +212,21 @@ export function openApiDocument(site: Site, lifecycle: ReadonlyMap<string, Route
       '/api/v1/health': {
         get: {
           operationId: 'health',
-          summary: 'Liveness and what this instance serves: catalog version, content commit, store, content sync and Redis status (`status`: ok or degraded).',
-          responses: { '200': ok('The instance is alive.', { type: 'object', required: ['success', 'status'], properties: { success: { const: true }, status: { enum: ['ok', 'degraded'] } } }) },
+          summary: 'Liveness and what this instance serves (`status`: ok or degraded, with short `problems` codes, catalog version and counts). Content commit, store, content sync, remote and Redis details only to a client on the server\'s own machine or an admin session.',
+          responses: {
+            '200': ok('The instance is alive.', {
+              type: 'object',
+              required: ['success', 'status'],
+              properties: {
+                success: { const: true },
+                status: { enum: ['ok', 'degraded'] },
+                problems: { type: 'array', items: { enum: [...HEALTH_PROBLEMS] } },
+                catalogVersion: { type: 'string' },
+                deals: { type: 'integer' },
+                startups: { type: 'integer' },
+              },
+            }),
+          },
         },
       },
       '/api/v1/hooks/content': {

@@ -4,6 +4,7 @@
  * with PKCE, state and nonce; the account book decides the role; every way the flow can fail
  * ends on the login page with a reason and no session.
  */
+import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { OIDC_CALLBACK_PATH } from '../../functions/api/oidc-login.ts';
 import { CookieJar, signInThroughProvider, startOidcProvider, type TestProvider } from '../helpers/oidc-provider.ts';
@@ -109,9 +110,16 @@ describe('refusals end on the login page without a session', () => {
     expect(jar.get('deals_session')).toBeUndefined();
   };
 
-  test('a verified e-mail with no account here', async () => {
+  test('a verified e-mail with no account here; the log names it only by a hash (a stranger\'s address is not ours to keep)', async () => {
+    const logged = site.server.lines.length;
     const { response, jar } = await signIn('stranger');
     expectRefused(response, jar, 'sso_no_account');
+    const lines = site.server.lines.slice(logged);
+    const refusal = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.event === 'sso sign-in refused: no account');
+    const hash = createHash('sha256').update(USERS.stranger.email.toLowerCase()).digest('hex').slice(0, 12);
+    expect(refusal).toMatchObject({ emailHash: hash });
+    expect(refusal).not.toHaveProperty('email');
+    expect(lines.join('\n').toLowerCase()).not.toContain(USERS.stranger.email.toLowerCase());
   });
 
   test('an e-mail the provider has not verified, even with an account', async () => {
