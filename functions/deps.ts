@@ -8,6 +8,8 @@ import { dealsAnswer } from './api/deals.ts';
 import { startupsAnswer } from './api/startups.ts';
 import { createCatalogState, type CatalogState, type Pin } from './catalog-state.ts';
 import { AccountBook } from './auth/accounts.ts';
+import { LoginThrottle } from './auth/login-throttle.ts';
+import { MemoryRevocations, RedisRevocations, type Revocations } from './auth/revocations.ts';
 import { OidcSignIn } from './auth/oidc.ts';
 import { lifecycleTable, type RouteLifecycle } from './lifecycle.ts';
 import { MemoryRollingLimit, RedisRollingLimit, type RollingLimit } from './http/rolling-limit.ts';
@@ -35,7 +37,7 @@ export interface Deps {
   submissions: SubmissionDesk;
   /** SPEC: 5 accepted submissions per IP per hour. */
   submitLimit: RollingLimit;
-  auth: { secret: string; accounts: AccountBook; loginLimit: RollingLimit; oidc: OidcSignIn | undefined };
+  auth: { secret: string; accounts: AccountBook; loginThrottle: LoginThrottle; revocations: Revocations; oidc: OidcSignIn | undefined };
   /** Deprecated routes and their dates (checked at start-up). */
   lifecycle: Map<string, RouteLifecycle>;
   /** General per-route limits on every `/api` request. */
@@ -93,11 +95,11 @@ export function createDeps(
     }),
     submissions,
     submitLimit: rolling('submissions', 5, 60 * 60 * 1000),
-    // Five failed sign-ins per address or e-mail per 15 minutes.
     auth: {
       secret: sessionSecret,
       accounts: new AccountBook(config.dataDir),
-      loginLimit: rolling('login-failures', 5, 15 * 60 * 1000),
+      loginThrottle: new LoginThrottle(rolling),
+      revocations: redis ? new RedisRevocations(redis.client, redis.failed) : new MemoryRevocations(),
       oidc: config.oidc ? new OidcSignIn(config.oidc, sessionSecret) : undefined,
     },
     lifecycle: lifecycleTable(config.apiLifecycle),

@@ -1,7 +1,9 @@
 /**
  * `npm run admin -- add <email> --role admin|member [--password <pw> | --sso]`, `remove <email>`,
- * `list`: manage the accounts of the sign-in. Without --password (or ADMIN_PASSWORD) the password
- * is asked for on the terminal, or generated and printed once when there is none. `--sso` adds an
+ * `revoke <email>` (sign out everywhere), `list`: manage the accounts of the sign-in. Every add
+ * (a new account, a new password or role, a re-added one) and every revoke gives the account a
+ * new session generation, which ends all its existing sessions. Without --password (or
+ * ADMIN_PASSWORD) the password is asked for on the terminal, or generated and printed once when there is none. `--sso` adds an
  * account with no password, which signs in only through the OpenID Connect provider.
  */
 import { randomBytes } from 'node:crypto';
@@ -10,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { accountsFile } from '../functions/auth/accounts.ts';
 import { hashPassword } from '../functions/auth/passwords.ts';
-import { normalizeEmail, readAccounts, ROLES, writeAccounts, type Role } from '../functions/auth/users.ts';
+import { newGeneration, normalizeEmail, readAccounts, ROLES, writeAccounts, type Role } from '../functions/auth/users.ts';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -36,7 +38,7 @@ if (command === 'list') {
   const rest = accounts.filter((a) => a.email !== email);
   const verb = rest.length === accounts.length ? 'added' : 'updated';
   if (values.sso) {
-    await writeAccounts(file, [...rest, { email, role }]);
+    await writeAccounts(file, [...rest, { email, role, generation: newGeneration() }]);
     console.log(`${verb} ${email} (${role}, signs in through the OpenID Connect provider only) in ${file}`);
     process.exit(0);
   }
@@ -46,7 +48,7 @@ if (command === 'list') {
     console.log(`generated password for ${email}: ${password}`);
   }
   if (password.length < 8) fail('the password needs at least 8 characters');
-  await writeAccounts(file, [...rest, { email, role, passwordHash: await hashPassword(password) }]);
+  await writeAccounts(file, [...rest, { email, role, passwordHash: await hashPassword(password), generation: newGeneration() }]);
   console.log(`${verb} ${email} (${role}) in ${file}`);
 } else if (command === 'remove') {
   const email = normalizeEmail(emailArg ?? '');
@@ -54,8 +56,13 @@ if (command === 'list') {
   if (rest.length === accounts.length) fail(`no account ${email}`);
   await writeAccounts(file, rest);
   console.log(`removed ${email}`);
+} else if (command === 'revoke') {
+  const email = normalizeEmail(emailArg ?? '');
+  if (!accounts.some((a) => a.email === email)) fail(`no account ${email}`);
+  await writeAccounts(file, accounts.map((a) => (a.email === email ? { ...a, generation: newGeneration() } : a)));
+  console.log(`signed ${email} out everywhere (its existing sessions no longer work)`);
 } else {
-  fail('usage: npm run admin -- add <email> --role admin|member [--password <pw> | --sso] | remove <email> | list');
+  fail('usage: npm run admin -- add <email> --role admin|member [--password <pw> | --sso] | remove <email> | revoke <email> | list');
 }
 
 // --- internal ---

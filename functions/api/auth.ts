@@ -1,22 +1,22 @@
 /**
  * Sign-in for the embedded local accounts: POST /api/v1/auth/login and /logout, GET
  * /api/v1/auth/session. Plain HTML form posts get redirects (the login page works without
- * JavaScript); JSON callers get JSON. Failed attempts are throttled per address and e-mail.
+ * JavaScript); JSON callers get JSON. Failed attempts are throttled (auth/login-throttle.ts).
  */
+import { randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { ApiError } from '../http/errors.ts';
-import { isLoopbackHost } from '../http/loopback.ts';
 import { readBody } from '../http/request-body.ts';
-import { currentSession, requireSameOrigin } from '../auth/guard.ts';
+import { currentSession, isSecureRequest, requireSameOrigin } from '../auth/guard.ts';
 import { verifyPassword } from '../auth/passwords.ts';
 import { sessionCookie, signSession } from '../auth/session.ts';
 import { normalizeEmail, type Account } from '../auth/users.ts';
 
 export async function postLogin(request: Request, deps: Deps): Promise<Response> {
   const form = isForm(request);
-  requireSameOrigin(request);
+  requireSameOrigin(request, deps);
   const body = await readBody(request, 16 * 1024);
   const email = typeof (body as { email?: unknown })?.email === 'string' ? normalizeEmail((body as { email: string }).email) : '';
   const password = typeof (body as { password?: unknown })?.password === 'string' ? (body as { password: string }).password : '';
@@ -26,24 +26,31 @@ export async function postLogin(request: Request, deps: Deps): Promise<Response>
   }
 
   const now = deps.clock().getTime();
-  const keys = [`address:${clientAddress(request)}`, `email:${email}`];
-  const blocked = (await Promise.all(keys.map((key) => deps.auth.loginLimit.check(key, now)))).find((b) => !b.allowed);
-  if (blocked) {
+  // The failure is reserved before the password is checked: parallel guesses cannot all pass.
+  const throttle = await deps.auth.loginThrottle.begin(clientAddress(request), email, now);
+  if (!('attempt' in throttle)) {
     if (form) return redirect('/login?error=throttled');
     throw new ApiError(429, 'rate_limited', 'Too many failed sign-in attempts.', {
-      hint: `Try again in ${blocked.retryAfterSeconds} seconds.`,
-      headers: { 'Retry-After': String(blocked.retryAfterSeconds) },
+      hint: `Try again in ${throttle.retryAfterSeconds} seconds.`,
+      headers: { 'Retry-After': String(throttle.retryAfterSeconds) },
     });
   }
 
-  const account = await deps.auth.accounts.find(email, now);
-  // Verify against a dummy hash when the account is unknown, so timing does not reveal it.
-  const valid = await verifyPassword(password, account?.passwordHash || DUMMY_HASH);
+  let account: Account | undefined;
+  let valid = false;
+  try {
+    account = await deps.auth.accounts.find(email, now);
+    // Verify against a dummy hash when the account is unknown, so timing does not reveal it.
+    valid = await verifyPassword(password, account?.passwordHash || DUMMY_HASH);
+  } catch (error) {
+    await deps.auth.loginThrottle.abandon(throttle.attempt);
+    throw error;
+  }
   if (!account?.passwordHash || !valid) {
-    for (const key of keys) await deps.auth.loginLimit.record(key, now);
     if (form) return redirect('/login?error=invalid');
     throw new ApiError(401, 'unauthorized', 'The e-mail or password is not right.', { hint: 'Check both and try again.' });
   }
+  await deps.auth.loginThrottle.succeeded(throttle.attempt);
 
   const cookie = newSessionCookie(request, deps, account, now);
   if (form) return redirect(landingPage(account), cookie);
@@ -52,9 +59,21 @@ export async function postLogin(request: Request, deps: Deps): Promise<Response>
   return response;
 }
 
-export async function postLogout(request: Request, _deps: Deps): Promise<Response> {
-  requireSameOrigin(request);
-  const cookie = sessionCookie('', 0, secureCookie(request));
+/**
+ * Sign out: the session this request carries is revoked until it would have expired (a copy of
+ * the cookie no longer works either); `everywhere` (JSON `{"everywhere": true}` or the form field)
+ * also ends every other session of the account.
+ */
+export async function postLogout(request: Request, deps: Deps): Promise<Response> {
+  requireSameOrigin(request, deps);
+  const session = await currentSession(request, deps);
+  if (session) {
+    const nowSeconds = Math.floor(deps.clock().getTime() / 1000);
+    await deps.auth.revocations.revoke(session.sid, session.exp, nowSeconds);
+    const body = request.headers.get('content-length') === '0' || !request.body ? undefined : await readBody(request, 16 * 1024).catch(() => undefined);
+    if ((body as { everywhere?: unknown } | undefined)?.everywhere === true) await deps.auth.accounts.signOutEverywhere(session.email);
+  }
+  const cookie = sessionCookie('', 0, isSecureRequest(request, deps));
   if (isForm(request)) return redirect('/login?signed-out=1', cookie);
   const response = await answerResponse(request, jsonAnswer(200, { success: true }, { 'Cache-Control': 'no-store' }));
   response.headers.append('Set-Cookie', cookie);
@@ -67,19 +86,15 @@ export async function getSession(request: Request, deps: Deps): Promise<Response
   return answerResponse(request, jsonAnswer(200, { success: true, user: { email: session.email, role: session.role }, expiresAt: new Date(session.exp * 1000).toISOString() }, { 'Cache-Control': 'no-store' }));
 }
 
-/** `Set-Cookie` for a fresh session of an account. */
+/** `Set-Cookie` for a fresh session of an account (its generation, a new session id). */
 export function newSessionCookie(request: Request, deps: Deps, account: Account, nowMs: number): string {
   const exp = Math.floor(nowMs / 1000) + deps.config.sessionTtlSeconds;
-  return sessionCookie(signSession({ email: account.email, role: account.role, exp }, deps.auth.secret), deps.config.sessionTtlSeconds, secureCookie(request));
+  const session = { email: account.email, role: account.role, exp, gen: account.generation ?? '', sid: randomBytes(16).toString('base64url') };
+  return sessionCookie(signSession(session, deps.auth.secret), deps.config.sessionTtlSeconds, isSecureRequest(request, deps));
 }
 
 /** Where a browser goes after signing in. */
 export const landingPage = (account: Account): string => (account.role === 'admin' ? '/admin/' : '/');
-
-/** DESIGN: Secure cookies everywhere but on localhost (where browsers allow plain http). */
-export function secureCookie(request: Request): boolean {
-  return !isLoopbackHost((request.headers.get('host') ?? new URL(request.url).host).replace(/:\d+$/, ''));
-}
 
 /** A 303 for a browser navigation, optionally setting cookies. */
 export function redirect(location: string, ...cookies: string[]): Response {

@@ -10,7 +10,8 @@ import { FLOW_COOKIE, OidcFailure, type OidcSignIn } from '../auth/oidc.ts';
 import { cookieHeader, readCookie } from '../auth/session.ts';
 import { normalizeEmail } from '../auth/users.ts';
 import { ApiError } from '../http/errors.ts';
-import { landingPage, newSessionCookie, redirect, secureCookie } from './auth.ts';
+import { isSecureRequest } from '../auth/guard.ts';
+import { landingPage, newSessionCookie, redirect } from './auth.ts';
 
 export const OIDC_CALLBACK_PATH = '/api/v1/auth/oidc/callback';
 
@@ -18,7 +19,7 @@ export async function getOidcStart(request: Request, deps: Deps): Promise<Respon
   const oidc = configured(deps);
   try {
     const { location, flowCookie } = await oidc.begin(new URL(OIDC_CALLBACK_PATH, request.url).href, nowSeconds(deps));
-    return redirect(location, flowCookieHeader(request, flowCookie, 600));
+    return redirect(location, flowCookieHeader(request, deps, flowCookie, 600));
   } catch (error) {
     return failed(error, deps);
   }
@@ -27,11 +28,11 @@ export async function getOidcStart(request: Request, deps: Deps): Promise<Respon
 export async function getOidcCallback(request: Request, deps: Deps): Promise<Response> {
   const oidc = configured(deps);
   const url = new URL(request.url);
-  const clearFlow = flowCookieHeader(request, '', 0);
+  const clearFlow = flowCookieHeader(request, deps, '', 0);
   // The person cancelled, or the provider refused: no token exchange to try.
   if (url.searchParams.has('error')) return redirect('/login?error=sso_denied', clearFlow);
   try {
-    const identity = await oidc.finish(url, readCookie(request.headers.get('cookie'), FLOW_COOKIE), nowSeconds(deps));
+    const identity = await oidc.finish(url, readCookie(request.headers.get('cookie'), flowCookieName(isSecureRequest(request, deps))), nowSeconds(deps));
     const now = deps.clock().getTime();
     const account = await deps.auth.accounts.find(identity.email, now);
     if (!account) {
@@ -61,10 +62,16 @@ function failed(error: unknown, deps: Deps, ...cookies: string[]): Response {
   return redirect(`/login?error=${reason}`, ...cookies);
 }
 
-/** The flow cookie goes back only to the auth routes. */
-function flowCookieHeader(request: Request, value: string, maxAgeSeconds: number): string {
-  return cookieHeader(FLOW_COOKIE, value, { maxAgeSeconds, secure: secureCookie(request), path: '/api/' });
+/**
+ * The flow cookie goes back only to the auth routes. Over HTTPS it carries the `__Secure-`
+ * prefix (`__Host-` would need Path=/), so a plain-http page cannot plant one.
+ */
+function flowCookieHeader(request: Request, deps: Deps, value: string, maxAgeSeconds: number): string {
+  const secure = isSecureRequest(request, deps);
+  return cookieHeader(flowCookieName(secure), value, { maxAgeSeconds, secure, path: '/api/' });
 }
+
+const flowCookieName = (secure: boolean): string => (secure ? `__Secure-${FLOW_COOKIE}` : FLOW_COOKIE);
 
 const nowSeconds = (deps: Deps): number => Math.floor(deps.clock().getTime() / 1000);
 

@@ -4,9 +4,11 @@
  * secret comes from SESSION_SECRET or a random one kept in the data folder.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { normalizeEmail, readAccounts, type Account } from './users.ts';
+import { createFileAtomic } from '../store/durable-file.ts';
+import { MIN_SECRET_BYTES } from './session.ts';
+import { newGeneration, normalizeEmail, readAccounts, writeAccounts, type Account } from './users.ts';
 
 export const accountsFile = (dataDir: string): string => join(dataDir, 'users.json');
 
@@ -23,6 +25,14 @@ export class AccountBook {
     return (await this.accounts(now)).get(normalizeEmail(email));
   }
 
+  /** Sign an account out everywhere: a new session generation voids every cookie it had. */
+  async signOutEverywhere(email: string): Promise<void> {
+    const accounts = await readAccounts(this.file);
+    const key = normalizeEmail(email);
+    await writeAccounts(this.file, accounts.map((a) => (normalizeEmail(a.email) === key ? { ...a, generation: newGeneration() } : a)));
+    this.cache = undefined;
+  }
+
   private async accounts(now: number): Promise<Map<string, Account>> {
     if (this.cache && now - this.cache.checkedAt < 2000) return this.cache.accounts;
     const mtimeMs = await stat(this.file).then((s) => s.mtimeMs, () => 0);
@@ -36,16 +46,30 @@ export class AccountBook {
   }
 }
 
-/** SESSION_SECRET, or a random secret created once in the data folder. */
+/**
+ * SESSION_SECRET, or a random secret created once in the data folder. A secret under
+ * MIN_SECRET_BYTES from any source stops the start: an empty one would let anyone sign a session.
+ */
 export async function loadSessionSecret(dataDir: string, configured: string | undefined): Promise<string> {
-  if (configured) return configured;
+  if (configured !== undefined && configured !== '') return checkedSecret(configured, 'SESSION_SECRET');
   const file = join(dataDir, 'session-secret');
+  let text: string;
   try {
-    return (await readFile(file, 'utf8')).trim();
-  } catch {
-    await mkdir(dataDir, { recursive: true });
-    const secret = randomBytes(32).toString('base64url');
-    await writeFile(file, secret, { mode: 0o600, flag: 'wx' }).catch(() => undefined);
-    return (await readFile(file, 'utf8')).trim();
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    // Written whole or not at all; when another process got there first, theirs is read.
+    await createFileAtomic(file, randomBytes(32).toString('base64url'));
+    text = await readFile(file, 'utf8');
   }
+  return checkedSecret(text.trim(), file);
+}
+
+// --- internal ---
+
+function checkedSecret(secret: string, source: string): string {
+  if (Buffer.byteLength(secret) < MIN_SECRET_BYTES) {
+    throw new Error(`The session secret from ${source} has ${Buffer.byteLength(secret)} bytes; at least ${MIN_SECRET_BYTES} are needed. Set a longer SESSION_SECRET, or delete the file to have a new one generated.`);
+  }
+  return secret;
 }

@@ -4,17 +4,26 @@
  */
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
-import { readCookie, SESSION_COOKIE, verifySession, type Session } from './session.ts';
+import { readCookie, sessionCookieName, verifySession, type Session } from './session.ts';
 
-/** The session carried by the request's cookie, if valid and its account still exists. */
+/**
+ * The session carried by the request's cookie, if its signature holds, it has not expired, it
+ * was not signed out, its account still exists and the account's session generation is still
+ * the one it began with (sign-out everywhere, a password or role change, removal and re-adding
+ * all end it).
+ */
 export async function currentSession(request: Request, deps: Deps): Promise<Session | undefined> {
-  const value = readCookie(request.headers.get('cookie'), SESSION_COOKIE);
+  // Over HTTPS only the `__Host-` cookie counts: a plain-named one may have been planted.
+  const value = readCookie(request.headers.get('cookie'), sessionCookieName(isSecureRequest(request, deps)));
   if (!value) return undefined;
   const now = deps.clock();
-  const session = verifySession(value, deps.auth.secret, Math.floor(now.getTime() / 1000));
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  const session = verifySession(value, deps.auth.secret, nowSeconds);
   if (!session) return undefined;
   const account = await deps.auth.accounts.find(session.email, now.getTime());
-  return account ? { ...session, role: account.role } : undefined;
+  if (!account || (account.generation ?? '') !== session.gen) return undefined;
+  if (await deps.auth.revocations.isRevoked(session.sid, nowSeconds)) return undefined;
+  return { ...session, role: account.role };
 }
 
 /**
@@ -28,30 +37,53 @@ export async function requireAdmin(request: Request, deps: Deps): Promise<Sessio
       hint: 'Sign in on /login; the session cookie then authorizes admin requests.',
     });
   }
-  requireSameOrigin(request);
+  requireSameOrigin(request, deps);
   if (session.role !== 'admin') throw new ApiError(403, 'forbidden', 'This operation is for admins only.', { hint: 'Ask an admin to grant you the admin role.' });
   return session;
 }
 
-/** Refuse a state-changing request that a browser made from another site. */
-export function requireSameOrigin(request: Request): void {
+/**
+ * Refuse a state-changing request that a browser made from another site. `Origin` must be the
+ * whole origin (scheme, host and port) the request reached, or the site's configured base URL;
+ * without `Origin`, `Sec-Fetch-Site` must say `same-origin`.
+ */
+export function requireSameOrigin(request: Request, deps: Deps): void {
   if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
-  const host = request.headers.get('host') ?? new URL(request.url).host;
   const origin = request.headers.get('origin');
   const fetchSite = request.headers.get('sec-fetch-site');
   let sameOrigin = false;
-  if (origin && origin !== 'null') {
-    try {
-      sameOrigin = new URL(origin).host === host;
-    } catch {
-      sameOrigin = false;
-    }
-  } else if (fetchSite) {
-    sameOrigin = fetchSite === 'same-origin';
-  }
+  if (origin && origin !== 'null') sameOrigin = siteOrigins(request, deps).has(origin.toLowerCase());
+  else if (fetchSite) sameOrigin = fetchSite === 'same-origin';
   if (!sameOrigin) {
     throw new ApiError(403, 'forbidden', 'Cross-site requests cannot change data.', {
       hint: 'Send the request from the site itself (its Origin header must name this site).',
     });
+  }
+}
+
+/**
+ * Whether the browser reached the site over HTTPS: the request's own scheme (the adapter sets
+ * https only when a trusted proxy says so) or an https base URL in the site settings. Never the
+ * Host header, which the client chooses.
+ */
+export function isSecureRequest(request: Request, deps: Deps): boolean {
+  return new URL(request.url).protocol === 'https:' || configuredOrigin(deps)?.startsWith('https:') === true;
+}
+
+// --- internal ---
+
+/** The origins a same-site request may name. */
+function siteOrigins(request: Request, deps: Deps): Set<string> {
+  const origins = new Set([new URL(request.url).origin]);
+  const configured = configuredOrigin(deps);
+  if (configured) origins.add(configured);
+  return origins;
+}
+
+function configuredOrigin(deps: Deps): string | undefined {
+  try {
+    return new URL(deps.state().catalog.site.baseUrl).origin;
+  } catch {
+    return undefined;
   }
 }

@@ -1,18 +1,30 @@
 /**
  * The admin session: a signed cookie (HMAC-SHA256) that any instance holding the same secret
- * can verify without a shared store (DESIGN "Sign-in"). HTTP-only, SameSite=Lax, Secure
- * outside localhost, with an expiry inside the signed payload.
+ * can verify without a shared store (DESIGN "Sign-in"). HTTP-only, SameSite=Lax, with an expiry
+ * inside the signed payload; over HTTPS it is Secure and named with the `__Host-` prefix, so no
+ * sibling subdomain or plain-http page can plant one. The payload also names the account's
+ * session generation (`gen`: sign-out everywhere, a password or role change, removal and
+ * re-adding all change it) and the session's own id (`sid`, which sign-out revokes).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Role } from './users.ts';
 
 export const SESSION_COOKIE = 'deals_session';
+/** The name over HTTPS: `__Host-` cookies must be Secure, Path=/ and carry no Domain. */
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+
+/** The session cookie's name in a secure (HTTPS) or plain context. */
+export const sessionCookieName = (secure: boolean): string => (secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE);
 
 export interface Session {
   email: string;
   role: Role;
   /** Expiry, Unix seconds. */
   exp: number;
+  /** The account's session generation when the session began. */
+  gen: string;
+  /** This session's id (what sign-out revokes). */
+  sid: string;
 }
 
 /** The cookie value for a session. */
@@ -23,7 +35,7 @@ export function signSession(session: Session, secret: string): string {
 /** The session in a cookie value, if its signature holds and it has not expired. */
 export function verifySession(value: string, secret: string, nowSeconds: number): Session | undefined {
   const session = unseal<Session>(value, secret, nowSeconds);
-  return session && typeof session.email === 'string' ? session : undefined;
+  return session && typeof session.email === 'string' && typeof session.gen === 'string' && typeof session.sid === 'string' ? session : undefined;
 }
 
 /** A signed, tamper-evident (not secret) value: base64url JSON, a dot, its HMAC. */
@@ -58,7 +70,7 @@ export function readCookie(header: string | null, name: string): string | undefi
 
 /** `Set-Cookie` for a session (or, with `value` empty, one that removes it). */
 export function sessionCookie(value: string, maxAgeSeconds: number, secure: boolean): string {
-  return cookieHeader(SESSION_COOKIE, value, { maxAgeSeconds, secure, path: '/' });
+  return cookieHeader(sessionCookieName(secure), value, { maxAgeSeconds, secure, path: '/' });
 }
 
 /** `Set-Cookie` for an HTTP-only, SameSite=Lax cookie (Lax: it must come back on the provider's redirect). */
@@ -68,6 +80,10 @@ export function cookieHeader(name: string, value: string, options: { maxAgeSecon
 
 // --- internal ---
 
+/** Shorter secrets are refused everywhere (SECURITY.md): an empty key would let anyone sign. */
+export const MIN_SECRET_BYTES = 32;
+
 function mac(payload: string, secret: string): string {
+  if (Buffer.byteLength(secret) < MIN_SECRET_BYTES) throw new Error(`the session secret must be at least ${MIN_SECRET_BYTES} bytes`);
   return createHmac('sha256', secret).update(payload).digest('base64url');
 }

@@ -2,8 +2,9 @@
  * Local accounts (the embedded sign-in): a JSON file of e-mail, role and scrypt hash, managed
  * with `npm run admin`. Kept outside the content store: it is not content and never published.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../store/durable-file.ts';
 
 export const ROLES = ['admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
@@ -13,7 +14,16 @@ export interface Account {
   role: Role;
   /** Absent for accounts that sign in only through the OpenID Connect provider (`--sso`). */
   passwordHash?: string;
+  /**
+   * The session generation: sessions carry it and die when it changes. A new random value on
+   * every add (so a removed and re-added account starts afresh), password or role change, and
+   * sign-out everywhere. Absent in files written before it existed (then it is the empty string).
+   */
+  generation?: string;
 }
+
+/** A fresh session generation. */
+export const newGeneration = (): string => randomBytes(12).toString('base64url');
 
 /** Normalised e-mail: trimmed, lower-case. */
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
@@ -29,10 +39,7 @@ export async function readAccounts(file: string): Promise<Account[]> {
   }
 }
 
-/** Replace the file's accounts (temp file, then rename; readable by the owner only). */
+/** Replace the file's accounts (atomically and durably; readable by the owner only). */
 export async function writeAccounts(file: string, accounts: readonly Account[]): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify({ accounts }, null, 2)}\n`, { mode: 0o600 });
-  await rename(temp, file);
+  await writeFileAtomic(file, `${JSON.stringify({ accounts }, null, 2)}\n`);
 }

@@ -6,6 +6,7 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Logger } from '../log.ts';
+import { limitKey } from './client-address.ts';
 
 /** Per-route policies, per client address (DESIGN: generous for reads, tighter for sign-in and writes). */
 export const RATE_POLICIES = {
@@ -61,8 +62,9 @@ export class RateLimits {
     }
   }
 
-  /** Count one request of `key` (the client address) against a policy. */
-  async consume(policy: PolicyName, key: string): Promise<RateDecision> {
+  /** Count one request of a client address (IPv6: its /64) against a policy. */
+  async consume(policy: PolicyName, address: string): Promise<RateDecision> {
+    const key = limitKey(address);
     if (!this.enabled) return { policy, allowed: true, remaining: RATE_POLICIES[policy].points, resetSeconds: RATE_POLICIES[policy].seconds };
     const limiter = this.limiters.get(policy) as RateLimiterAbstract;
     try {

@@ -67,10 +67,10 @@ export async function startWriteServer(accounts: readonly TestAccount[] = [ADMIN
  * `ready`, e.g. to sign in), stop it after them, and fail any test after which the server
  * logged an error (STYLE 12: an unexpected 500 above all).
  */
-export function useWriteServer(accounts: readonly TestAccount[], ready: (server: WriteServer) => Promise<void> | void): void {
+export function useWriteServer(accounts: readonly TestAccount[], ready: (server: WriteServer) => Promise<void> | void, env: Record<string, string> = {}): void {
   let server: WriteServer | undefined;
   beforeAll(async () => {
-    server = await startWriteServer(accounts);
+    server = await startWriteServer(accounts, env);
     await ready(server);
   });
   afterAll(async () => {

@@ -96,31 +96,55 @@ describe('POST /api/v1/auth/login (JSON)', () => {
 });
 
 describe('login throttling', () => {
-  test('after 5 failures for one e-mail (from 5 different addresses) the 6th attempt is 429 rate_limited with Retry-After, even with the right password', async () => {
+  test('5 failures from one address for one e-mail: the 6th attempt from that pair is 429 rate_limited with Retry-After, even with the right password', async () => {
     for (let i = 1; i <= 5; i++) {
-      const result = await callFrom(`127.0.3.${i}`, env.url, 'POST', '/api/v1/auth/login', { body: { email: TARGET.email, password: `wrong-${i}-password` } });
+      const result = await callFrom('127.0.3.1', env.url, 'POST', '/api/v1/auth/login', { body: { email: TARGET.email, password: `wrong-${i}-password` } });
       expectError(result, 401, 'unauthorized');
     }
-    const blocked = await callFrom('127.0.3.6', env.url, 'POST', '/api/v1/auth/login', { body: { email: TARGET.email, password: TARGET.password } });
+    const blocked = await callFrom('127.0.3.1', env.url, 'POST', '/api/v1/auth/login', { body: { email: TARGET.email, password: TARGET.password } });
     expectError(blocked, 429, 'rate_limited');
     const retryAfter = Number(blocked.headers.get('retry-after'));
     expect(Number.isInteger(retryAfter)).toBe(true);
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);
     expect(sessionCookies(blocked.headers)).toEqual([]);
-    // Another account from a fresh address is unaffected.
-    const other = await callFrom('127.0.3.7', env.url, 'POST', '/api/v1/auth/login', { body: { email: ADMIN.email, password: ADMIN.password } });
-    expect(other.status, other.text).toBe(200);
   });
 
-  test('after 5 failures from one address the next attempt from it is 429, whatever the e-mail', async () => {
-    for (let i = 1; i <= 5; i++) {
+  test('a stranger cannot lock a known account out: after 5 failures from each of 3 other addresses, its owner signs in from their own', async () => {
+    for (const stranger of ['127.0.3.11', '127.0.3.12', '127.0.3.13']) {
+      for (let i = 1; i <= 5; i++) expectError(await callFrom(stranger, env.url, 'POST', '/api/v1/auth/login', { body: { email: ADMIN.email, password: `guess-${i}-password` } }), 401, 'unauthorized');
+      expectError(await callFrom(stranger, env.url, 'POST', '/api/v1/auth/login', { body: { email: ADMIN.email, password: 'guess-6-password' } }), 429, 'rate_limited');
+    }
+    const owner = await callFrom('127.0.3.20', env.url, 'POST', '/api/v1/auth/login', { body: { email: ADMIN.email, password: ADMIN.password } });
+    expect(owner.status, owner.text).toBe(200);
+  });
+
+  test('a success resets the pair: 4 failures, the right password, then 5 more failures before a 429', async () => {
+    const from = '127.0.3.30';
+    const attempt = (password: string) => callFrom(from, env.url, 'POST', '/api/v1/auth/login', { body: { email: MEMBER.email, password } });
+    for (let i = 1; i <= 4; i++) expectError(await attempt(`wrong-${i}-password`), 401, 'unauthorized');
+    expect((await attempt(MEMBER.password)).status).toBe(200);
+    for (let i = 1; i <= 5; i++) expectError(await attempt(`again-${i}-password`), 401, 'unauthorized');
+    expectError(await attempt(MEMBER.password), 429, 'rate_limited');
+  });
+
+  test('after 20 failures from one address the next attempt from it is 429, whatever the e-mail', async () => {
+    for (let i = 1; i <= 20; i++) {
       const result = await callFrom('127.0.4.1', env.url, 'POST', '/api/v1/auth/login', { body: { email: `stranger${i}@example.com`, password: 'wrong-password' } });
       expectError(result, 401, 'unauthorized');
     }
     const blocked = await callFrom('127.0.4.1', env.url, 'POST', '/api/v1/auth/login', { body: { email: ADMIN.email, password: ADMIN.password } });
     expectError(blocked, 429, 'rate_limited');
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  test('a parallel burst of 20 wrong passwords for one pair gets exactly 5 evaluated (401) and 15 refused (429)', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => callFrom('127.0.4.50', env.url, 'POST', '/api/v1/auth/login', { body: { email: TARGET.email, password: `burst-${i}-password` } })),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15);
   });
 });
 
@@ -192,10 +216,15 @@ describe('GET /api/v1/auth/session and POST /api/v1/auth/logout', () => {
 });
 
 describe('sessions signed with the real secret', () => {
-  /** A cookie signed with the server's own secret (kept in DATA_DIR when SESSION_SECRET is unset). */
-  function signed(session: { email: string; role: 'admin' | 'member'; exp: number }): string {
+  /** A cookie signed with the server's own secret (kept in DATA_DIR when SESSION_SECRET is unset), carrying the account's generation unless told otherwise. */
+  function signed(session: { email: string; role: 'admin' | 'member'; exp: number; gen?: string }): string {
     const secret = readFileSync(join(env.dataDir, 'session-secret'), 'utf8').trim();
-    return `deals_session=${signSession(session, secret)}`;
+    return `deals_session=${signSession({ gen: generationOf(session.email), sid: `test-${Math.random()}`, ...session }, secret)}`;
+  }
+  /** The account's session generation as the accounts file holds it. */
+  function generationOf(email: string): string {
+    const { accounts } = JSON.parse(readFileSync(join(env.dataDir, 'users.json'), 'utf8')) as { accounts: { email: string; generation?: string }[] };
+    return accounts.find((a) => a.email === email)?.generation ?? '';
   }
   const now = () => Math.floor(Date.now() / 1000);
   // From an address of their own, so these calls never eat into 127.0.0.1's sign-in rate budget.
@@ -216,6 +245,12 @@ describe('sessions signed with the real secret', () => {
 
   test('a session for an e-mail with no account is 401', async () => {
     const cookie = signed({ email: 'ghost@example.com', role: 'admin', exp: now() + 600 });
+    expectError(await write(cookie), 401, 'unauthorized');
+  });
+
+  test('a session from an earlier generation of the account (before a sign-out everywhere) is 401', async () => {
+    const cookie = signed({ email: ADMIN.email, role: 'admin', exp: now() + 600, gen: 'an-earlier-generation' });
+    expectError(await session(cookie), 401, 'unauthorized');
     expectError(await write(cookie), 401, 'unauthorized');
   });
 

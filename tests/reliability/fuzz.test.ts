@@ -996,11 +996,12 @@ function forgeCookies(): string[] {
     seal({ email: MEMBER.email, role: 'admin', exp: now + 3600 } as { exp: number }, SESSION_SECRET), // a member claiming admin
     sign(b64({ email: ADMIN.email, exp: 'never' })), // exp not a number
     sign(b64({ email: 5, exp: now + 3600 })), // email not a string
-    seal({ email: ADMIN.email, role: 'admin', exp: now + 3600 } as { exp: number }, 'not-the-secret'), // wrong key
+    seal({ email: ADMIN.email, role: 'admin', exp: now + 3600 } as { exp: number }, 'not-the-secret-but-just-as-long-32b'), // wrong key
     `${b64({ email: ADMIN.email, role: 'admin', exp: now + 3600 })}.`, // unsigned
     `${adminValue.slice(0, 5)}${adminValue[5] === 'A' ? 'B' : 'A'}${adminValue.slice(6)}`, // tampered
     sign(Buffer.from('null').toString('base64url')), // signed null
-    seal({ email: ADMIN.email, exp: now + 3600 } as { exp: number }, SESSION_SECRET), // valid: the admin
+    seal({ email: ADMIN.email, role: 'admin', exp: now + 3600, gen: 'not-the-generation', sid: 'x' } as { exp: number }, SESSION_SECRET), // an old generation
+    adminValue, // valid: the admin's own session
   ];
 }
 

@@ -2,7 +2,8 @@
  * Store faults (issue 6): an instance SIGKILLed during a stream of writes to a remote-backed
  * store loses no acknowledged write (each is on the remote; the dead instance's unpublished
  * commit is dropped when it restarts), and a full or read-only file system under the content
- * store gives 503 with nothing half-written, then recovers once space or write access is back.
+ * store and the private data (submissions) gives 503 with nothing half-written, then recovers
+ * once space or write access is back.
  * The file-system faults use a real tmpfs (mounting needs root, as CI has).
  */
 import { execFileSync } from 'node:child_process';
@@ -49,7 +50,7 @@ describe('SIGKILL during writes to a remote-backed store', () => {
   test('every acknowledged write is on the remote; the restarted instance serves them and nothing else', async () => {
     const remote = await createRemote(join(FIXTURES, 'valid'), join(work, 'kill'));
     const clone = await cloneFor(remote, join(work, 'kill'), 'a');
-    const env = { CONTENT_REMOTE: 'origin', CONTENT_PULL_SECONDS: '1', SESSION_SECRET: 'kill-test-secret' };
+    const env = { CONTENT_REMOTE: 'origin', CONTENT_PULL_SECONDS: '1', SESSION_SECRET: 'kill-test-secret-of-at-least-32-bytes' };
     let server: ChildServer = await startChildServer({ ...clone, dataDir, env });
     const cookie = await login(server.url, ADMIN);
 
@@ -109,7 +110,10 @@ describe('full and read-only content store', () => {
     repo = dirname(contentDir);
     const generatedDir = join(work, 'fs-generated');
     await rebuild(contentDir, generatedDir);
-    server = await startChildServer({ contentDir, generatedDir, dataDir });
+    // The private data (accounts, submissions) on the same small file system, so a full disk refuses submissions too.
+    const mountedData = join(mount, 'data');
+    addAccount(mountedData, ADMIN);
+    server = await startChildServer({ contentDir, generatedDir, dataDir: mountedData });
     cookie = await login(server.url, ADMIN);
   });
   afterAll(async () => {
@@ -145,6 +149,8 @@ describe('full and read-only content store', () => {
     expect((await fetch(`${server.url}/api/v1/deals?slug=full-disk`)).status).toBe(404);
     await rm(filler);
     expectNothingLeft(before);
+    expect(leftovers(join(mount, 'data'))).toEqual([]);
+    expect((await call(server.url, 'POST', '/api/v1/submit-deal', { body: submission })).status).toBe(201);
 
     const accepted = await call(server.url, 'POST', '/api/v1/deals', { cookie, body: deal('after-full-disk') });
     expect(accepted.status, accepted.text).toBe(200);
