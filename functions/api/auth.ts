@@ -37,7 +37,7 @@ export async function postLogin(request: Request, deps: Deps): Promise<Response>
   }
 
   let account: Account | undefined;
-  let valid = false;
+  let valid: boolean;
   try {
     account = await deps.auth.accounts.find(email, now);
     // Verify against a dummy hash when the account is unknown, so timing does not reveal it.
