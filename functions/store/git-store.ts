@@ -101,7 +101,9 @@ export class GitStore implements ContentStore {
     }
   }
 
-  commit(changes: readonly ContentChange[], info: CommitInfo): Promise<CommitResult> {
+  commit(changes: readonly ContentChange[], unsafe: CommitInfo): Promise<CommitResult> {
+    // Every commit path goes through here: whatever the caller built, git gets one safe line.
+    const info = safeCommitInfo(unsafe);
     return this.queue.run(async () => {
       const before = this.remote ? (this.tip?.commit ?? (await this.head())) : undefined;
       const { commit } = await this.apply(changes, info);
@@ -401,14 +403,37 @@ async function ownsRepository(top: string, root: string): Promise<boolean> {
   }
 }
 
+/** Longest commit subject kept; longer ones end in `…`. */
+const MAX_MESSAGE = 200;
+/** Longest author name or e-mail kept. */
+const MAX_AUTHOR = 100;
+/** Line breaks (CR, LF, NEL, U+2028/9) and every other control character. */
+const CONTROL = /[\p{Cc}\u2028\u2029]/gu;
+
+/**
+ * Commit metadata as one line each: a message with a line break could carry a trailer
+ * (`Co-authored-by:`) or a body, an author with `<`, `>` or a newline a second identity
+ * (SECURITY.md). Applied to every commit, whoever builds the message.
+ */
+function safeCommitInfo(info: CommitInfo): CommitInfo {
+  const line = (text: string) => text.replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
+  const message = line(info.message) || 'Content change';
+  return {
+    message: message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1).trimEnd()}…` : message,
+    author: {
+      name: line(info.author.name.replace(/[<>]/g, '')).slice(0, MAX_AUTHOR),
+      email: info.author.email.replace(CONTROL, '').replace(/[<>\s]/g, '').slice(0, MAX_AUTHOR),
+    },
+  };
+}
+
 /** The author of a commit made with `commit-tree`, as environment variables. */
 function authorEnv(info: CommitInfo): Record<string, string> {
   const [, name = 'Anonymous', email = 'unknown@localhost'] = /^(.*) <(.*)>$/.exec(authorOf(info)) ?? [];
   return { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email };
 }
 
-/** `Name <email>` with the characters git would misread removed. */
+/** `Name <email>` of a commit whose info went through `safeCommitInfo`. */
 function authorOf(info: CommitInfo): string {
-  const clean = (text: string) => text.replace(/[<>\n\r]/g, '').trim();
-  return `${clean(info.author.name) || 'Anonymous'} <${clean(info.author.email) || 'unknown@localhost'}>`;
+  return `${info.author.name || 'Anonymous'} <${info.author.email || 'unknown@localhost'}>`;
 }

@@ -4,6 +4,8 @@
  * repository, where someone else's staged change must not ride along), no commit for a write
  * that changes nothing, and with a remote: push before acknowledging, rebase when another clone
  * got there first, a conflict taken back cleanly, and a pull that drops an unpublished commit.
+ * Commit messages and authors are one safe line whatever a caller passes (SECURITY: no
+ * `Co-authored-by:` or other trailer from user text).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -54,6 +56,33 @@ describe.each(LAYOUTS)('commits in $kind', ({ kind, extra }) => {
     const again = await store.commit([{ path: 'deals/second.md', text: 'second\n' }], { message: 'Same again', author });
     expect(again.commit).toBe(commit);
     expect(git(repo, 'rev-list', '--count', 'HEAD')).toBe('2');
+  });
+});
+
+describe.each(LAYOUTS)('commit metadata in $kind: one safe line whatever a caller passes', ({ kind, extra }) => {
+  test('CR/LF and control characters become spaces, so no trailer or header can be smuggled in; the subject is capped; the author is one clean identity', async () => {
+    const repo = await repository(`metadata-${kind.replace(/\W+/g, '-')}`, extra);
+    const store = await GitStore.open(join(repo, 'content'));
+    const message = `Add Acme\r\n\nCo-authored-by: Victim <victim@example.com>\n\u0000\u001b[31mred\u0085next\u2028${'x'.repeat(500)}`;
+    await store.commit([{ path: 'deals/metadata.md', text: 'm\n' }], {
+      message,
+      author: { name: 'Eve\nCo-authored-by: Victim <victim@example.com>', email: 'eve@example.com>\n<x@y' },
+    });
+    const body = git(repo, 'log', '-1', '--format=%B');
+    expect(body).not.toContain('\n');
+    expect(git(repo, 'log', '-1', '--format=%(trailers)')).toBe('');
+    expect(body.startsWith('Add Acme Co-authored-by: Victim <victim@example.com> [31mred next ')).toBe(true);
+    expect(body.length).toBeLessThanOrEqual(200);
+    expect(body.endsWith('…')).toBe(true);
+    expect(git(repo, 'log', '-1', '--format=%an|%ae')).toBe('Eve Co-authored-by: Victim victim@example.com|eve@example.comx@y');
+    expect(git(repo, 'cat-file', 'commit', 'HEAD').split('\n').filter((line) => /^(author|committer) /.test(line))).toHaveLength(2);
+  });
+
+  test('a message of nothing but control characters still makes a commit with a subject', async () => {
+    const repo = await repository(`empty-message-${kind.replace(/\W+/g, '-')}`, extra);
+    const store = await GitStore.open(join(repo, 'content'));
+    await store.commit([{ path: 'deals/empty.md', text: 'e\n' }], { message: '\n\r\t', author });
+    expect(git(repo, 'log', '-1', '--format=%s')).toBe('Content change');
   });
 });
 
