@@ -166,7 +166,14 @@ export function openApiDocument(site: Site, lifecycle: ReadonlyMap<string, Route
           responses: { '200': ok('Signed in.', ref('SessionAnswer'), { 'Set-Cookie': { schema: { type: 'string' } } }), '303': { description: 'Form post: redirect.' }, ...errors('400', '401', '403', '429') },
         },
       },
-      '/api/v1/auth/logout': { post: { operationId: 'signOut', summary: 'Sign out (clears the cookie).', responses: { '200': ok('Signed out.', { type: 'object', properties: { success: { const: true } } }), '303': { description: 'Form post: redirect.' }, ...errors('403') } } },
+      '/api/v1/auth/logout': {
+        post: {
+          operationId: 'signOut',
+          summary: 'Sign out: the session sent is revoked until it would have expired; `everywhere` ends every session of the account.',
+          requestBody: { required: false, content: json({ type: 'object', properties: { everywhere: { type: 'boolean', description: 'Also end every other session of this account.' } } }) },
+          responses: { '200': ok('Signed out.', { type: 'object', properties: { success: { const: true } } }), '303': { description: 'Form post: redirect.' }, ...errors('403') },
+        },
+      },
       '/api/v1/auth/oidc': {
         get: {
           operationId: 'signInWithProvider',
@@ -294,7 +301,7 @@ export function openApiDocument(site: Site, lifecycle: ReadonlyMap<string, Route
         RateLimit: { description: 'draft-ietf-httpapi-ratelimit-headers: `"name";r=<remaining>;t=<seconds>`.', schema: { type: 'string' } },
       },
       securitySchemes: {
-        sessionCookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'Admin browser session, set by signing in on the site (HTTP-only, SameSite=Lax). No credential can be issued to agents.' },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'Admin browser session, set by signing in on the site (HTTP-only, SameSite=Lax; over HTTPS Secure and named `__Host-deals_session`). No credential can be issued to agents.' },
       },
     },
   };
