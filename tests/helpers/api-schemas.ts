@@ -1,11 +1,67 @@
 /**
- * The SPEC's response shapes as zod schemas, restated here (not imported from the server) so
- * the tests check the server against the contract rather than against itself.
+ * The SPEC's response shapes as zod schemas, written here from SPEC.md and DESIGN.md (nothing is
+ * imported from the server's own schemas) so the tests check the server against the contract
+ * rather than against itself. Strict, and without defaults: a field the server forgets to send
+ * is a failure here, not a value filled in.
  */
 import { expect } from 'vitest';
 import * as z from 'zod';
-import { DealSchema } from '../../src/schemas/deal.ts';
-import { StartupSchema } from '../../src/schemas/startup.ts';
+
+/** DESIGN: dates are ISO 8601 calendar dates. */
+const calendarDate = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+/** SPEC "string, URI": an absolute http(s) URL. */
+const uri = () => z.url({ protocol: /^https?$/ });
+const strings = () => z.array(z.string());
+
+/**
+ * SPEC "Deal", as this API sends it: SPEC's required fields, plus `featured`, `recommended` and
+ * `verified`, which every answer carries (false when not set).
+ */
+export const DealContractSchema = z.strictObject({
+  id: z.string().min(1),
+  slug: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/),
+  title: z.string().min(1),
+  provider: z.string().min(1),
+  category: z.string().min(1),
+  subcategory: z.string().optional(),
+  description: z.string().optional(),
+  shortDescription: z.string().optional(),
+  value: z.string().optional(),
+  savings: z.string().optional(),
+  eligibility: strings().optional(),
+  requirements: strings().optional(),
+  tags: strings().optional(),
+  status: z.enum(['active', 'expired', 'coming-soon', 'limited']),
+  expiryDate: calendarDate().optional(),
+  applicationUrl: uri(),
+  providerWebsite: uri().optional(),
+  logoUrl: uri().optional(),
+  featured: z.boolean(),
+  recommended: z.boolean(),
+  verified: z.boolean(),
+  difficulty: z.enum(['easy', 'medium', 'hard']).optional(),
+  timeToApply: z.string().optional(),
+  lastUpdated: calendarDate().optional(),
+});
+
+/** SPEC "Startup listing", as this API sends it: `featured` and `forSale` always present; `lastUpdated` is an additive field. */
+export const StartupContractSchema = z.strictObject({
+  id: z.string().min(1),
+  slug: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/),
+  name: z.string().min(1),
+  category: z.string().min(1),
+  description: z.string().optional(),
+  revenue: z.number().optional(),
+  revenueDisplay: z.string().optional(),
+  askingPrice: z.number().optional(),
+  askingPriceDisplay: z.string().optional(),
+  website: uri().optional(),
+  country: z.string().optional(),
+  source: z.string().optional(),
+  featured: z.boolean(),
+  forSale: z.boolean(),
+  lastUpdated: calendarDate().optional(),
+});
 
 /** SPEC "Errors": the allowed `code` values. */
 export const SPEC_ERROR_CODES = [
@@ -43,16 +99,16 @@ export const DealStatsSchema = z.strictObject({
 
 export const DealListSchema = z.strictObject({
   success: z.literal(true),
-  deals: z.array(DealSchema),
+  deals: z.array(DealContractSchema),
   count: z.int().nonnegative(),
   stats: DealStatsSchema,
 });
 
-export const DealSingleSchema = z.strictObject({ success: z.literal(true), deal: DealSchema });
+export const DealSingleSchema = z.strictObject({ success: z.literal(true), deal: DealContractSchema });
 
 export const StartupListSchema = z.strictObject({
   success: z.literal(true),
-  startups: z.array(StartupSchema),
+  startups: z.array(StartupContractSchema),
   total: z.int().nonnegative(),
 });
 

@@ -10,8 +10,8 @@ import matter from 'gray-matter';
 import { describe, expect, test } from 'vitest';
 import { runPipeline } from '../../src/pipeline/build.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
-import { DealSchema, type Deal } from '../../src/schemas/deal.ts';
-import { expectDealList } from '../helpers/api-schemas.ts';
+import type { Deal } from '../../src/schemas/deal.ts';
+import { DealContractSchema, expectDealList } from '../helpers/api-schemas.ts';
 import {
   ADMIN,
   MEMBER,
@@ -49,7 +49,7 @@ async function readDeal(slug: string): Promise<Deal | undefined> {
   const result = await call(env.url, 'GET', `/api/v1/deals?slug=${encodeURIComponent(slug)}`);
   if (result.status === 404) return undefined;
   expect(result.status, result.text).toBe(200);
-  return DealSchema.parse((result.body as { deal: unknown }).deal);
+  return DealContractSchema.parse((result.body as { deal: unknown }).deal) as Deal;
 }
 
 /** Slugs a public search for `words` returns (all statuses, all scopes). */
@@ -85,7 +85,7 @@ describe('POST /api/v1/deals: one deal', () => {
     const body = result.body as { success: boolean; deal: Deal };
     expect(Object.keys(body).sort()).toEqual(['deal', 'success']);
     expect(body.success).toBe(true);
-    expect(DealSchema.safeParse(body.deal).success).toBe(true);
+    expect(DealContractSchema.safeParse(body.deal).success).toBe(true);
     expect(body.deal).toEqual({
       id: expect.stringMatching(/^d-[0-9a-f]{8}$/) as unknown as string,
       slug,
