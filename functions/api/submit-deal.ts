@@ -16,7 +16,8 @@ const validateSubmission = compileValidator<Submission>(submissionJsonSchema());
 
 /**
  * A plain HTML form post (no JavaScript) gets a redirect: to the thanks page, or back to the
- * form with the error and the field it names. API callers get JSON.
+ * form with an error code and the field it names (never text: the page words each code itself,
+ * so a crafted /submit/?error= link cannot show its own words on this site). API callers get JSON.
  */
 export async function postSubmitDeal(request: Request, deps: Deps): Promise<Response> {
   const fromForm = (request.headers.get('content-type') ?? '').startsWith('application/x-www-form-urlencoded') && (request.headers.get('accept') ?? '').includes('text/html');
@@ -27,11 +28,36 @@ export async function postSubmitDeal(request: Request, deps: Deps): Promise<Resp
     return new Response(null, { status: 303, headers: { Location: `/submit/thanks/?id=${encodeURIComponent(id)}`, 'Cache-Control': 'no-store' } });
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500) throw error;
-    const field = /^(\w+) /.exec(error.message)?.[1] ?? '';
-    const query = new URLSearchParams({ error: error.message, ...(field ? { field } : {}) });
+    const query = new URLSearchParams(formError(error));
     return new Response(null, { status: 303, headers: { Location: `/submit/?${query}`, 'Cache-Control': 'no-store' } });
   }
 }
+
+/** The fields a form error may name: the submission's own, never a name the client sent. */
+const FORM_FIELDS = new Set(Object.keys((submissionJsonSchema() as { properties: Record<string, unknown> }).properties));
+
+/**
+ * An ApiError as the code and field /submit/ shows a message for (src/pages/submit/index.astro).
+ * The validator words each rule in a fixed way (http/body-validator.ts): `<field> is required`,
+ * `<field> must be at least …`; anything else is `invalid` with no field.
+ */
+function formError(error: ApiError): { error: string; field?: string } {
+  if (error.status === 429) return { error: 'too_many' };
+  if (error.status === 413) return { error: 'too_large' };
+  const [, field = '', rule = ''] = /^(\w+) (.*)$/.exec(error.message) ?? [];
+  if (error.code !== 'validation_error' || !FORM_FIELDS.has(field)) return { error: 'invalid' };
+  return { error: FORM_RULES.find(([pattern]) => pattern.test(rule))?.[1] ?? 'invalid', field };
+}
+
+/** The validator's wording of a rule → its form error code. */
+const FORM_RULES: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^is required$/, 'required'],
+  [/^must be at least /, 'too_short'],
+  [/^must be at most /, 'too_long'],
+  [/^must be one of /, 'not_allowed'],
+  [/^must be a valid email/, 'invalid_email'],
+  [/URL/, 'invalid_url'],
+];
 
 async function submit(request: Request, deps: Deps): Promise<Response> {
   const address = clientAddress(request);

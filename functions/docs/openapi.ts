@@ -153,7 +153,7 @@ export function openApiDocument(site: Site, lifecycle: ReadonlyMap<string, Route
           requestBody: { required: true, content: { ...json(ref('DealSubmission')), 'application/x-www-form-urlencoded': { schema: ref('DealSubmission') } } },
           responses: {
             '201': ok('Accepted for review; committed.', ref('SubmissionAccepted'), { 'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' }, RateLimit: { $ref: '#/components/headers/RateLimit' } }),
-            '303': { description: 'A plain HTML form post (`application/x-www-form-urlencoded` with `Accept: text/html`): redirect to the thanks page, or back to the form with `error` and `field`.', headers: { Location: { schema: { type: 'string' } } } },
+            '303': { description: 'A plain HTML form post (`application/x-www-form-urlencoded` with `Accept: text/html`): redirect to the thanks page, or back to the form with an `error` code (`required`, `too_short`, `too_long`, `not_allowed`, `invalid_url`, `invalid_email`, `invalid`, `too_many`, `too_large`) and the `field` it names, never text.', headers: { Location: { schema: { type: 'string' } } } },
             ...errors('400', '405', '413', '429', '500', '503'),
           },
         }),

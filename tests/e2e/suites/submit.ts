@@ -35,6 +35,9 @@ async function fill(page: Page, fields: Fields): Promise<void> {
   }
 }
 
+/** What /submit/ shows next to the company name for `?error=too_short&field=company_name` (the schema's minimum: 2). */
+const TOO_SHORT_COMPANY = 'Too short: at least 2 characters.';
+
 /** What the API answers for the same fields (a rejected submission does not use the hourly budget). */
 async function apiError(fields: Fields): Promise<string> {
   const response = await fetch(e2e().url('/api/v1/submit-deal'), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(fields) });
@@ -103,9 +106,8 @@ export function submitSuite(): void {
       }
     });
 
-    test('without JavaScript: an invalid post redirects back to /submit/?error=… and the page shows the error', async () => {
+    test('without JavaScript: an invalid post redirects back to /submit/?error=<code>&field=<field> and the page shows its own message for it', async () => {
       const invalid = valid('A');
-      const message = await apiError(invalid);
       const { page, close } = await openPage(e2e().browser, { javaScriptEnabled: false });
       try {
         await page.goto(e2e().url('/submit/'));
@@ -113,26 +115,70 @@ export function submitSuite(): void {
         await Promise.all([page.waitForURL('**/submit/?error=*'), page.getByRole('button', { name: 'Submit for review' }).click()]);
         const url = new URL(page.url());
         expect(url.pathname).toBe('/submit/');
-        expect(url.searchParams.get('error')).toBe(message);
-        expect(url.searchParams.get('field')).toBe('company_name');
-        // The visitor must see why the submission was refused.
-        expect(await page.locator('main').innerText()).toContain(message);
+        // A code and a field, never the message itself (issue 11, item 12).
+        expect(Object.fromEntries(url.searchParams)).toEqual({ error: 'too_short', field: 'company_name' });
+        // The visitor must see why the submission was refused, next to the field.
+        expect((await page.locator('[data-error-for="company_name"]').textContent())?.trim()).toBe(TOO_SHORT_COMPANY);
+        expect(await page.locator('#company_name').getAttribute('aria-invalid')).toBe('true');
       } finally {
         await close();
       }
     });
 
-    test('with JavaScript, arriving on /submit/?error=…&field=… (after a plain post) shows the error next to the field', async () => {
-      const message = 'company_name must be at least 2 characters';
-      const { page, close } = await openPage(e2e().browser);
+    test('with JavaScript, arriving on /submit/?error=<code>&field=<field> (after a plain post) shows the message next to the field, focused', async () => {
+      const { page, pageErrors, close } = await openPage(e2e().browser);
       try {
-        await page.goto(e2e().url(`/submit/?${new URLSearchParams({ error: message, field: 'company_name' })}`));
+        await page.goto(e2e().url(`/submit/?${new URLSearchParams({ error: 'too_short', field: 'company_name' })}`));
         const slot = page.locator('[data-error-for="company_name"]');
-        await slot.filter({ hasText: message }).waitFor({ timeout: 10_000 });
+        await slot.filter({ hasText: TOO_SHORT_COMPANY }).waitFor({ timeout: 10_000 });
         expect(await page.locator('#company_name').getAttribute('aria-invalid')).toBe('true');
+        expect(await page.evaluate(() => document.activeElement?.id)).toBe('company_name');
+        expect(pageErrors).toEqual([]);
       } finally {
         await close();
       }
+    });
+
+    describe('text in the query is never shown (a link cannot put its words on this site)', () => {
+      const PHISHING = 'Your account is locked, call +1 555 0100 and give your password';
+      const GENERIC = 'The submission could not be accepted; check the fields and try again.';
+      test.each([
+        ['as the error', { error: PHISHING }],
+        ['as the error of a field', { error: PHISHING, field: 'company_name' }],
+        ['as the field', { error: 'required', field: PHISHING }],
+        ['as an inherited property name', { error: 'constructor', field: 'company_name' }],
+      ])('%s', async (_name, query) => {
+        for (const javaScriptEnabled of [true, false]) {
+          const { page, pageErrors, close } = await openPage(e2e().browser, { javaScriptEnabled });
+          try {
+            await page.goto(e2e().url(`/submit/?${new URLSearchParams(query)}`));
+            const main = await page.locator('main').innerText();
+            expect(main).not.toContain('locked');
+            expect(main).not.toContain('555');
+            expect(main).not.toContain('function');
+            expect(await page.content()).not.toContain('locked');
+            // Something went wrong, and the page says so in its own words, once.
+            expect((await page.locator('[data-form-error]').textContent())?.trim()).toBe(GENERIC);
+            const fieldErrors = (await page.locator('[data-error-for]').allTextContents()).map((t) => t.trim()).filter(Boolean);
+            expect(fieldErrors).toEqual([]);
+            expect(pageErrors).toEqual([]);
+          } finally {
+            await close();
+          }
+        }
+      });
+
+      test.each(['Your account is locked, call +1 555 0100', 'constructor', 'valueOf', '__proto__'])('the sign-in page words its own codes the same way: /login?error=%s', async (error) => {
+        const response = await fetch(e2e().url(`/login?${new URLSearchParams({ error })}`));
+        expect(response.status).toBe(200);
+        const { page, close } = await openPage(e2e().browser, { javaScriptEnabled: false });
+        try {
+          await page.goto(e2e().url(`/login?${new URLSearchParams({ error })}`));
+          expect((await page.locator('[data-login-message]').textContent())?.trim()).toBe('Sign-in failed.');
+        } finally {
+          await close();
+        }
+      });
     });
   });
 }
