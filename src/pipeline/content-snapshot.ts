@@ -12,7 +12,7 @@ import { SLUG_PATTERN } from '../schemas/fields.ts';
 import type { Site } from '../schemas/site.ts';
 import type { Startup } from '../schemas/startup.ts';
 import { compareDeals } from '../catalog/order.ts';
-import { hasErrors, type Diagnostic, type StageResult } from './diagnostics.ts';
+import { hasErrors, shown, type Diagnostic, type StageResult } from './diagnostics.ts';
 import { parseEntry } from './parse.ts';
 import { toMarkdown } from './serialize.ts';
 import { validateDeals } from './validate.ts';
@@ -70,7 +70,7 @@ export class ContentSnapshot {
     for (const deal of upserts) {
       // The slug names the file: anything but a plain slug could write outside deals/.
       if (typeof deal.slug !== 'string' || !SLUG_PATTERN.test(deal.slug)) {
-        diagnostics.push({ severity: 'error', code: 'invalid_slug', file: 'content/deals', field: 'slug', message: `expected lowercase letters, digits and single hyphens, like \`cloud-credits\`, got ${JSON.stringify(deal.slug)}` });
+        diagnostics.push({ severity: 'error', code: 'invalid_slug', file: 'content/deals', field: 'slug', message: `expected lowercase letters, digits and single hyphens, like \`cloud-credits\`, got ${shown(deal.slug)}` });
       } else {
         files.push({ slug: deal.slug, text: dealFileText(deal) });
       }
@@ -125,7 +125,7 @@ function duplicateIds(deals: ReadonlyMap<string, Deal>, changed: readonly Deal[]
           code: 'duplicate_id',
           file: `content/${dealPath(deal.slug)}`,
           field: 'id',
-          message: `id \`${deal.id}\` is already used by \`${otherSlug}\``,
+          message: `id ${shown(deal.id)} is already used by ${shown(otherSlug)}`,
         });
       }
     }

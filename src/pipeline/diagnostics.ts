@@ -35,6 +35,41 @@ export function formatDiagnostic(d: Diagnostic): string {
   return `${where}${level}${field} ${d.message}`;
 }
 
+/**
+ * Longest user value a diagnostic prints. Security review, issue 11: a huge value (a 1 MB
+ * key, a tag, a list of thousands) must not make a huge message in `check`, the build log
+ * or /api/v1/health.
+ */
+export const MAX_SHOWN_LENGTH = 80;
+
+/**
+ * Text cut to `max` characters, an ellipsis marking the cut.
+ * @example cut('a'.repeat(100)) // 'aaa…' (80 characters)
+ */
+export function cut(text: string, max = MAX_SHOWN_LENGTH): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/**
+ * A user value as diagnostics print it: in backticks, cut; `nothing` for a missing value.
+ * @example shown('sass') // '`sass`'
+ */
+export function shown(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  // Linear in the value's size: parsed content is a tree (parse.ts refuses YAML aliases).
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  return `\`${cut(text)}\``;
+}
+
+/**
+ * Several values as `shown` prints them, at most `max` of them, then how many more.
+ * @example shownList(['saas', 'cloud']) // '`saas` | `cloud`'
+ */
+export function shownList(values: readonly unknown[], separator = ' | ', max = 20): string {
+  const listed = values.slice(0, max).map(shown).join(separator);
+  return values.length > max ? `${listed}${separator}… (${values.length - max} more)` : listed;
+}
+
 /** True when any diagnostic must stop the build. */
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === 'error');

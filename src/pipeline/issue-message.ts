@@ -3,6 +3,7 @@
  * allowed (Starlight `error-map.ts` style), given the input the issue was raised on.
  */
 import type * as z from 'zod';
+import { shown, shownList } from './diagnostics.ts';
 
 /**
  * @example issueMessage(issue, { status: 'ok' }) // "expected one of `active` | `expired`, got `ok`"
@@ -11,17 +12,17 @@ export function issueMessage(issue: z.core.$ZodIssue, input: unknown): string {
   const received = valueAt(input, issue.path);
   switch (issue.code) {
     case 'invalid_value':
-      return `expected one of ${issue.values.map((v) => `\`${String(v)}\``).join(' | ')}, got ${show(received)}`;
+      return `expected one of ${issue.values.map((v) => `\`${String(v)}\``).join(' | ')}, got ${shown(received)}`;
     case 'invalid_type':
-      return received === undefined ? `is required (${issue.expected})` : `expected ${issue.expected}, got ${show(received)}`;
+      return received === undefined ? `is required (${issue.expected})` : `expected ${issue.expected}, got ${shown(received)}`;
     case 'unrecognized_keys':
-      return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `\`${k}\``).join(', ')}`;
+      return `unknown field${issue.keys.length > 1 ? 's' : ''} ${shownList(issue.keys, ', ', 10)}`;
     case 'too_small':
-      return `${issue.message.replace(/^Too small: /, '')}, got ${show(received)}`;
+      return `${issue.message.replace(/^Too small: /, '')}, got ${shown(received)}`;
     case 'too_big':
-      return `${issue.message.replace(/^Too big: /, '')}, got ${show(received)}`;
+      return `${issue.message.replace(/^Too big: /, '')}, got ${shown(received)}`;
     default:
-      return received === undefined ? issue.message : `${issue.message}, got ${show(received)}`;
+      return received === undefined ? issue.message : `${issue.message}, got ${shown(received)}`;
   }
 }
 
@@ -41,10 +42,4 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
     current = (current as Record<PropertyKey, unknown>)[key];
   }
   return current;
-}
-
-function show(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return `\`${text.length > 60 ? `${text.slice(0, 57)}...` : text}\``;
 }

@@ -7,7 +7,7 @@ import { CategoriesFileSchema, type CategoriesFile } from '../schemas/category.t
 import { DealSchema, type Deal } from '../schemas/deal.ts';
 import { SiteSchema, type Site } from '../schemas/site.ts';
 import { StartupSchema, type Startup } from '../schemas/startup.ts';
-import type { Diagnostic, StageResult } from './diagnostics.ts';
+import { cut, shown, shownList, type Diagnostic, type StageResult } from './diagnostics.ts';
 import { issueMessage, issuePath } from './issue-message.ts';
 import type { ParsedEntry } from './parse.ts';
 
@@ -42,9 +42,9 @@ export const validateCategories = (
   const all = [...result.value.deals, ...result.value.startups, ...result.value.sources];
   const diagnostics = duplicates(
     [
-      ...result.value.deals.map((c) => ({ key: `deals:${c.slug}`, path, label: `deals slug \`${c.slug}\`` })),
-      ...result.value.startups.map((c) => ({ key: `startups:${c.slug}`, path, label: `startups slug \`${c.slug}\`` })),
-      ...result.value.sources.map((c) => ({ key: `sources:${c.slug}`, path, label: `sources slug \`${c.slug}\`` })),
+      ...result.value.deals.map((c) => ({ key: `deals:${c.slug}`, path, label: `deals slug ${shown(c.slug)}` })),
+      ...result.value.startups.map((c) => ({ key: `startups:${c.slug}`, path, label: `startups slug ${shown(c.slug)}` })),
+      ...result.value.sources.map((c) => ({ key: `sources:${c.slug}`, path, label: `sources slug ${shown(c.slug)}` })),
     ],
     'duplicate_category',
   );
@@ -59,7 +59,7 @@ export function validateDeals(
 ): StageResult<Located<Deal>[]> {
   const lineOf = lineFinder(entries);
   const known = new Set(categories.deals.map((c) => c.slug));
-  const allowed = categories.deals.map((c) => `\`${c.slug}\``).join(' | ');
+  const allowed = shownList(categories.deals.map((c) => c.slug));
   const { value, diagnostics } = validateEntries(entries, DealSchema, (entry) => ({
     ...entry.data,
     slug: entry.slug,
@@ -68,7 +68,7 @@ export function validateDeals(
   for (const { path, record } of value) {
     const line = lineOf(path, 'category');
     if (!known.has(record.category)) {
-      diagnostics.push(error(path, 'unknown_category', 'category', `expected one of ${allowed}, got \`${record.category}\``, line));
+      diagnostics.push(error(path, 'unknown_category', 'category', `expected one of ${allowed}, got ${shown(record.category)}`, line));
     }
     if (record.expiryDate && record.expiryDate < today && record.status !== 'expired') {
       diagnostics.push({
@@ -97,12 +97,12 @@ export function validateStartups(entries: readonly ParsedEntry[], categories: Ca
   }));
   for (const { path, record } of value) {
     if (!knownCategories.has(record.category)) {
-      const allowed = categories.startups.map((c) => `\`${c.slug}\``).join(' | ') || '(none defined in categories.yaml `startups`)';
-      diagnostics.push(error(path, 'unknown_category', 'category', `expected one of ${allowed}, got \`${record.category}\``, lineOf(path, 'category')));
+      const allowed = shownList(categories.startups.map((c) => c.slug)) || '(none defined in categories.yaml `startups`)';
+      diagnostics.push(error(path, 'unknown_category', 'category', `expected one of ${allowed}, got ${shown(record.category)}`, lineOf(path, 'category')));
     }
     if (record.source !== undefined && !knownSources.has(record.source)) {
-      const allowed = categories.sources.map((s) => `\`${s.slug}\``).join(' | ') || '(none defined in categories.yaml `sources`)';
-      diagnostics.push(error(path, 'unknown_source', 'source', `expected one of ${allowed}, got \`${record.source}\``, lineOf(path, 'source')));
+      const allowed = shownList(categories.sources.map((s) => s.slug)) || '(none defined in categories.yaml `sources`)';
+      diagnostics.push(error(path, 'unknown_source', 'source', `expected one of ${allowed}, got ${shown(record.source)}`, lineOf(path, 'source')));
     }
   }
   diagnostics.push(...uniqueness(value, lineOf));
@@ -110,6 +110,8 @@ export function validateStartups(entries: readonly ParsedEntry[], categories: Ca
 }
 
 // --- internal ---
+
+const MAX_FILES_LISTED = 5;
 
 function validateEntries<S extends z.ZodType>(
   entries: readonly ParsedEntry[],
@@ -129,8 +131,10 @@ function validateEntries<S extends z.ZodType>(
 
 function issuesToDiagnostics(error: z.ZodError, input: unknown, path: string, keyLines: Map<string, number>): Diagnostic[] {
   return error.issues.map((issue) => {
-    const field = issuePath(issue) || '(root)';
-    const topKey = field.split('.')[0] ?? field;
+    const fullField = issuePath(issue) || '(root)';
+    const topKey = fullField.split('.')[0] ?? fullField;
+    // The path can hold an unknown key, which is user text of any length.
+    const field = cut(fullField);
     const diagnostic: Diagnostic = { severity: 'error', code: issue.code, file: path, field, message: issueMessage(issue, input) };
     const line = keyLines.get(topKey);
     if (line !== undefined) diagnostic.line = line;
@@ -153,7 +157,9 @@ function duplicates(items: readonly Keyed[], code: string): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   for (const group of byKey.values()) {
     if (group.length < 2) continue;
-    const files = [...new Set(group.map((g) => g.path))].join(' and ');
+    const paths = [...new Set(group.map((g) => g.path))];
+    // Thousands of files with one id must not print thousands of paths on each of them.
+    const files = paths.length > MAX_FILES_LISTED ? `${paths.slice(0, MAX_FILES_LISTED).join(' and ')} and ${paths.length - MAX_FILES_LISTED} more` : paths.join(' and ');
     for (const item of group) {
       diagnostics.push({ severity: 'error', code, file: item.path, field: item.label.split(' ')[0], message: `${item.label} is used more than once (${files})` });
     }
@@ -166,11 +172,11 @@ function uniqueness(
   lineOf: (path: string, key: string) => number | undefined,
 ): Diagnostic[] {
   const ids = duplicates(
-    records.map(({ path, record }) => ({ key: record.id, path, label: `id \`${record.id}\`` })),
+    records.map(({ path, record }) => ({ key: record.id, path, label: `id ${shown(record.id)}` })),
     'duplicate_id',
   );
   const slugs = duplicates(
-    records.map(({ path, record }) => ({ key: record.slug, path, label: `slug \`${record.slug}\`` })),
+    records.map(({ path, record }) => ({ key: record.slug, path, label: `slug ${shown(record.slug)}` })),
     'duplicate_slug',
   );
   for (const d of ids) {
