@@ -3,6 +3,7 @@
  * /api/v1/admin/submissions/approve turns one into a deal (status chosen by the admin) and
  * marks it approved, in one commit; POST /api/v1/admin/submissions/reject records a reason.
  */
+import { codeSpan } from '../../src/agents/markdown-policy.ts';
 import { DEAL_STATUSES, type Deal } from '../../src/schemas/deal.ts';
 import { slugify } from '../../src/schemas/fields.ts';
 import { toMarkdown } from '../../src/pipeline/serialize.ts';
@@ -54,7 +55,7 @@ export async function approveSubmission(request: Request, deps: Deps): Promise<R
     const title = typeof body.title === 'string' && body.title.trim() ? body.title.trim() : `${submission.company_name}: ${submission.deal_value}`.slice(0, 200);
     slug = typeof body.slug === 'string' && body.slug ? body.slug : slugify(`${submission.company_name} ${submission.deal_value}`) || submission.id;
     if (catalog.dealBySlug.has(slug)) throw new ApiError(400, 'conflict', `A deal with slug \`${slug}\` already exists.`, { hint: 'Send another `slug`.' });
-    const code = submission.redemption_method === 'code' ? `\n\nRedemption code: \`${submission.redemption_link}\`` : '';
+    const code = submission.redemption_method === 'code' ? `\n\nRedemption code: ${codeSpan(submission.redemption_link)}` : '';
     const deal = {
       id: `d-${submission.id.slice(4, 12)}`,
       slug,

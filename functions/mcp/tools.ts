@@ -7,6 +7,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import { llmsFullTxt, llmsTxt } from '../../src/agents/llms.ts';
 import { sitemapXml } from '../../src/agents/sitemap.ts';
+import { markdownText } from '../../src/agents/markdown-policy.ts';
 import { absolute, paths } from '../../src/agents/site-urls.ts';
 import type { Catalog } from '../../src/catalog/catalog.ts';
 import { dealStats, listDeals } from '../../src/catalog/deals-query.ts';
@@ -67,7 +68,8 @@ export function buildMcpServer(catalog: Catalog, version: string): McpServer {
       });
       const deals = positions.map((p) => summary(catalog.deals[p] as Deal, url));
       const structured = { total: stats.total, count: deals.length, deals };
-      const lines = deals.map((d) => `- ${d.title} (${d.provider}; ${d.status}${d.value ? `; ${d.value}` : ''}): ${d.pageUrl}`);
+      // Clients show tool text as Markdown: content fields go through the Markdown content policy.
+      const lines = deals.map((d) => `- ${markdownText(d.title)} (${markdownText(d.provider)}; ${d.status}${d.value ? `; ${markdownText(d.value)}` : ''}): ${d.pageUrl}`);
       const text = `${stats.total} matching deal(s)${stats.total > deals.length ? `, showing ${deals.length}` : ''}.\n${lines.join('\n')}`;
       return { content: [{ type: 'text', text }], structuredContent: structured };
     },
@@ -133,7 +135,7 @@ export function buildMcpServer(catalog: Catalog, version: string): McpServer {
     async () => {
       const live = dealStats(catalog.deals.filter((d) => d.status !== 'expired'), 'all').byCategory;
       const categories = catalog.categories.deals.map((c) => ({ slug: c.slug, name: c.name, scope: c.scope, ...(c.description ? { description: c.description } : {}), dealCount: live[c.slug] ?? 0 }));
-      const text = categories.map((c) => `- ${c.slug} (${c.scope}): ${c.name}, ${c.dealCount} live`).join('\n');
+      const text = categories.map((c) => `- ${c.slug} (${c.scope}): ${markdownText(c.name)}, ${c.dealCount} live`).join('\n');
       return { content: [{ type: 'text', text }], structuredContent: { categories } };
     },
   );

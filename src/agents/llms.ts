@@ -1,10 +1,12 @@
 /**
  * `/llms.txt` (llmstxt.org: H1, summary blockquote, details, H2 link lists) and
  * `/llms-full.txt` (the whole public catalog as Markdown, deals grouped by category). Pure
- * functions of the catalog: submissions are never part of it.
+ * functions of the catalog: submissions are never part of it. Content text goes through the
+ * Markdown content policy (markdown-policy.ts).
  */
 import type { CatalogData } from '../catalog/catalog.ts';
 import type { Deal } from '../schemas/deal.ts';
+import { markdownContent, markdownText, markdownUrl } from './markdown-policy.ts';
 import { absolute, paths } from './site-urls.ts';
 
 /**
@@ -15,9 +17,9 @@ export function llmsTxt(data: CatalogData): string {
   const url = (path: string) => absolute(site.baseUrl, path);
   const live = data.deals.filter((d) => d.status !== 'expired');
   const lines = [
-    `# ${site.name}`,
+    `# ${markdownText(site.name)}`,
     '',
-    `> ${site.description}`,
+    `> ${markdownText(site.description)}`,
     '',
     `${live.length} live deals and programs in ${data.categories.deals.length} categories, and ${data.startups.length} startups listed for sale.`,
     'Public data needs no key: use the JSON API or the MCP server. Every page is also available as Markdown: send `Accept: text/markdown`.',
@@ -42,7 +44,7 @@ export function llmsTxt(data: CatalogData): string {
     '',
     '## Categories',
     '',
-    ...data.categories.deals.map((c) => `- [${c.name}](${url(paths.category(c.slug))}): ${c.description ?? `${c.scope}`}`),
+    ...data.categories.deals.map((c) => `- [${markdownText(c.name)}](${url(paths.category(c.slug))}): ${markdownText(c.description ?? c.scope)}`),
     '',
     '## Optional',
     '',
@@ -57,18 +59,19 @@ export function llmsTxt(data: CatalogData): string {
 export function llmsFullTxt(data: CatalogData): string {
   const { site } = data;
   const url = (path: string) => absolute(site.baseUrl, path);
-  const out = [`# ${site.name}: full catalog`, '', `> ${site.description}`, '', `Source: ${url('/')}. JSON API: ${url(paths.api)}.`, ''];
+  const out = [`# ${markdownText(site.name)}: full catalog`, '', `> ${markdownText(site.description)}`, '', `Source: ${url('/')}. JSON API: ${url(paths.api)}.`, ''];
   for (const category of data.categories.deals) {
     const deals = data.deals.filter((d) => d.category === category.slug && d.status !== 'expired');
     if (deals.length === 0) continue;
-    out.push(`## ${category.name}`, '');
-    if (category.description) out.push(category.description, '');
+    out.push(`## ${markdownText(category.name)}`, '');
+    if (category.description) out.push(markdownText(category.description), '');
     for (const deal of deals) out.push(...dealMarkdown(deal, url(paths.deal(deal)), 3), '');
   }
   out.push('## Startups for sale', '');
   for (const s of data.startups.filter((x) => x.forSale)) {
     const facts = [s.category, s.country, s.revenueDisplay ?? (s.revenue !== undefined ? `revenue $${s.revenue}` : undefined), s.askingPriceDisplay && `asking ${s.askingPriceDisplay}`].filter(Boolean).join(' · ');
-    out.push(`### [${s.name}](${url(paths.startup(s))})`, '', facts, '', ...(s.description ? [s.description, ''] : []));
+    const description = s.description ? [markdownContent(s.description, { headingLevel: 4, siteUrl: site.baseUrl }), ''] : [];
+    out.push(`### [${markdownText(s.name)}](${url(paths.startup(s))})`, '', markdownText(facts), '', ...description);
   }
   return `${out.join('\n').trimEnd()}\n`;
 }
@@ -91,19 +94,20 @@ export function dealFacts(deal: Deal): (readonly [string, string])[] {
 
 /**
  * One deal as compact Markdown (used by llms-full.txt and the Markdown twin of its page).
- * @param level heading level of the deal's title
+ * @param level heading level of the deal's title; the description's headings go below it
  */
 export function dealMarkdown(deal: Deal, pageUrl: string, level = 1): string[] {
-  const facts = [...dealFacts(deal), ['Apply', deal.applicationUrl] as const];
   const labels = [deal.featured && 'Sponsored', deal.recommended && "Editor's pick", deal.verified && 'Verified'].filter(Boolean).join(', ');
+  const items = (list: readonly string[]) => list.map((item) => `- ${markdownText(item)}`);
   return [
-    `${'#'.repeat(level)} [${deal.title}](${pageUrl})`,
+    `${'#'.repeat(level)} [${markdownText(deal.title)}](${pageUrl})`,
     '',
-    ...(deal.shortDescription ? [deal.shortDescription, ''] : []),
-    ...facts.map(([k, v]) => `- ${k}: ${v}`),
+    ...(deal.shortDescription ? [markdownText(deal.shortDescription), ''] : []),
+    ...dealFacts(deal).map(([k, v]) => `- ${k}: ${markdownText(v)}`),
+    `- Apply: ${markdownUrl(deal.applicationUrl)}`,
     ...(labels ? [`- Labels: ${labels}`] : []),
-    ...(deal.eligibility?.length ? ['', 'Eligibility:', ...deal.eligibility.map((e) => `- ${e}`)] : []),
-    ...(deal.requirements?.length ? ['', 'Requirements:', ...deal.requirements.map((r) => `- ${r}`)] : []),
-    ...(deal.description ? ['', deal.description] : []),
+    ...(deal.eligibility?.length ? ['', 'Eligibility:', ...items(deal.eligibility)] : []),
+    ...(deal.requirements?.length ? ['', 'Requirements:', ...items(deal.requirements)] : []),
+    ...(deal.description ? ['', markdownContent(deal.description, { headingLevel: level + 1, siteUrl: pageUrl })] : []),
   ];
 }

@@ -1,12 +1,14 @@
 /**
  * The Markdown twin of every public page (`Accept: text/markdown`): the page's content, not
  * its navigation. Written at build time next to each page as `index.md`, from the same catalog
- * the pages are built from.
+ * the pages are built from. Content text goes through the Markdown content policy
+ * (markdown-policy.ts), as on the pages.
  */
 import type { CatalogData } from '../catalog/catalog.ts';
 import type { Deal } from '../schemas/deal.ts';
 import type { Startup } from '../schemas/startup.ts';
 import { dealMarkdown } from './llms.ts';
+import { markdownContent, markdownText, markdownUrl } from './markdown-policy.ts';
 import { publicPages } from './sitemap.ts';
 import { absolute, paths } from './site-urls.ts';
 
@@ -28,26 +30,28 @@ export function twinFor(path: string, data: CatalogData): string | undefined {
   }
   const record = byPath.get(path);
   if (record && 'title' in record) return `${dealMarkdown(record, absolute(data.site.baseUrl, path), 1).join('\n').trimEnd()}\n`;
-  if (record) return startupTwin(record);
+  if (record) return startupTwin(record, data.site.baseUrl);
   return listingTwin(path, data);
 }
 
 const recordsByPath = new WeakMap<CatalogData, Map<string, Deal | Startup>>();
 
-function startupTwin(startup: Startup): string {
-  return `${[`# ${startup.name}`, '', startupFacts(startup), '', ...(startup.website ? [`Website: ${startup.website}`, ''] : []), startup.description ?? ''].join('\n').trimEnd()}\n`;
+function startupTwin(startup: Startup, siteUrl: string): string {
+  const description = startup.description ? markdownContent(startup.description, { headingLevel: 2, siteUrl }) : '';
+  return `${[`# ${markdownText(startup.name)}`, '', startupFacts(startup), '', ...(startup.website ? [`Website: ${markdownUrl(startup.website)}`, ''] : []), description].join('\n').trimEnd()}\n`;
 }
 
 function listingTwin(path: string, data: CatalogData): string | undefined {
   const url = (p: string) => absolute(data.site.baseUrl, p);
   const live = data.deals.filter((d) => d.status !== 'expired');
   const scopeOf = new Map(data.categories.deals.map((c) => [c.slug, c.scope]));
-  const list = (deals: readonly Deal[]) => deals.map((d) => `- [${d.title}](${url(paths.deal(d))}) (${d.provider})${d.value ? `: ${d.value}` : ''}${labels(d)}`);
-  const page = (title: string, intro: string[], body: string[]) => `${[`# ${title}`, '', ...intro, ...(intro.length ? [''] : []), ...body].join('\n').trimEnd()}\n`;
+  const list = (deals: readonly Deal[]) => deals.map((d) => `- [${markdownText(d.title)}](${url(paths.deal(d))}) (${markdownText(d.provider)})${d.value ? `: ${markdownText(d.value)}` : ''}${labels(d)}`);
+  const page = (title: string, intro: string[], body: string[]) => `${[`# ${markdownText(title)}`, '', ...intro, ...(intro.length ? [''] : []), ...body].join('\n').trimEnd()}\n`;
+  const siteDescription = markdownText(data.site.description);
 
   if (path === paths.home) {
     const picks = live.filter((d) => d.featured || d.recommended).slice(0, 12);
-    return page(data.site.name, [`> ${data.site.description}`], [
+    return page(data.site.name, [`> ${siteDescription}`], [
       `${live.filter((d) => scopeOf.get(d.category) === 'deals').length} live deals, ${live.filter((d) => scopeOf.get(d.category) === 'programs').length} programs, ${data.startups.filter((s) => s.forSale).length} startups for sale.`,
       '',
       '## Featured and recommended',
@@ -56,7 +60,7 @@ function listingTwin(path: string, data: CatalogData): string | undefined {
       '',
       '## Categories',
       '',
-      ...data.categories.deals.map((c) => `- [${c.name}](${url(paths.category(c.slug))}) (${c.scope}): ${live.filter((d) => d.category === c.slug).length} live`),
+      ...data.categories.deals.map((c) => `- [${markdownText(c.name)}](${url(paths.category(c.slug))}) (${c.scope}): ${live.filter((d) => d.category === c.slug).length} live`),
       '',
       `JSON API: ${url(paths.api)} · OpenAPI: ${url(paths.openapi)} · MCP: ${url(paths.mcp)}`,
     ]);
@@ -75,7 +79,7 @@ function listingTwin(path: string, data: CatalogData): string | undefined {
     ]);
   }
   if (path === paths.about) {
-    return page('About the API', [data.site.description], [
+    return page('About the API', [siteDescription], [
       `- JSON API: ${url(paths.api)} (no key needed for deals, startups and submissions); unversioned aliases under /api.`,
       `- OpenAPI 3.1: ${url(paths.openapi)}`,
       `- MCP (Streamable HTTP): ${url(paths.mcp)}; tools search_deals, get_site_info, list_categories`,
@@ -89,7 +93,7 @@ function listingTwin(path: string, data: CatalogData): string | undefined {
   const category = data.categories.deals.find((c) => path === paths.category(c.slug));
   if (category) {
     const deals = live.filter((d) => d.category === category.slug);
-    return page(category.name, [category.description ?? '', `${deals.length} live ${category.scope === 'programs' ? 'programs' : 'deals'}.`].filter(Boolean), list(deals));
+    return page(category.name, [markdownText(category.description ?? ''), `${deals.length} live ${category.scope === 'programs' ? 'programs' : 'deals'}.`].filter(Boolean), list(deals));
   }
   return undefined;
 }
@@ -101,8 +105,9 @@ function labels(deal: Deal): string {
   return list.length ? ` [${list.join(', ')}]` : '';
 }
 
+/** A startup's facts on one line, as Markdown text. */
 function startupFacts(s: Startup): string {
-  return [
+  const facts = [
     s.category,
     s.country,
     s.revenueDisplay ?? (s.revenue !== undefined ? `revenue $${s.revenue.toLocaleString('en-US')}` : undefined),
@@ -112,4 +117,5 @@ function startupFacts(s: Startup): string {
   ]
     .filter(Boolean)
     .join(' · ');
+  return markdownText(facts);
 }
