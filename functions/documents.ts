@@ -1,7 +1,7 @@
 /**
  * Documents outside `/api` that are functions of the catalog: llms files, sitemap, robots,
  * OpenAPI and the `/.well-known` discovery documents. Computed once per catalog version and
- * served with ETag/304 and compression, like API answers.
+ * served with ETag/304 and compression, like API answers; the MCP resources read the same cache.
  */
 import { llmsFullTxt, llmsTxt } from '../src/agents/llms.ts';
 import { robotsTxt, sitemapXml } from '../src/agents/sitemap.ts';
@@ -41,7 +41,29 @@ const DOCUMENTS = new Map<string, DocumentSpec>([
 /** Whether `pathname` is one of these documents. */
 export const isDocument = (pathname: string): boolean => DOCUMENTS.has(pathname);
 
-const rendered = new WeakMap<Catalog, Map<string, Answer>>();
+/** A document rendered for one catalog version: its text, and the HTTP answer made of it. */
+interface Rendered {
+  text: string;
+  answer: Answer;
+}
+
+/** One cache for GET and MCP, keyed by the catalog object: every content change replaces it (a new version). */
+const rendered = new WeakMap<Catalog, Map<string, Rendered>>();
+const counts = { renders: 0, hits: 0 };
+
+/** How often a document was rendered, and how often it came from the cache, since start. */
+export const documentCacheCounts = (): { renders: number; hits: number } => ({ ...counts });
+
+/**
+ * The text of a document for `catalog`, from the cache GET answers from: the MCP resources
+ * return it (rendering llms-full.txt per read let small requests cost seconds).
+ * @example documentText(paths.llmsFull, deps.state().catalog, deps)
+ */
+export function documentText(pathname: string, catalog: Catalog, deps: Deps): string {
+  const spec = DOCUMENTS.get(pathname);
+  if (!spec) throw new Error(`${pathname} is not a document`);
+  return renderedDocument(pathname, spec, catalog, deps).text;
+}
 
 /**
  * Answer a document request (GET or HEAD; OPTIONS for CORS preflight).
@@ -57,16 +79,7 @@ export async function handleDocument(request: Request, deps: Deps): Promise<Resp
       response = new Response(null, { status: 204, headers: { Allow: 'GET, HEAD, OPTIONS', 'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS' } });
     } else {
       if (request.method !== 'GET' && request.method !== 'HEAD') throw methodNotAllowed(request.method, ['GET', 'HEAD', 'OPTIONS']);
-      const catalog = deps.state().catalog;
-      let answers = rendered.get(catalog);
-      if (!answers) rendered.set(catalog, (answers = new Map()));
-      let answer = answers.get(pathname);
-      if (!answer) {
-        answer = textAnswer(200, spec.render(catalog, deps), { 'Cache-Control': 'public, max-age=300', ...spec.headers });
-        answer.headers['Content-Type'] = spec.type;
-        answers.set(pathname, answer);
-      }
-      response = await answerResponse(request, answer);
+      response = await answerResponse(request, renderedDocument(pathname, spec, deps.state().catalog, deps).answer);
     }
   } catch (thrown) {
     const { error } = asApiError(thrown);
@@ -75,4 +88,23 @@ export async function handleDocument(request: Request, deps: Deps): Promise<Resp
   response.headers.set('API-Version', 'v1');
   response.headers.set('Access-Control-Allow-Origin', '*');
   return response;
+}
+
+// --- internal ---
+
+/** A document for `catalog`: rendered on first use, then from the cache. */
+function renderedDocument(pathname: string, spec: DocumentSpec, catalog: Catalog, deps: Deps): Rendered {
+  let documents = rendered.get(catalog);
+  if (!documents) rendered.set(catalog, (documents = new Map()));
+  let document = documents.get(pathname);
+  if (document) {
+    counts.hits++;
+    return document;
+  }
+  counts.renders++;
+  const text = spec.render(catalog, deps);
+  const answer = textAnswer(200, text, { 'Cache-Control': 'public, max-age=300', ...spec.headers });
+  answer.headers['Content-Type'] = spec.type;
+  documents.set(pathname, (document = { text, answer }));
+  return document;
 }

@@ -20,21 +20,44 @@ export async function readBody(request: Request, maxBytes = MAX_BODY_BYTES): Pro
     throw new ApiError(415, 'bad_request', `Content-Type ${type} is not supported.`, { hint: 'Send a JSON body with Content-Type: application/json.' });
   }
   if (text.trim() === '') throw new ApiError(400, 'bad_request', 'The request body is empty.', { hint: 'Send a JSON object.' });
-  let value: unknown;
+  // Nothing in the API nests deeper than a few levels. Checked on the text, before JSON.parse:
+  // parsing 120,000 levels takes 0.2 s of blocked event loop only to be refused afterwards.
+  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
+    throw new ApiError(400, 'bad_request', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`, { hint: 'Send the documented shape; /openapi.json describes it.' });
+  }
   try {
-    value = JSON.parse(text) as unknown;
+    return JSON.parse(text) as unknown;
   } catch {
     throw new ApiError(400, 'bad_request', 'The request body is not valid JSON.', { hint: 'Send a JSON object with Content-Type: application/json.' });
   }
-  // Nothing in the API nests deeper than a few levels; deeper values would only reach code that recurses.
-  if (depthExceeds(value, MAX_JSON_DEPTH)) {
-    throw new ApiError(400, 'bad_request', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`, { hint: 'Send the documented shape; /openapi.json describes it.' });
-  }
-  return value;
 }
 
 /** Arrays and objects inside each other, at most this deep. */
 export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Whether JSON text nests arrays/objects more than `limit` deep, by one pass over the text:
+ * `[` and `{` outside string literals open a level, `]` and `}` close one. For valid JSON
+ * this is exactly the depth of the parsed value, so no check after parsing is needed; for
+ * invalid text the parse that follows refuses it anyway.
+ * @example jsonDepthExceeds('[[1]]', 1) // true
+ */
+export function jsonDepthExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      // A backslash escapes the next character, which is then never the closing quote.
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+      if (++depth > limit) return true;
+    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth--;
+  }
+  return false;
+}
 
 /**
  * A parsed body value that must be a JSON object (400 `validation_error` otherwise).
@@ -76,17 +99,13 @@ async function readText(request: Request, maxBytes: number): Promise<string> {
   return new TextDecoder('utf-8', { fatal: false }).decode(await readRawBody(request, maxBytes));
 }
 
-/** Whether `value` nests arrays/objects more than `limit` deep (iteratively: no recursion to overflow). */
-function depthExceeds(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop() as [unknown, number];
-    if (item === null || typeof item !== 'object') continue;
-    if (depth > limit) return true;
-    for (const child of Object.values(item)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
+// Character codes the depth scan looks for.
+const QUOTE = 0x22; // "
+const BACKSLASH = 0x5c; // \
+const OPEN_ARRAY = 0x5b; // [
+const CLOSE_ARRAY = 0x5d; // ]
+const OPEN_OBJECT = 0x7b; // {
+const CLOSE_OBJECT = 0x7d; // }
 
 function tooLarge(maxBytes: number): ApiError {
   return new ApiError(413, 'bad_request', `The request body is larger than ${maxBytes} bytes.`, { hint: 'Send a smaller body.' });

@@ -5,8 +5,6 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
-import { llmsFullTxt, llmsTxt } from '../../src/agents/llms.ts';
-import { sitemapXml } from '../../src/agents/sitemap.ts';
 import { markdownText } from '../../src/agents/markdown-policy.ts';
 import { absolute, paths } from '../../src/agents/site-urls.ts';
 import type { Catalog } from '../../src/catalog/catalog.ts';
@@ -33,9 +31,10 @@ const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: 
 
 /**
  * A server with every tool and resource, answering from `catalog`.
- * @example buildMcpServer(deps.state().catalog, '1.0.0')
+ * @param documentText the text of a document (`/llms-full.txt`) for `catalog`, from the documents' cache
+ * @example buildMcpServer(catalog, '1.0.0', (path) => documentText(path, catalog, deps))
  */
-export function buildMcpServer(catalog: Catalog, version: string): McpServer {
+export function buildMcpServer(catalog: Catalog, version: string, documentText: (path: string) => string): McpServer {
   const server = new McpServer({ name: catalog.site.name, version }, { instructions: `Search ${catalog.site.name}: verified startup deals, credits and programs. Read-only; no credentials needed.` });
   const url = (path: string) => absolute(catalog.site.baseUrl, path);
 
@@ -140,13 +139,14 @@ export function buildMcpServer(catalog: Catalog, version: string): McpServer {
     },
   );
 
-  const resource = (name: string, path: string, mimeType: string, description: string, render: () => string) =>
+  // The same text as GET of the document, rendered once per catalog version, not once per read.
+  const resource = (name: string, path: string, mimeType: string, description: string) =>
     server.registerResource(name, url(path), { title: name, description, mimeType }, async (uri) => ({
-      contents: [{ uri: uri.href, mimeType, text: render() }],
+      contents: [{ uri: uri.href, mimeType, text: documentText(path) }],
     }));
-  resource('llms.txt', paths.llms, 'text/markdown', 'Site summary and links for language models (llmstxt.org).', () => llmsTxt(catalog));
-  resource('llms-full.txt', paths.llmsFull, 'text/markdown', 'The whole public catalog as Markdown, deals grouped by category.', () => llmsFullTxt(catalog));
-  resource('sitemap.xml', paths.sitemap, 'application/xml', 'Every public page with its last modification date.', () => sitemapXml(catalog));
+  resource('llms.txt', paths.llms, 'text/markdown', 'Site summary and links for language models (llmstxt.org).');
+  resource('llms-full.txt', paths.llmsFull, 'text/markdown', 'The whole public catalog as Markdown, deals grouped by category.');
+  resource('sitemap.xml', paths.sitemap, 'application/xml', 'Every public page with its last modification date.');
   return server;
 }
 
