@@ -52,8 +52,6 @@ export interface ContentSyncOptions {
   current: () => Catalog;
   replace: (catalog: Catalog) => void;
   today: () => string;
-  /** Told which content paths came from elsewhere (`undefined`: unknown, maybe all). */
-  arrived?: (paths: readonly string[] | undefined) => void;
 }
 
 export class ContentSync {
@@ -132,7 +130,7 @@ export class ContentSync {
     const head = knownHead ?? (await store.status()).commit;
     if (!head || head === this.indexed) return false;
     const paths = this.indexed && !this.stale ? await store.changedPaths(this.indexed, head) : undefined;
-    this.options.arrived?.(paths);
+    // Submissions left from before they moved to the private store (docs/submissions.md) are not content.
     const relevant = paths?.filter((path) => !path.startsWith('submissions/'));
     if (relevant && relevant.length === 0) {
       this.indexed = head;

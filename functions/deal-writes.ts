@@ -17,10 +17,14 @@ export interface DealChange {
   upserts: Deal[];
   /** Slugs whose files go (including a renamed deal's old slug). */
   removals: string[];
-  /** Other files committed with the change (a reviewed submission's record). */
-  alsoWrite?: ContentChange[];
   message: string;
   actor: string;
+  /**
+   * Runs in the queue once the change is committed and served (marking an approved submission
+   * in the private store), so no other change on this instance comes in between; it runs
+   * alone when there is nothing to write (an approval retried after its deal went out).
+   */
+  afterCommit?: () => Promise<void>;
 }
 
 /**
@@ -29,10 +33,14 @@ export interface DealChange {
  * stale copy (no lost update); it may throw an ApiError to refuse.
  * @example await applyDealChange(deps, (catalog) => ({ upserts: [deal], removals: [], message: 'Add x', actor: 'ann@example.com' }))
  */
-export function applyDealChange(deps: Deps, plan: (catalog: Catalog) => DealChange | Promise<DealChange>): Promise<{ commit: string }> {
+export function applyDealChange(deps: Deps, plan: (catalog: Catalog) => DealChange | Promise<DealChange>): Promise<{ commit: string | undefined }> {
   return deps.content.exclusive(async () => {
     const current = deps.state().catalog;
     const change = await plan(current);
+    if (change.upserts.length === 0 && change.removals.length === 0) {
+      await change.afterCommit?.();
+      return { commit: deps.content.status().indexedCommit };
+    }
     const today = deps.clock().toISOString().slice(0, 10);
     const next = new ContentSnapshot(current).withDealChanges(change.upserts, change.removals, today);
     if (!next.value) {
@@ -48,7 +56,6 @@ export function applyDealChange(deps: Deps, plan: (catalog: Catalog) => DealChan
     const files: ContentChange[] = [
       ...change.removals.filter((slug) => !written.has(slug)).map((slug) => ({ path: dealPath(slug), text: null })),
       ...change.upserts.map((deal) => ({ path: dealPath(deal.slug), text: dealFileText(stored.get(deal.slug) ?? deal) })),
-      ...(change.alsoWrite ?? []),
     ];
     let result: { commit: string; integrated?: boolean };
     try {
@@ -69,6 +76,7 @@ export function applyDealChange(deps: Deps, plan: (catalog: Catalog) => DealChan
       deps.replaceCatalog(nextCatalog);
       deps.content.served(result.commit);
     }
+    await change.afterCommit?.();
     return { commit: result.commit };
   });
 }

@@ -17,7 +17,9 @@ import { RateLimits } from './http/rate-limits.ts';
 import type { RedisLink } from './redis.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { ContentStore } from './store/content-store.ts';
-import { SUBMISSIONS_FOLDER, SubmissionDesk } from './submissions.ts';
+import { SubmissionDesk } from './submissions/desk.ts';
+import { openSubmissionStore } from './submissions/open.ts';
+import type { SubmissionStore } from './submissions/store.ts';
 import { ContentSync } from './content-sync.ts';
 import { builtSite, type BuiltSite } from './live-pages.ts';
 
@@ -34,6 +36,7 @@ export interface Deps {
   store: ContentStore;
   /** Catalog changes one at a time, and catching up with commits from other instances. */
   content: ContentSync;
+  /** Submissions, in the private store (never in the content repository: docs/submissions.md). */
   submissions: SubmissionDesk;
   /** SPEC: 5 accepted submissions per IP per hour. */
   submitLimit: RollingLimit;
@@ -65,13 +68,20 @@ export function createDeps(
   sessionSecret: string,
   log: Logger = createLogger(),
   redis?: RedisLink,
+  submissionStore: SubmissionStore = openSubmissionStore(config, log),
 ): Deps {
   let state = createCatalogState(catalog, config, PINNED, { eager: true });
   const clock = () => new Date();
-  const submissions = new SubmissionDesk(store);
+  // The desk reads the time through `deps.clock`, which tests move (the e-mail retention sweep).
+  const submissions = new SubmissionDesk(submissionStore, {
+    maxPending: config.submissionsMaxPending,
+    emailRetentionDays: config.submissionEmailRetentionDays,
+    now: () => deps.clock(),
+    log,
+  });
   const rolling = (prefix: string, limit: number, windowMs: number): RollingLimit =>
     redis ? new RedisRollingLimit(redis.client, prefix, limit, windowMs, redis.failed) : new MemoryRollingLimit(limit, windowMs);
-  return {
+  const deps: Deps = {
     config,
     log,
     clock,
@@ -89,9 +99,6 @@ export function createDeps(
         state = createCatalogState(next, config, PINNED);
       },
       today: () => clock().toISOString().slice(0, 10),
-      arrived: (paths) => {
-        if (!paths || paths.some((path) => path.startsWith(`${SUBMISSIONS_FOLDER}/`))) submissions.forget();
-      },
     }),
     submissions,
     submitLimit: rolling('submissions', 5, 60 * 60 * 1000),
@@ -106,4 +113,5 @@ export function createDeps(
     rateLimits: new RateLimits({ enabled: config.rateLimits, redis: redis?.client, log }),
     redis,
   };
+  return deps;
 }

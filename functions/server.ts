@@ -15,6 +15,7 @@ import { createLogger, type Logger } from './log.ts';
 import { GitStore } from './store/git-store.ts';
 import { loadSessionSecret } from './auth/accounts.ts';
 import { readBuiltCommit } from './content-sync.ts';
+import { migrateSubmissions } from './submissions/migrate.ts';
 
 export interface RunningServer {
   server: Server;
@@ -35,6 +36,9 @@ export async function startServer(config: Config, log: Logger = createLogger()):
   await deps.content.start(config.contentRemote ? config.contentPullSeconds : 0, await readBuiltCommit(config.generatedDir));
   // Catch up with the remote at once rather than at the first interval.
   if (config.contentRemote) void deps.content.pull().catch(() => undefined);
+  // Old submissions out of the content repository (once), then the e-mail sweep: now and hourly.
+  await migrateSubmissions(deps);
+  await deps.submissions.start();
   const entry = join(config.distDir, 'server', 'entry.mjs');
   const astro = existsSync(entry) ? ((await import(pathToFileURL(entry).href)) as { handler: AstroHandler }).handler : undefined;
   const clientDir = existsSync(join(config.distDir, 'client')) ? join(config.distDir, 'client') : config.distDir;
@@ -58,6 +62,7 @@ export async function startServer(config: Config, log: Logger = createLogger()):
         server.closeAllConnections();
       });
       deps.content.stop();
+      await deps.submissions.close();
       await redis?.close();
     },
   };

@@ -27,6 +27,12 @@ export interface Config {
   rateLimits: boolean;
   /** Shared state for several instances (rate limits); unset means per-instance memory. */
   redisUrl: string | undefined;
+  /** PostgreSQL holding the submissions, shared by several instances (docs/submissions.md); unset: files under `dataDir`. */
+  databaseUrl: string | undefined;
+  /** Pending submissions beyond which new ones are refused with 503. */
+  submissionsMaxPending: number;
+  /** Days after review that a submitter's e-mail is deleted. */
+  submissionEmailRetentionDays: number;
   /** How many proxies in front to trust for X-Forwarded-For / X-Forwarded-Proto (0: ignore them). */
   trustProxyHops: number;
   /** Where Prometheus metrics are served, to loopback clients only; empty turns them off. */
@@ -73,6 +79,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     apiLifecycle: env.API_LIFECYCLE || undefined,
     rateLimits: env.RATE_LIMITS !== 'off',
     redisUrl: env.REDIS_URL || undefined,
+    databaseUrl: env.DATABASE_URL || undefined,
+    submissionsMaxPending: integer(env.SUBMISSIONS_MAX_PENDING, 1000),
+    submissionEmailRetentionDays: integer(env.SUBMISSION_EMAIL_RETENTION_DAYS, 30),
     trustProxyHops: integer(env.TRUST_PROXY_HOPS, 0),
     metricsPath: env.METRICS_PATH ?? '/_internal/metrics',
     contentRemote: env.CONTENT_REMOTE || undefined,

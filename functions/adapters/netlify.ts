@@ -15,14 +15,18 @@ import { securityHeaders } from '../http/security-headers.ts';
 import { connectRedis } from '../redis.ts';
 import { handleApi } from '../router.ts';
 import { GitStore } from '../store/git-store.ts';
+import { openSubmissionStore } from '../submissions/open.ts';
 
 let deps: Promise<Deps> | undefined;
 
 async function load(): Promise<Deps> {
   const config = loadConfig();
-  const redis = config.redisUrl ? connectRedis(config.redisUrl, (await import('../log.ts')).createLogger()) : undefined;
+  const { createLogger } = await import('../log.ts');
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, createLogger()) : undefined;
   const secret = await loadSessionSecret(config.dataDir, config.sessionSecret);
-  return createDeps(config, await loadGeneratedCatalog(config.generatedDir), await GitStore.open(config.contentDir), secret, undefined, redis);
+  // No durable disk of its own: submissions go to DATABASE_URL, or are refused (503), never to a temporary folder.
+  const submissions = openSubmissionStore(config, createLogger(), { localDisk: false });
+  return createDeps(config, await loadGeneratedCatalog(config.generatedDir), await GitStore.open(config.contentDir), secret, undefined, redis, submissions);
 }
 
 export default async function handler(request: Request, context: { ip?: string; requestId?: string }): Promise<Response> {

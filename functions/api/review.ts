@@ -1,22 +1,27 @@
 /**
- * The review queue (admin only): GET /api/v1/admin/submissions lists submissions; POST
- * /api/v1/admin/submissions/approve turns one into a deal (status chosen by the admin) and
- * marks it approved, in one commit; POST /api/v1/admin/submissions/reject records a reason.
+ * The review queue (admin only), over the private submission store (docs/submissions.md):
+ * GET /api/v1/admin/submissions lists submissions, pending by default, reviewed ones from the
+ * archive, a page at a time; POST /api/v1/admin/submissions/approve publishes one as a deal
+ * (status chosen by the admin) in a commit of that deal file alone, authored by the admin,
+ * then marks it approved; POST /api/v1/admin/submissions/reject records the reason in the
+ * private store only, so nothing of a rejected submission reaches the content history.
  */
-import { codeSpan } from '../../src/agents/markdown-policy.ts';
 import { DEAL_STATUSES, type Deal } from '../../src/schemas/deal.ts';
 import { slugify } from '../../src/schemas/fields.ts';
-import { toMarkdown } from '../../src/pipeline/serialize.ts';
 import { requireAdmin } from '../auth/guard.ts';
 import { applyDealChange } from '../deal-writes.ts';
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { ApiError } from '../http/errors.ts';
+import { invalidParameter } from '../http/params.ts';
 import { asJsonObject, readBody } from '../http/request-body.ts';
-import { SUBMISSIONS_FOLDER, type SubmissionRecord } from '../submissions.ts';
+import { submissionRefusal } from '../submissions/refusal.ts';
+import type { StatusFilter, SubmissionRecord } from '../submissions/store.ts';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 const REVIEW_STATES = ['pending', 'approved', 'rejected', 'all'] as const;
+/** Submissions per listing page: by default, and at most (more is capped, like `limit` on deals). */
+const PAGE = { default: 200, max: 1000 };
 
 /** Default deal category for each submission category (the admin may choose another). */
 export const CATEGORY_FOR_SUBMISSION: Record<string, string> = {
@@ -29,13 +34,15 @@ export const CATEGORY_FOR_SUBMISSION: Record<string, string> = {
 
 export async function getSubmissions(request: Request, deps: Deps): Promise<Response> {
   await requireAdmin(request, deps);
-  const status = new URL(request.url).searchParams.get('status') || 'pending';
+  const params = new URL(request.url).searchParams;
+  const status = params.get('status') || 'pending';
   if (!(REVIEW_STATES as readonly string[]).includes(status)) {
     throw new ApiError(400, 'validation_error', `Invalid value for query parameter \`status\`.`, { hint: `Allowed values: ${REVIEW_STATES.join(', ')}.` });
   }
-  const all = await deps.submissions.list();
-  const submissions = status === 'all' ? all : all.filter((s) => s.status === status);
-  return answerResponse(request, jsonAnswer(200, { success: true, submissions, total: submissions.length }, NO_STORE));
+  const limit = Math.min(wholeParam(params, 'limit', PAGE.default, 1), PAGE.max);
+  const offset = wholeParam(params, 'offset', 0, 0);
+  const { submissions, total } = await refusedAs503(deps, () => deps.submissions.list(status as StatusFilter, { limit, offset }));
+  return answerResponse(request, jsonAnswer(200, { success: true, submissions, total }, NO_STORE));
 }
 
 export async function approveSubmission(request: Request, deps: Deps): Promise<Response> {
@@ -46,43 +53,46 @@ export async function approveSubmission(request: Request, deps: Deps): Promise<R
     throw new ApiError(400, 'validation_error', `status must be one of ${DEAL_STATUSES.join(', ')}.`, { hint: 'Choose the new deal status.' });
   }
   let reviewed: SubmissionRecord | undefined;
-  let slug = '';
-  // Decided inside the write queue, so a concurrent approval or rejection sees this one.
-  await applyDealChange(deps, async (catalog) => {
-    const submission = await pendingSubmission(deps, body.id);
-    const category = typeof body.category === 'string' && body.category ? body.category : CATEGORY_FOR_SUBMISSION[submission.category];
-    if (!category) throw new ApiError(400, 'validation_error', 'category is required for a submission in category `other`.', { hint: 'Send a deal category slug.' });
-    const title = typeof body.title === 'string' && body.title.trim() ? body.title.trim() : `${submission.company_name}: ${submission.deal_value}`.slice(0, 200);
-    slug = typeof body.slug === 'string' && body.slug ? body.slug : slugify(`${submission.company_name} ${submission.deal_value}`) || submission.id;
-    if (catalog.dealBySlug.has(slug)) throw new ApiError(400, 'conflict', `A deal with slug \`${slug}\` already exists.`, { hint: 'Send another `slug`.' });
-    const code = submission.redemption_method === 'code' ? `\n\nRedemption code: ${codeSpan(submission.redemption_link)}` : '';
-    const deal = {
-      id: `d-${submission.id.slice(4, 12)}`,
-      slug,
-      title,
-      provider: submission.company_name,
-      category,
-      description: `${submission.benefit_description}${code}`,
-      value: submission.deal_value || undefined,
-      status,
-      applicationUrl: submission.redemption_method === 'link' ? submission.redemption_link : submission.website_url,
-      providerWebsite: submission.website_url,
-      logoUrl: submission.logo_url,
-      featured: false,
-      recommended: false,
-      verified: false,
-      lastUpdated: deps.clock().toISOString().slice(0, 10),
-    } as Deal;
-    reviewed = { ...submission, status: 'approved', reviewedAt: deps.clock().toISOString(), reviewedBy: session.email, dealId: deal.id };
-    return {
-      upserts: [deal],
-      removals: [],
-      alsoWrite: [{ path: `${SUBMISSIONS_FOLDER}/${submission.id}.md`, text: toMarkdown({ ...reviewed }, '') }],
-      message: `Approve submission ${submission.id} as deal ${slug}`,
-      actor: session.email,
-    };
-  });
-  const published = deps.state().catalog.dealBySlug.get(slug);
+  let dealId = '';
+  // Decided inside the write queue, so a concurrent approval or rejection on this instance sees this one.
+  await refusedAs503(deps, () =>
+    applyDealChange(deps, async (catalog) => {
+      const submission = await pendingSubmission(deps, body.id);
+      dealId = dealIdOf(submission);
+      const approved: SubmissionRecord = { ...submission, status: 'approved', reviewedAt: deps.clock().toISOString(), reviewedBy: session.email, dealId };
+      reviewed = approved;
+      const afterCommit = () => markReviewed(deps, approved);
+      // Published before, but the private store failed to record it (a crash, a full disk): record it now.
+      if (catalog.dealById.has(dealId)) return { upserts: [], removals: [], message: '', actor: session.email, afterCommit };
+      const category = typeof body.category === 'string' && body.category ? body.category : CATEGORY_FOR_SUBMISSION[submission.category];
+      if (!category) throw new ApiError(400, 'validation_error', 'category is required for a submission in category `other`.', { hint: 'Send a deal category slug.' });
+      const company = oneLine(submission.company_name);
+      const title = typeof body.title === 'string' && body.title.trim() ? body.title.trim() : `${company}: ${oneLine(submission.deal_value)}`.slice(0, 200);
+      const slug = typeof body.slug === 'string' && body.slug ? body.slug : slugify(`${submission.company_name} ${submission.deal_value}`) || submission.id;
+      if (catalog.dealBySlug.has(slug)) throw new ApiError(400, 'conflict', `A deal with slug \`${slug}\` already exists.`, { hint: 'Send another `slug`.' });
+    const code = submission.redemption_method === 'code' ? `\n\nRedemption code: \`${submission.redemption_link}\`` : '';
+      const deal = {
+        id: dealId,
+        slug,
+        title,
+        provider: company,
+        category,
+        description: `${submission.benefit_description}${code}`,
+        value: submission.deal_value || undefined,
+        status,
+        applicationUrl: submission.redemption_method === 'link' ? submission.redemption_link : submission.website_url,
+        providerWebsite: submission.website_url,
+        logoUrl: submission.logo_url,
+        featured: false,
+        recommended: false,
+        verified: false,
+        lastUpdated: deps.clock().toISOString().slice(0, 10),
+      } as Deal;
+      // Only ids in the message: the slug and title are made from what the submitter typed.
+      return { upserts: [deal], removals: [], message: `Approve submission ${submission.id}: publish deal ${dealId}`, actor: session.email, afterCommit };
+    }),
+  );
+  const published = deps.state().catalog.dealById.get(dealId);
   return answerResponse(request, jsonAnswer(200, { success: true, deal: published, submission: reviewed }, NO_STORE));
 }
 
@@ -92,17 +102,18 @@ export async function rejectSubmission(request: Request, deps: Deps): Promise<Re
   const reason = typeof body.reason === 'string' ? body.reason.trim().slice(0, 1000) : '';
   if (!reason) throw new ApiError(400, 'validation_error', 'reason is required to reject a submission.', { hint: 'Say why, in a sentence.' });
   let reviewed: SubmissionRecord | undefined;
-  await applyDealChange(deps, async () => {
-    const submission = await pendingSubmission(deps, body.id);
-    reviewed = { ...submission, status: 'rejected', reviewedAt: deps.clock().toISOString(), reviewedBy: session.email, rejectionReason: reason };
-    return {
-      upserts: [],
-      removals: [],
-      alsoWrite: [{ path: `${SUBMISSIONS_FOLDER}/${submission.id}.md`, text: toMarkdown({ ...reviewed }, '') }],
-      message: `Reject submission ${submission.id}`,
-      actor: session.email,
-    };
-  });
+  // No commit, but in the same queue as approvals: a rejection cannot slip between an approval's check and its commit.
+  await refusedAs503(deps, () =>
+    deps.content.exclusive(async () => {
+      const submission = await pendingSubmission(deps, body.id);
+      const dealId = dealIdOf(submission);
+      if (deps.state().catalog.dealById.has(dealId)) {
+        throw new ApiError(400, 'conflict', `Submission \`${submission.id}\` is already published as deal \`${dealId}\`.`, { hint: 'Approve it to record that, or delete the deal first.' });
+      }
+      reviewed = { ...submission, status: 'rejected', reviewedAt: deps.clock().toISOString(), reviewedBy: session.email, rejectionReason: reason };
+      await markReviewed(deps, reviewed);
+    }),
+  );
   return answerResponse(request, jsonAnswer(200, { success: true, submission: reviewed }, NO_STORE));
 }
 
@@ -112,6 +123,42 @@ async function pendingSubmission(deps: Deps, id: unknown): Promise<SubmissionRec
   if (typeof id !== 'string' || !id) throw new ApiError(400, 'validation_error', 'id is required.', { hint: 'Send the submission id.' });
   const submission = await deps.submissions.read(id);
   if (!submission) throw new ApiError(404, 'not_found', `No submission has id \`${id}\`.`, { hint: 'List them with GET /api/v1/admin/submissions.' });
-  if (submission.status !== 'pending') throw new ApiError(400, 'conflict', `Submission \`${id}\` was already ${submission.status}.`, { hint: 'Only pending submissions can be reviewed.' });
+  if (submission.status !== 'pending') throw alreadyReviewed(id, submission.status);
   return submission;
+}
+
+/** Record a review; another instance may have reviewed it since this one read it. */
+async function markReviewed(deps: Deps, reviewed: SubmissionRecord): Promise<void> {
+  if (await deps.submissions.review(reviewed)) return;
+  const now = await deps.submissions.read(reviewed.id);
+  throw alreadyReviewed(reviewed.id, now?.status ?? 'removed', reviewed.dealId);
+}
+
+function alreadyReviewed(id: string, status: string, published?: string): ApiError {
+  const hint = published ? `Deal \`${published}\` was published meanwhile: delete it if it should not be public.` : 'Only pending submissions can be reviewed.';
+  return new ApiError(400, 'conflict', `Submission \`${id}\` was already ${status}.`, { hint });
+}
+
+/** The deal an approved submission becomes: its id comes from the submission's, so a retried approval finds it. */
+const dealIdOf = (submission: SubmissionRecord): string => `d-${submission.id.slice(4, 12)}`;
+
+/** Submitted text as one line (a company name or value with line breaks would not be one). */
+const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+/** The submission store's refusals (full, unreachable) as 503; anything else as it was. */
+async function refusedAs503<T>(deps: Deps, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw submissionRefusal(error, deps.log);
+  }
+}
+
+/** A whole-number query parameter of at least `min`, or `fallback` when absent. */
+function wholeParam(params: URLSearchParams, name: string, fallback: number, min: number): number {
+  const text = params.get(name);
+  if (text === null || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min) throw invalidParameter({ name, message: `expected a whole number of at least ${min}, got \`${text}\``, allowed: `whole numbers from ${min}` });
+  return value;
 }

@@ -1,6 +1,7 @@
 /**
  * POST /api/v1/submit-deal (SPEC `submitDeal`): anyone submits a deal for editorial review.
- * 5 accepted submissions per client address per rolling hour; 201 only once committed.
+ * 5 accepted submissions per client address per rolling hour; 201 only once the submission is
+ * durable in the private store (docs/submissions.md; no git commit).
  */
 import { submissionJsonSchema, type Submission } from '../../src/schemas/submission.ts';
 import type { Deps } from '../deps.ts';
@@ -9,8 +10,7 @@ import { compileValidator } from '../http/body-validator.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { ApiError } from '../http/errors.ts';
 import { readBody } from '../http/request-body.ts';
-import { StoreUnavailableError } from '../store/content-store.ts';
-import { storeRefusal } from '../deal-writes.ts';
+import { submissionRefusal } from '../submissions/refusal.ts';
 
 const validateSubmission = compileValidator<Submission>(submissionJsonSchema());
 
@@ -75,15 +75,12 @@ async function submit(request: Request, deps: Deps): Promise<Response> {
   if (!checked.ok) {
     throw new ApiError(400, 'validation_error', checked.message, { hint: 'See the Deal submission schema in /openapi.json for every field rule.' });
   }
-  let result: { id: string; duplicate: boolean; integrated?: boolean };
+  let result: { id: string; duplicate: boolean };
   try {
     result = await deps.submissions.submit(checked.value, now);
   } catch (error) {
-    if (!(error instanceof StoreUnavailableError)) throw error;
-    throw storeRefusal(error, deps);
+    throw submissionRefusal(error, deps.log);
   }
-  // Commits from other instances came in under this one: serve them too.
-  if (result.integrated) await deps.content.catchUp();
   await deps.submitLimit.record(address, now.getTime());
   const left = await deps.submitLimit.check(address, now.getTime());
   const body = result.duplicate ? { success: true, id: result.id, duplicate: true } : { success: true, id: result.id };

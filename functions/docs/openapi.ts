@@ -192,16 +192,20 @@ export function openApiDocument(site: Site, lifecycle: ReadonlyMap<string, Route
       '/api/v1/admin/submissions': {
         get: {
           operationId: 'listSubmissions',
-          summary: 'The review queue (admin)',
+          summary: 'The review queue (admin), from the private submission store; reviewed ones come from its archive',
           ...admin,
-          parameters: [{ name: 'status', in: 'query', schema: { type: 'string', enum: ['pending', 'approved', 'rejected', 'all'], default: 'pending' } }],
-          responses: { '200': ok('Submissions, newest first.', { type: 'object', required: ['success', 'submissions', 'total'], properties: { success: { const: true }, submissions: { type: 'array', items: ref('SubmissionRecord') }, total: { type: 'integer' } } }), ...errors('400', '401', '403') },
+          parameters: [
+            { name: 'status', in: 'query', schema: { type: 'string', enum: ['pending', 'approved', 'rejected', 'all'], default: 'pending' } },
+            { name: 'limit', in: 'query', description: 'Page size; above 1000 it is capped at 1000.', schema: { type: 'integer', minimum: 1, default: 200 } },
+            { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+          ],
+          responses: { '200': ok('One page of submissions, newest first; `total` counts every match.', { type: 'object', required: ['success', 'submissions', 'total'], properties: { success: { const: true }, submissions: { type: 'array', items: ref('SubmissionRecord') }, total: { type: 'integer' } } }), ...errors('400', '401', '403', '503') },
         },
       },
       '/api/v1/admin/submissions/approve': {
         post: {
           operationId: 'approveSubmission',
-          summary: 'Publish a pending submission as a deal (one commit)',
+          summary: 'Publish a pending submission as a deal (one commit of the deal file, by the admin) and mark it approved',
           ...admin,
           requestBody: { required: true, content: json({ type: 'object', required: ['id'], properties: { id: { type: 'string' }, status: { type: 'string', enum: [...DEAL_STATUSES] }, category: { type: 'string' }, title: { type: 'string' }, slug: { type: 'string' } } }) },
           responses: { '200': ok('Approved.', { type: 'object', properties: { success: { const: true }, deal: ref('Deal'), submission: ref('SubmissionRecord') } }), ...errors('400', '401', '403', '404', '503') },

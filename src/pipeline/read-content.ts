@@ -1,6 +1,7 @@
 /**
  * Read a content tree from disk: `deals/*.md`, `startups/*.md`, `categories.yaml`, `site.yaml`.
- * `submissions/` is never read here: submissions are not published.
+ * A `submissions/` folder (from before submissions moved to the private store,
+ * docs/submissions.md) is never read here: submissions are not published.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';

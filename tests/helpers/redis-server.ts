@@ -3,7 +3,8 @@
  * free loopback port, no persistence, stopped (or killed mid-run) by the test.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
+import { freePort } from './free-port.ts';
 
 export interface RedisServer {
   url: string;
@@ -29,17 +30,6 @@ export async function startRedisServer(port?: number): Promise<RedisServer> {
 }
 
 // --- internal ---
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Resolves once the server answers PING with PONG (within 10 s). */
 async function waitForPing(port: number): Promise<void> {

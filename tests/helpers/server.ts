@@ -35,7 +35,8 @@ export async function startTestServer(source: string, env: Record<string, string
   const work = await mkdtemp(join(tmpdir(), 'deals-test-'));
   const contentDir = await gitContentCopy(source, work);
   const config: Config = {
-    ...loadConfig({ ...env, PORT: '0', HOST: '127.0.0.1' }),
+    // Private data (submissions, session secret) in the run's folder, never the project's `.data/`.
+    ...loadConfig({ DATA_DIR: join(work, 'data'), ...env, PORT: '0', HOST: '127.0.0.1' }),
     contentDir,
     generatedDir: join(work, 'generated'),
     distDir: join(work, 'dist'),

@@ -3,7 +3,7 @@
  * the RFC 9727 API catalog (STANDARDS 3), the A2A 1.0 agent card (STANDARDS 2), the OAuth/OIDC
  * documents of SPEC "Authentication" 6 (STANDARDS 6: RFC 9728, RFC 8414, OIDC Discovery,
  * RFC 7517), llms.txt / llms-full.txt (STANDARDS 4), sitemap.xml and robots.txt. A pending
- * submission (DESIGN "content/submissions/": never published) is sent first and must appear in
+ * submission (DESIGN "Submissions are not content": never published) is sent first and must appear in
  * none of them, nor in the MCP search or the API.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -446,7 +446,7 @@ describe('/sitemap.xml and /robots.txt', () => {
 
 describe('a pending submission appears nowhere public', () => {
   test('it really was stored (so the checks below are not vacuous)', () => {
-    const dir = join(server.config.contentDir, 'submissions');
+    const dir = join(server.config.dataDir, 'submissions', 'pending');
     expect(existsSync(dir)).toBe(true);
     const contents = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8'));
     expect(contents.some((c) => c.includes(pendingWord))).toBe(true);

@@ -133,7 +133,7 @@ describe('security headers on every response', () => {
 
 describe('request bodies are capped', () => {
   test('a submission over 256 KB is 413 with the error object, and nothing is stored', async () => {
-    const submissions = join(server.config.contentDir, 'submissions');
+    const submissions = join(server.config.dataDir, 'submissions', 'pending');
     const before = git(join(server.config.contentDir, '..'), 'rev-parse', 'HEAD');
     const huge = { ...submission(1), benefit_description: 'x'.repeat(300 * 1024) };
     const answer = await call(server.url, 'POST', '/api/v1/submit-deal', { body: huge });

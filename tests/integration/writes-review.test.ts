@@ -1,13 +1,17 @@
 /**
- * The review queue (DESIGN: admins review the submission queue; every change is a commit with
- * their identity): GET /api/v1/admin/submissions lists pending submissions to admins only;
- * approve publishes the deal and marks the submission approved in ONE commit; reject records
- * the reason. Submissions arrive through the real POST /api/v1/submit-deal.
+ * The review queue (DESIGN: admins review the submission queue; "Submissions are not
+ * content"): GET /api/v1/admin/submissions lists submissions to admins only, pending by
+ * default, reviewed ones from the archive; approve publishes ONLY the deal, in one commit
+ * authored by the admin, then marks the submission approved in the private store; reject
+ * touches only the private store, so rejected spam leaves no trace in the content history.
+ * No submitter text reaches a commit message. Submissions arrive through the real POST
+ * /api/v1/submit-deal.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import matter from 'gray-matter';
 import { describe, expect, test } from 'vitest';
+import { FileSubmissionStore } from '../../functions/submissions/file-store.ts';
 import { DealSchema, type Deal } from '../../src/schemas/deal.ts';
 import { expectDealList } from '../helpers/api-schemas.ts';
 import {
@@ -23,6 +27,7 @@ import {
   MEMBER,
   porcelain,
   repoState,
+  takeErrors,
   uniqueWord,
   useWriteServer,
   type JsonResult,
@@ -80,7 +85,19 @@ async function listSubmissions(status = ''): Promise<SubmissionRecord[]> {
   return body.submissions;
 }
 
-const recordFile = (id: string): Record<string, unknown> => matter(readFileSync(join(env.contentDir, 'submissions', `${id}.md`), 'utf8')).data as Record<string, unknown>;
+const storeRoot = (): string => join(env.dataDir, 'submissions');
+/** The record as the private store holds it on disk (a fresh store instance reads the files). */
+const recordFile = async (id: string): Promise<Record<string, unknown>> => {
+  const record = await new FileSubmissionStore(storeRoot()).get(id);
+  expect(record, `submission ${id} in the private store`).toBeDefined();
+  return record as unknown as Record<string, unknown>;
+};
+/** Month folders of the archive that hold `<id>.json`. */
+const archivedIn = (id: string): string[] =>
+  existsSync(join(storeRoot(), 'reviewed')) ? readdirSync(join(storeRoot(), 'reviewed')).filter((month) => existsSync(join(storeRoot(), 'reviewed', month, `${id}.json`))) : [];
+
+/** Every commit of the content repository with its full patch: what a public clone would show. */
+const fullHistory = (): string => git(env.repo, 'log', '--all', '-p', '--format=%H%n%an <%ae>%n%cn <%ce>%n%B');
 
 describe('GET /api/v1/admin/submissions', () => {
   test('is for admins only: 401 without a session, 403 for a member', async () => {
@@ -104,10 +121,23 @@ describe('GET /api/v1/admin/submissions', () => {
   test('an unknown status filter is 400 validation_error', async () => {
     expectError(await admin('GET', '/api/v1/admin/submissions?status=done'), 400, 'validation_error');
   });
+
+  test('pages: limit and offset pick a slice of the newest-first list, total counts them all; bad values are 400', async () => {
+    await submitNew();
+    await submitNew();
+    const all = (await admin('GET', '/api/v1/admin/submissions?status=all')).body as { submissions: SubmissionRecord[]; total: number };
+    expect(all.total).toBeGreaterThanOrEqual(2);
+    const second = (await admin('GET', '/api/v1/admin/submissions?status=all&limit=1&offset=1')).body as { submissions: SubmissionRecord[]; total: number };
+    expect(second).toMatchObject({ success: true, total: all.total });
+    expect(second.submissions.map((s) => s.id)).toEqual([all.submissions[1]?.id]);
+    for (const query of ['limit=0', 'limit=abc', 'offset=-1', 'offset=1.5']) {
+      expect(expectError(await admin('GET', `/api/v1/admin/submissions?${query}`), 400, 'validation_error').error).toContain(query.split('=')[0]);
+    }
+  });
 });
 
 describe('POST /api/v1/admin/submissions/approve', () => {
-  test('publishes the deal, marks the submission approved, in ONE commit by the admin touching both files', async () => {
+  test('publishes the deal in ONE commit by the admin touching only deals/<slug>.md; the submission is marked approved in the private store and archived', async () => {
     const { id, word, body } = await submitNew({ is_exclusive: true });
     const before = repoState(env.repo);
     const result = await admin('POST', '/api/v1/admin/submissions/approve', { id, status: 'limited' });
@@ -128,18 +158,63 @@ describe('POST /api/v1/admin/submissions/approve', () => {
     expect(bySlug.text).not.toContain(String(body.submitter_email));
 
     expect(commitCount(env.repo)).toBe(before.count + 1);
-    expect(changedFiles(env.repo).sort()).toEqual(
-      [
-        ['A', `content/deals/${deal.slug}.md`],
-        ['M', `content/submissions/${id}.md`],
-      ].sort(),
-    );
-    expect(git(env.repo, 'log', '-1', '--format=%ae').trim()).toBe(ADMIN.email);
+    expect(changedFiles(env.repo)).toEqual([['A', `content/deals/${deal.slug}.md`]]);
+    expect(git(env.repo, 'log', '-1', '--format=%an|%ae').trim()).toBe(`${ADMIN.email}|${ADMIN.email}`);
+    // Neither the submitter's e-mail nor anything else of the private record is in the commit or the deal file.
+    const commit = git(env.repo, 'show', '--format=%an %ae %cn %ce %B', 'HEAD');
+    expect(commit).not.toContain(String(body.submitter_email));
+    expect(git(env.repo, 'log', '-1', '--format=%B').trim()).not.toContain(String(body.company_name));
     expect(porcelain(env.repo)).toBe('');
 
-    expect(recordFile(id)).toMatchObject({ id, status: 'approved', reviewedBy: ADMIN.email, dealId: deal.id });
+    expect(await recordFile(id)).toMatchObject({ id, status: 'approved', reviewedBy: ADMIN.email, dealId: deal.id });
+    // Archived: out of the pending folder and the pending listing, kept under reviewed/<YYYY-MM>/.
+    expect(existsSync(join(storeRoot(), 'pending', `${id}.json`))).toBe(false);
+    expect(archivedIn(id)).toEqual([new Date().toISOString().slice(0, 7)]);
     expect((await listSubmissions()).map((s) => s.id)).not.toContain(id);
     expect((await listSubmissions('approved')).find((s) => s.id === id)).toMatchObject({ status: 'approved', dealId: deal.id });
+    expect((await listSubmissions('all')).find((s) => s.id === id)).toMatchObject({ status: 'approved' });
+  });
+
+  test('a company name carrying a newline and a Co-authored-by trailer reaches no commit message, header or trailer', async () => {
+    const word = uniqueWord();
+    const { id } = await submitNew({ company_name: `Trailer ${word}\nCo-authored-by: Victim <victim@${word}.example>`, submitter_email: `${word}@spoof.example` });
+    const result = await admin('POST', '/api/v1/admin/submissions/approve', { id, status: 'active', category: 'saas-discounts' });
+    expect(result.status, result.text).toBe(200);
+    for (const format of ['%B', '%(trailers)', '%an %ae %cn %ce']) {
+      const text = git(env.repo, 'log', '--all', `--format=${format}`);
+      expect(text, format).not.toMatch(/co-authored-by/i);
+      expect(text, format).not.toContain(`victim@${word}.example`);
+      expect(text, format).not.toContain(`${word}@spoof.example`);
+    }
+    expect(git(env.repo, 'log', '-1', '--format=%(trailers)').trim()).toBe('');
+    expect(git(env.repo, 'log', '-1', '--format=%ae').trim()).toBe(ADMIN.email);
+  });
+
+  test('a retried approval whose deal was already published (the private store failed after the commit) marks it approved without a second commit', async () => {
+    const { id } = await submitNew();
+    const reviewed = join(storeRoot(), 'reviewed');
+    await mkdir(reviewed, { recursive: true });
+    // The archive cannot be written (a file where its folder should be; root writes through chmod).
+    await rename(reviewed, `${reviewed}.away`);
+    await writeFile(reviewed, 'not a folder');
+    let first: JsonResult;
+    try {
+      first = await admin('POST', '/api/v1/admin/submissions/approve', { id, status: 'active' });
+    } finally {
+      await rm(reviewed);
+      await rename(`${reviewed}.away`, reviewed);
+    }
+    expectError(first, 503, 'service_unavailable');
+    expect(takeErrors(env.server).every((line) => line.includes('submission_store_unavailable'))).toBe(true);
+    expect(changedFiles(env.repo)[0]?.[1]).toMatch(/^content\/deals\//);
+    const published = repoState(env.repo);
+    expect((await recordFile(id)).status).toBe('pending');
+    // Rejecting it now would contradict the published deal.
+    expectError(await admin('POST', '/api/v1/admin/submissions/reject', { id, reason: 'Changed my mind.' }), 400, 'conflict');
+    const again = await admin('POST', '/api/v1/admin/submissions/approve', { id, status: 'active' });
+    expect(again.status, again.text).toBe(200);
+    expectUnchanged(env.repo, published);
+    expect(await recordFile(id)).toMatchObject({ status: 'approved', dealId: `d-${id.slice(4, 12)}` });
   });
 
   test('approving twice is 400 conflict and changes nothing', async () => {
@@ -159,7 +234,7 @@ describe('POST /api/v1/admin/submissions/approve', () => {
     expectError(await admin('POST', '/api/v1/admin/submissions/approve', {}), 400, 'validation_error');
     expectError(await admin('POST', '/api/v1/admin/submissions/approve', { id, status: 'nope' }), 400, 'validation_error');
     expectUnchanged(env.repo, before);
-    expect(recordFile(id).status).toBe('pending');
+    expect((await recordFile(id)).status).toBe('pending');
   });
 
   test('a submission in category `other` needs a deal category; with one it is approved', async () => {
@@ -190,7 +265,7 @@ describe('POST /api/v1/admin/submissions/approve', () => {
       const result = await admin('POST', '/api/v1/admin/submissions/approve', { id, slug });
       expect(expectError(result, 400, 'validation_error').error).toContain('slug');
       expectUnchanged(env.repo, before);
-      expect(recordFile(id).status).toBe('pending');
+      expect((await recordFile(id)).status).toBe('pending');
     });
   }
 
@@ -210,17 +285,19 @@ describe('POST /api/v1/admin/submissions/approve', () => {
 });
 
 describe('POST /api/v1/admin/submissions/reject', () => {
-  test('marks the submission rejected with the reason, in one commit by the admin; no deal is published', async () => {
-    const { id, word } = await submitNew();
+  test('marks the submission rejected with the reason in the private store only: no commit, no trace in the content history; no deal is published', async () => {
+    const { id, word, body } = await submitNew();
     const before = repoState(env.repo);
     const result = await admin('POST', '/api/v1/admin/submissions/reject', { id, reason: 'Not a startup offer.' });
     expect(result.status, result.text).toBe(200);
     expect((result.body as { submission: SubmissionRecord }).submission).toMatchObject({ id, status: 'rejected', rejectionReason: 'Not a startup offer.', reviewedBy: ADMIN.email });
-    expect(commitCount(env.repo)).toBe(before.count + 1);
-    expect(changedFiles(env.repo)).toEqual([['M', `content/submissions/${id}.md`]]);
-    expect(git(env.repo, 'log', '-1', '--format=%ae').trim()).toBe(ADMIN.email);
-    expect(recordFile(id)).toMatchObject({ status: 'rejected', rejectionReason: 'Not a startup offer.' });
+    expectUnchanged(env.repo, before);
+    const history = fullHistory();
+    for (const trace of [id, word, String(body.company_name), String(body.submitter_email), 'Not a startup offer.']) expect(history).not.toContain(trace);
+    expect(await recordFile(id)).toMatchObject({ status: 'rejected', rejectionReason: 'Not a startup offer.' });
+    expect(archivedIn(id)).toHaveLength(1);
     expect((await listSubmissions('rejected')).map((s) => s.id)).toContain(id);
+    expect((await listSubmissions('all')).map((s) => s.id)).toContain(id);
     expect((await listSubmissions()).map((s) => s.id)).not.toContain(id);
     expect(expectDealList((await call(env.url, 'GET', `/api/v1/deals?search=${word}&status=all&scope=all`)).body).count).toBe(0);
     expectError(await admin('POST', '/api/v1/admin/submissions/approve', { id }), 400, 'conflict');
@@ -254,7 +331,7 @@ describe('concurrent reviews of one submission', () => {
       admin('POST', '/api/v1/admin/submissions/reject', { id, reason: 'Raced rejection.' }),
     ]);
     const published = expectDealList((await call(env.url, 'GET', `/api/v1/deals?search=${word}&status=all&scope=all`)).body).count;
-    const status = recordFile(id).status;
+    const status = (await recordFile(id)).status;
     // The stored record and the public catalog agree with each other...
     expect({ status, published }).toEqual(status === 'approved' ? { status: 'approved', published: 1 } : { status: 'rejected', published: 0 });
     // ...and with the one request that was answered 200.

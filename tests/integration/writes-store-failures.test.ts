@@ -1,7 +1,9 @@
 /**
  * When the content store cannot take a write, the answer is 503 service_unavailable with
  * Retry-After, and nothing is left behind: no file, no temp file, nothing staged, HEAD and the
- * served catalog unchanged (DESIGN "Writes: the content store"; SPEC 503 on submit-deal).
+ * served catalog unchanged (DESIGN "Writes: the content store"). Submissions live in the
+ * private store (docs/submissions.md): a broken content store does not stop them, a broken
+ * private store answers 503 (SPEC 503 on submit-deal).
  *
  * Tests run as root, where `chmod a-w` stops nothing, so the store is broken in ways root
  * cannot write through: the repository's `.git` moved away, a stale `index.lock` (git cannot
@@ -122,19 +124,50 @@ async function readDeal(slug: string): Promise<Deal | undefined> {
   return result.status === 200 ? (result.body as { deal: Deal }).deal : undefined;
 }
 
-describe('POST /api/v1/submit-deal on a broken store', () => {
+describe('POST /api/v1/submit-deal and the content store', () => {
   for (const breakage of breakages) {
-    test(`${breakage.name}: 503 and no submission file left behind; after repair the same submission is accepted`, async () => {
+    test(`${breakage.name}: submissions do not touch the content store, so they are still accepted (201) and nothing changes in it`, async () => {
       const word = uniqueWord();
-      await expectRefusedCleanly(breakage, () => call(env.url, 'POST', '/api/v1/submit-deal', { body: validSubmission(word) }));
-      const after = await call(env.url, 'POST', '/api/v1/submit-deal', { body: validSubmission(word) });
-      expect(after.status, after.text).toBe(201);
-      const id = (after.body as { id: string }).id;
-      // Not a "duplicate" of the refused attempt: it is really stored now.
-      expect(existsSync(join(env.contentDir, 'submissions', `${id}.md`))).toBe(true);
-      expect(git(env.repo, 'status', '--porcelain')).toBe('');
+      const before = repoState(env.repo);
+      const files = contentSnapshot();
+      await breakage.break();
+      let result: JsonResult;
+      try {
+        result = await call(env.url, 'POST', '/api/v1/submit-deal', { body: validSubmission(word) });
+      } finally {
+        await breakage.repair();
+      }
+      expect(result.status, result.text).toBe(201);
+      expect(contentSnapshot()).toEqual(files);
+      expectUnchanged(env.repo, before);
     });
   }
+});
+
+describe('POST /api/v1/submit-deal on a broken private store (DATA_DIR/submissions)', () => {
+  const pending = (): string => join(env.dataDir, 'submissions', 'pending');
+  test('the pending folder unusable (a file in its place; root writes through chmod): 503 with Retry-After, nothing stored; after repair the same submission is accepted', async () => {
+    const word = uniqueWord();
+    expect((await call(env.url, 'POST', '/api/v1/submit-deal', { body: validSubmission(`${word}first`) })).status).toBe(201);
+    const stored = readdirSync(pending()).sort();
+    await rename(pending(), `${pending()}.away`);
+    await writeFile(pending(), 'not a folder');
+    let result: JsonResult;
+    try {
+      result = await call(env.url, 'POST', '/api/v1/submit-deal', { body: validSubmission(word) });
+    } finally {
+      await rm(pending());
+      await rename(`${pending()}.away`, pending());
+    }
+    expect503(result);
+    expect(readdirSync(pending()).sort()).toEqual(stored);
+    expect(takeErrors(env.server).some((line) => line.includes('"submission_store_unavailable"'))).toBe(true);
+    const after = await call(env.url, 'POST', '/api/v1/submit-deal', { body: validSubmission(word) });
+    expect(after.status, after.text).toBe(201);
+    // Not a "duplicate" of the refused attempt: it is really stored now.
+    expect(after.body).toEqual({ success: true, id: (after.body as { id: string }).id });
+    expect(existsSync(join(pending(), `${(after.body as { id: string }).id}.json`))).toBe(true);
+  });
 });
 
 describe('admin deal writes on a broken store', () => {

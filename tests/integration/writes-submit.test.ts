@@ -1,26 +1,25 @@
 /**
  * POST /api/v1/submit-deal on the real server (SPEC "Deal submission", "POST /submit-deal",
- * "Limits"; DESIGN "submission rate limit" and `content/submissions/`): every field rule, the
- * 201 answer only once the submission is committed, duplicate detection, the 5-per-hour
- * budget of accepted submissions per client address, and that submissions are never public.
+ * "Limits"; DESIGN "Submissions are not content"): every field rule, the 201 answer only once
+ * the record is durable in the private store (DATA_DIR/submissions, docs/submissions.md) with
+ * no git commit at all, duplicate detection, the 5-per-hour budget of accepted submissions per
+ * client address, and that submissions are never public.
  *
  * Each test that gets submissions accepted sends them from its own loopback address
  * (127.0.x.y), so the per-address budget of one test never limits another.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import matter from 'gray-matter';
 import { describe, expect, test } from 'vitest';
 import { expectDealList } from '../helpers/api-schemas.ts';
 import {
   call,
   callFrom,
-  changedFiles,
-  commitCount,
   expectError,
   expectUnchanged,
   git,
-  porcelain,
+  PROJECT_ROOT,
   repoState,
   uniqueWord,
   useWriteServer,
@@ -53,8 +52,22 @@ const freshAddress = (): string => `127.0.${nextAddress++}.1`;
 /** Submit from an address (default: a fresh one). */
 const submit = (body: unknown, from = freshAddress()): Promise<JsonResult> => callFrom(from, env.url, 'POST', '/api/v1/submit-deal', { body, origin: null });
 
-const submissionsDir = (): string => join(env.contentDir, 'submissions');
-const submissionFiles = (): string[] => (existsSync(submissionsDir()) ? readdirSync(submissionsDir()).sort() : []);
+/** The private store's pending folder (docs/submissions.md), outside the content repository. */
+const pendingDir = (): string => join(env.dataDir, 'submissions', 'pending');
+const submissionFiles = (): string[] => (existsSync(pendingDir()) ? readdirSync(pendingDir()).sort() : []);
+const storedRecord = (id: string): Record<string, unknown> => JSON.parse(readFileSync(join(pendingDir(), `${id}.json`), 'utf8')) as Record<string, unknown>;
+
+/** Everything the content repository's history says about its commits (authors, subjects, bodies). */
+const historyText = (): string => git(env.repo, 'log', '--all', '--format=%an %ae %cn %ce %s %b');
+
+/** Read a record back the way a restarted server would: a new process opening the store. */
+function readInNewProcess(id: string): unknown {
+  const script = `import { FileSubmissionStore } from './functions/submissions/file-store.ts';
+const store = new FileSubmissionStore(process.argv[1]);
+process.stdout.write(JSON.stringify((await store.get(process.argv[2])) ?? null));`;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script, join(env.dataDir, 'submissions'), id], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+  return JSON.parse(out) as unknown;
+}
 
 /** Assert a 201 `{ success: true, id }` and return the id. */
 function expectAccepted(result: JsonResult): string {
@@ -118,19 +131,31 @@ describe('field rules: every violation is 400 validation_error naming the field,
 });
 
 describe('accepted submissions', () => {
-  test('201 { success, id }; committed as content/submissions/<id>.md (one commit), holding the fields and pending status', async () => {
-    const before = repoState(env.repo);
+  test('201 { success, id } once the record is durable in DATA_DIR/submissions/pending/<id>.json, holding the fields and pending status', async () => {
     const body = { ...validSubmission(), submitter_email: 'sam@founders.example', is_exclusive: true, logo_url: 'https://acme.example/logo.png' };
     const result = await submit(body);
     const id = expectAccepted(result);
     expect(Object.keys(result.body as object).sort()).toEqual(['id', 'success']);
-    expect(commitCount(env.repo)).toBe(before.count + 1);
-    expect(changedFiles(env.repo)).toEqual([['A', `content/submissions/${id}.md`]]);
-    expect(git(env.repo, 'log', '-1', '--format=%ae').trim()).toBe('sam@founders.example');
-    expect(porcelain(env.repo)).toBe('');
-    const record = matter(readFileSync(join(submissionsDir(), `${id}.md`), 'utf8')).data as Record<string, unknown>;
+    const record = storedRecord(id);
     expect(record).toMatchObject({ ...body, id, status: 'pending', redemption_method: 'link' });
     expect(Math.abs(Date.parse(String(record.submittedAt)) - Date.now())).toBeLessThan(60_000);
+    // What a restarted server reads: the same record, from a process that never saw the request.
+    expect(readInNewProcess(id)).toEqual(record);
+    // Written atomically: no temporary file is left beside it.
+    expect(submissionFiles().filter((name) => !/^sub-[0-9a-f]{16}\.json$/.test(name))).toEqual([]);
+  });
+
+  test('no git commit at all: the content history holds neither the e-mail nor the company, and the work tree is clean', async () => {
+    const before = repoState(env.repo);
+    const word = uniqueWord('zzpriv');
+    const body = { ...validSubmission(word), company_name: `Private ${word} Inc`, submitter_email: `${word}@founders.example` };
+    const id = expectAccepted(await submit(body));
+    expectUnchanged(env.repo, before);
+    const history = historyText();
+    expect(history).not.toContain(`${word}@founders.example`);
+    expect(history).not.toContain(word);
+    expect(history).not.toContain(id);
+    expect(existsSync(join(env.contentDir, 'submissions'))).toBe(false);
   });
 
   test('boundary values are accepted: 2 and 120 characters of company_name, 10 and 2000 of benefit_description, 100 of deal_value, 300 of redemption_link', async () => {
@@ -146,17 +171,19 @@ describe('accepted submissions', () => {
   test('with redemption_method code, any coupon code is a valid redemption_link and is stored as such', async () => {
     const body = { ...validSubmission(), redemption_method: 'code', redemption_link: 'SAVE20 for founders' };
     const id = expectAccepted(await submit(body));
-    const record = matter(readFileSync(join(submissionsDir(), `${id}.md`), 'utf8')).data as Record<string, unknown>;
-    expect(record).toMatchObject({ redemption_method: 'code', redemption_link: 'SAVE20 for founders', status: 'pending' });
+    expect(storedRecord(id)).toMatchObject({ redemption_method: 'code', redemption_link: 'SAVE20 for founders', status: 'pending' });
   });
 
-  test('the same company and redemption_link again within a day answers the same id, with no new commit', async () => {
+  test('the same company and redemption_link again within a day answers the same id, and nothing new is stored', async () => {
     const body = validSubmission();
     const first = expectAccepted(await submit(body));
     const before = repoState(env.repo);
+    const files = submissionFiles();
     const again = await submit({ ...body, benefit_description: 'Worded a little differently this time.' });
     expect(expectAccepted(again)).toBe(first);
+    expect(again.body).toEqual({ success: true, id: first, duplicate: true });
     expectUnchanged(env.repo, before);
+    expect(submissionFiles()).toEqual(files);
   });
 
   test('fields a submitter may not set (status, id, submittedAt) never change the stored record', async () => {
@@ -167,7 +194,7 @@ describe('accepted submissions', () => {
       return;
     }
     const id = expectAccepted(result);
-    const record = matter(readFileSync(join(submissionsDir(), `${id}.md`), 'utf8')).data as Record<string, unknown>;
+    const record = storedRecord(id);
     expect({ id: record.id, status: record.status, dealId: record.dealId, submittedAtIsRecent: Date.parse(String(record.submittedAt)) > Date.now() - 60_000 }).toEqual({
       id,
       status: 'pending',

@@ -1,9 +1,10 @@
 /**
  * The submission form on /submit/: field errors from the API shown next to the field (with
  * JavaScript, no navigation), the thanks page after a valid submission, and the same two outcomes
- * for a plain form post without JavaScript. Accepted submissions commit into the run's content copy.
+ * for a plain form post without JavaScript. Accepted submissions land in the run's private
+ * store (DATA_DIR/submissions/pending), never in its content repository.
  */
-import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
@@ -46,10 +47,10 @@ async function apiError(fields: Fields): Promise<string> {
   return body.error ?? '';
 }
 
-/** Commit subjects in the run's content repository, newest first. */
-function commits(): string[] {
-  const repo = join(e2e().site.work, 'repo');
-  return execFileSync('git', ['log', '--format=%s'], { cwd: repo, encoding: 'utf8' }).trim().split('\n');
+/** Submissions waiting in the run's private store. */
+function pendingSubmissions(): string[] {
+  const pending = join(e2e().site.dataDir, 'submissions', 'pending');
+  return existsSync(pending) ? readdirSync(pending) : [];
 }
 
 export function submitSuite(): void {
@@ -79,12 +80,12 @@ export function submitSuite(): void {
         expect(new URL(page.url()).pathname).toBe('/submit/');
         expect(await page.evaluate(() => (window as unknown as { e2eMarker?: string }).e2eMarker)).toBe('same document');
 
-        const before = commits().length;
+        const before = pendingSubmissions().length;
         await page.locator('#company_name').fill(`E2E Browser Co ${Date.now()}`);
         await Promise.all([page.waitForURL('**/submit/thanks/?id=*'), page.getByRole('button', { name: 'Submit for review' }).click()]);
         expect(new URL(page.url()).searchParams.get('id')).toMatch(/\S/);
         expect((await page.locator('main h1').textContent())?.trim()).toBe('Thank you');
-        expect(commits().length).toBe(before + 1);
+        expect(pendingSubmissions().length).toBe(before + 1);
         expect(pageErrors).toEqual([]);
       } finally {
         await close();
@@ -95,12 +96,12 @@ export function submitSuite(): void {
       const { page, close } = await openPage(e2e().browser, { javaScriptEnabled: false });
       try {
         await page.goto(e2e().url('/submit/'));
-        const before = commits().length;
+        const before = pendingSubmissions().length;
         await fill(page, valid(`E2E No-Script Co ${Date.now()}`));
         await Promise.all([page.waitForURL('**/submit/thanks/?id=*'), page.getByRole('button', { name: 'Submit for review' }).click()]);
         expect(new URL(page.url()).searchParams.get('id')).toMatch(/\S/);
         expect((await page.locator('main h1').textContent())?.trim()).toBe('Thank you');
-        expect(commits().length).toBe(before + 1);
+        expect(pendingSubmissions().length).toBe(before + 1);
       } finally {
         await close();
       }
