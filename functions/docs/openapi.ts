@@ -152,7 +152,7 @@ export function openApiDocument(site: Site, lifecycle: ReadonlyMap<string, Route
           summary: 'Submit a deal for editorial review (5 accepted per address per hour)',
           requestBody: { required: true, content: { ...json(ref('DealSubmission')), 'application/x-www-form-urlencoded': { schema: ref('DealSubmission') } } },
           responses: {
-            '201': ok('Accepted for review; committed.', ref('SubmissionAccepted'), { 'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' }, RateLimit: { $ref: '#/components/headers/RateLimit' } }),
+            '201': ok('Accepted for review: stored durably in the private submission store (no git commit).', ref('SubmissionAccepted'), { 'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' }, RateLimit: { $ref: '#/components/headers/RateLimit' } }),
             '303': { description: 'A plain HTML form post (`application/x-www-form-urlencoded` with `Accept: text/html`): redirect to the thanks page, or back to the form with an `error` code (`required`, `too_short`, `too_long`, `not_allowed`, `invalid_url`, `invalid_email`, `invalid`, `too_many`, `too_large`) and the `field` it names, never text.', headers: { Location: { schema: { type: 'string' } } } },
             ...errors('400', '405', '413', '429', '500', '503'),
           },
@@ -274,7 +274,13 @@ export function openApiDocument(site: Site, lifecycle: ReadonlyMap<string, Route
         StartupList: { type: 'object', required: ['success', 'startups', 'total'], properties: { success: { const: true }, startups: { type: 'array', items: ref('Startup') }, total: { type: 'integer' } } },
         DealSubmission: withoutDialect(submissionJsonSchema()),
         SubmissionAccepted: { type: 'object', required: ['success', 'id'], properties: { success: { const: true }, id: { type: 'string' }, duplicate: { type: 'boolean', description: 'The same company and link were submitted within a day: this is the earlier id.' } } },
-        SubmissionRecord: { type: 'object', required: ['id', 'status', 'submittedAt'], properties: { id: { type: 'string' }, status: { type: 'string', enum: ['pending', 'approved', 'rejected'] }, submittedAt: { type: 'string' } }, additionalProperties: true },
+        SubmissionRecord: {
+          type: 'object',
+          description: 'A stored submission: its fields plus review state. `submitter_email` is removed a set number of days after review (`emailRemovedAt` says when).',
+          required: ['id', 'status', 'submittedAt'],
+          properties: { id: { type: 'string' }, status: { type: 'string', enum: ['pending', 'approved', 'rejected'] }, submittedAt: { type: 'string' }, emailRemovedAt: { type: 'string' } },
+          additionalProperties: true,
+        },
         WriteResult: { type: 'object', required: ['success'], properties: { success: { const: true }, created: { type: 'integer' }, updated: { type: 'integer' }, deleted: { type: 'integer' }, ids: { type: 'array', items: { type: 'string' } }, slugs: { type: 'array', items: { type: 'string' } } } },
         SessionAnswer: { type: 'object', required: ['success', 'user'], properties: { success: { const: true }, user: { type: 'object', properties: { email: { type: 'string' }, role: { type: 'string', enum: ['admin', 'member'] } } }, expiresAt: { type: 'string' } } },
         Categories: component(CategoriesFileSchema),
