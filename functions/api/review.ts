@@ -6,6 +6,7 @@
  * then marks it approved; POST /api/v1/admin/submissions/reject records the reason in the
  * private store only, so nothing of a rejected submission reaches the content history.
  */
+import { codeSpan } from '../../src/agents/markdown-policy.ts';
 import { DEAL_STATUSES, type Deal } from '../../src/schemas/deal.ts';
 import { slugify } from '../../src/schemas/fields.ts';
 import { requireAdmin } from '../auth/guard.ts';
@@ -70,7 +71,7 @@ export async function approveSubmission(request: Request, deps: Deps): Promise<R
       const title = typeof body.title === 'string' && body.title.trim() ? body.title.trim() : `${company}: ${oneLine(submission.deal_value)}`.slice(0, 200);
       const slug = typeof body.slug === 'string' && body.slug ? body.slug : slugify(`${submission.company_name} ${submission.deal_value}`) || submission.id;
       if (catalog.dealBySlug.has(slug)) throw new ApiError(400, 'conflict', `A deal with slug \`${slug}\` already exists.`, { hint: 'Send another `slug`.' });
-    const code = submission.redemption_method === 'code' ? `\n\nRedemption code: \`${submission.redemption_link}\`` : '';
+      const code = submission.redemption_method === 'code' ? `\n\nRedemption code: ${codeSpan(submission.redemption_link)}` : '';
       const deal = {
         id: dealId,
         slug,

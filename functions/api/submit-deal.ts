@@ -7,7 +7,7 @@ import { submissionJsonSchema, type Submission } from '../../src/schemas/submiss
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { compileValidator } from '../http/body-validator.ts';
-import { clientAddress } from '../http/client-address.ts';
+import { clientAddress, limitKey } from '../http/client-address.ts';
 import { ApiError } from '../http/errors.ts';
 import { readBody } from '../http/request-body.ts';
 import { submissionRefusal } from '../submissions/refusal.ts';
@@ -60,17 +60,34 @@ const FORM_RULES: ReadonlyArray<readonly [RegExp, string]> = [
 ];
 
 async function submit(request: Request, deps: Deps): Promise<Response> {
-  const address = clientAddress(request);
+  const key = limitKey(clientAddress(request));
   const now = deps.clock();
-  const budget = await deps.submitLimit.check(address, now.getTime());
   const policy = { 'RateLimit-Policy': `"submissions";q=${deps.submitLimit.limit};w=${deps.submitLimit.windowMs / 1000}` };
-  if (!budget.allowed) {
+  // Reserve the place before any work, in one atomic step: parallel submissions cannot all pass
+  // a check that each made before the others were recorded.
+  const place = await deps.submitLimit.reserve(key, now.getTime());
+  if (!place.allowed) {
     throw new ApiError(429, 'rate_limited', `At most ${deps.submitLimit.limit} submissions per hour are accepted from one address.`, {
-      hint: `Try again in ${budget.retryAfterSeconds} seconds.`,
-      headers: { ...policy, 'Retry-After': String(budget.retryAfterSeconds), RateLimit: `"submissions";r=0;t=${budget.retryAfterSeconds}` },
+      hint: `Try again in ${place.retryAfterSeconds} seconds.`,
+      headers: { ...policy, 'Retry-After': String(place.retryAfterSeconds), RateLimit: `"submissions";r=0;t=${place.retryAfterSeconds}` },
     });
   }
+  let body: { success: true; id: string; duplicate?: true };
+  try {
+    body = await accept(request, deps, now);
+  } catch (error) {
+    // DESIGN: only accepted submissions use up the budget; refused or failed ones give it back.
+    await deps.submitLimit.release(key, place.token);
+    throw error;
+  }
+  return answerResponse(
+    request,
+    jsonAnswer(201, body, { ...policy, RateLimit: `"submissions";r=${place.remaining};t=${Math.ceil(deps.submitLimit.windowMs / 1000)}`, 'Cache-Control': 'no-store' }),
+  );
+}
 
+/** Validate and store one submission; throws the error to answer otherwise. */
+async function accept(request: Request, deps: Deps, now: Date): Promise<{ success: true; id: string; duplicate?: true }> {
   const checked = validateSubmission(await readBody(request));
   if (!checked.ok) {
     throw new ApiError(400, 'validation_error', checked.message, { hint: 'See the Deal submission schema in /openapi.json for every field rule.' });
@@ -81,11 +98,5 @@ async function submit(request: Request, deps: Deps): Promise<Response> {
   } catch (error) {
     throw submissionRefusal(error, deps.log);
   }
-  await deps.submitLimit.record(address, now.getTime());
-  const left = await deps.submitLimit.check(address, now.getTime());
-  const body = result.duplicate ? { success: true, id: result.id, duplicate: true } : { success: true, id: result.id };
-  return answerResponse(
-    request,
-    jsonAnswer(201, body, { ...policy, RateLimit: `"submissions";r=${left.remaining};t=${Math.ceil(deps.submitLimit.windowMs / 1000)}`, 'Cache-Control': 'no-store' }),
-  );
+  return result.duplicate ? { success: true, id: result.id, duplicate: true } : { success: true, id: result.id };
 }
