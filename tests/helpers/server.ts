@@ -30,10 +30,13 @@ export interface TestServer extends RunningServer {
  * The content tree is copied into a fresh git repository in a temporary folder, so writes
  * commit there and never into the project's own repository.
  * @param source a content tree, such as `join(FIXTURES, 'valid')` or the project's `content/`
+ * @param options.site a built site folder (with `client/`) to serve as `dist/`
  */
-export async function startTestServer(source: string, env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(source: string, env: Record<string, string> = {}, options: { site?: string } = {}): Promise<TestServer> {
   const work = await mkdtemp(join(tmpdir(), 'deals-test-'));
   const contentDir = await gitContentCopy(source, work);
+  // A built site (tests/fixtures/site) for tests of how the adapter serves files and pages.
+  if (options.site) await cp(options.site, join(work, 'dist'), { recursive: true });
   const config: Config = {
     // Private data (submissions, session secret) in the run's folder, never the project's `.data/`.
     ...loadConfig({ DATA_DIR: join(work, 'data'), ...env, PORT: '0', HOST: '127.0.0.1' }),
@@ -76,10 +79,10 @@ export async function startTestServer(source: string, env: Record<string, string
  * all). The returned object is filled in when the server is up, so use it inside tests only.
  * @example const server = useTestServer(join(FIXTURES, 'valid'));
  */
-export function useTestServer(source: string, env: Record<string, string> = {}): TestServer {
+export function useTestServer(source: string, env: Record<string, string> = {}, options: { site?: string } = {}): TestServer {
   const server = {} as TestServer;
   beforeAll(async () => {
-    Object.assign(server, await startTestServer(source, env));
+    Object.assign(server, await startTestServer(source, env, options));
   });
   afterAll(async () => {
     await server.stop?.();
