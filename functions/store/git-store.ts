@@ -243,8 +243,10 @@ export class GitStore implements ContentStore {
     const [parent, parentTree] = cached ? [cached.commit, cached.tree] : ((await this.git(['rev-parse', 'HEAD', 'HEAD^{tree}'])).trim().split('\n') as [string, string]);
     await this.git(['update-index', '--add', '--remove', '--', ...repoPaths]);
     const tree = (await this.git(['write-tree'])).trim();
-    // Writing what is already there changes nothing: no commit, the answer is still right.
+    // Writing what is already there changes nothing: no commit, the answer is still right. But a
+    // remembered tip may be stale (someone committed in this clone): check HEAD before saying so.
     if (tree === parentTree) {
+      if (cached && (await this.head()) !== parent) return this.commitByPlumbing(repoPaths, info);
       this.tip = { commit: parent, tree };
       return parent;
     }

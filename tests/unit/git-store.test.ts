@@ -86,6 +86,22 @@ describe.each(LAYOUTS)('commit metadata in $kind: one safe line whatever a calle
   });
 });
 
+describe.each(LAYOUTS)('a hand commit in the store\'s own clone ($kind)', ({ kind, extra }) => {
+  test('a later write that puts a file back as the store last saw it is still committed (the remembered tip is not trusted blindly)', async () => {
+    const repo = await repository(`hand-${kind.replace(/\W+/g, '-')}`, extra);
+    const store = await GitStore.open(join(repo, 'content'));
+    await store.commit([{ path: 'deals/first.md', text: 'from the store\n' }], { message: 'Store edit', author });
+    // An editor commits by hand in the same clone, changing the file the store wrote.
+    await writeFile(join(repo, 'content', 'deals', 'first.md'), 'from the editor\n');
+    git(repo, 'commit', '-q', '-am', 'Hand edit');
+    const { commit } = await store.commit([{ path: 'deals/first.md', text: 'from the store\n' }], { message: 'Store puts it back', author });
+    expect(git(repo, 'rev-parse', 'HEAD')).toBe(commit);
+    expect(git(repo, 'show', 'HEAD:content/deals/first.md')).toBe('from the store');
+    expect(git(repo, 'log', '-1', '--format=%s')).toBe('Store puts it back');
+    expect(git(repo, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+  });
+});
+
 test('a change someone staged outside the content is not swept into the store commit', async () => {
   const repo = await repository('foreign-staged', { 'package.json': '{}\n' });
   await writeFile(join(repo, 'package.json'), '{"staged": true}\n');
