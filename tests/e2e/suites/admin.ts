@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import { OIDC_CALLBACK_PATH } from '../../../functions/api/oidc-login.ts';
 import { startOidcProvider } from '../../helpers/oidc-provider.ts';
+import { expectSecurityHeaders } from '../../helpers/security-headers.ts';
 import { openPage, getJson, type ApiDeal } from '../helpers/browser.ts';
 import { e2e } from '../helpers/context.ts';
 import { ROOT } from '../helpers/site.ts';
@@ -138,6 +139,37 @@ export function adminSuite(): void {
       expect((await fetch(e2e().url('/api/v1/deals?slug=e2e-listed-lantern-credits'), { method: 'DELETE', headers })).status).toBe(200);
       expect(await (await fetch(e2e().url('/deals/'))).text()).not.toContain(deal.title);
       expect(await (await fetch(e2e().url('/categories/cloud-credits/'))).text()).not.toContain(deal.title);
+    });
+
+    test('security headers on every kind of response: built and live pages, twins, files, documents, API answers, errors', async () => {
+      const cookie = await signInCookie();
+      const headers = { 'Content-Type': 'application/json', Cookie: cookie, Origin: e2e().url('') };
+      const deal = { title: 'E2E Header Harbor credits', provider: 'Harbor', category: 'cloud-credits', applicationUrl: 'https://harbor.example/apply' };
+      expect((await fetch(e2e().url('/api/v1/deals'), { method: 'POST', headers, body: JSON.stringify(deal) })).status).toBe(200);
+      try {
+        const css = /href="(\/_astro\/[^"]+\.css)"/.exec(await (await fetch(e2e().url('/about/'))).text())?.[1];
+        expect(css, 'a built stylesheet').toBeDefined();
+        const cases: [string, string, Record<string, string>, number][] = [
+          ['built page', '/about/', {}, 200],
+          ['built twin', '/about/', { Accept: 'text/markdown' }, 200],
+          ['live page (changed since the build)', '/deals/e2e-header-harbor-credits/', {}, 200],
+          ['live twin', '/deals/e2e-header-harbor-credits/', { Accept: 'text/markdown' }, 200],
+          ['live list page', '/deals/', {}, 200],
+          ['static file', css as string, {}, 200],
+          ['document', '/llms.txt', {}, 200],
+          ['API answer', '/api/v1/deals?limit=1', {}, 200],
+          ['API error', '/api/v1/deals?slug=no-such-deal', {}, 404],
+          ['404 page', '/no-such-page/', {}, 404],
+        ];
+        for (const [label, path, requestHeaders, status] of cases) {
+          const response = await fetch(e2e().url(path), { headers: requestHeaders });
+          await response.arrayBuffer();
+          expect(response.status, label).toBe(status);
+          expectSecurityHeaders((name) => response.headers.get(name), label);
+        }
+      } finally {
+        await fetch(e2e().url('/api/v1/deals?slug=e2e-header-harbor-credits'), { method: 'DELETE', headers });
+      }
     });
 
     test('sign in through an OpenID Connect provider with the login page button', async () => {
