@@ -19,7 +19,6 @@
  * Reproduce a run with FUZZ_SEED=<seed> (printed on failure); FUZZ_REQUESTS changes the count.
  */
 import { createHmac } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
@@ -38,6 +37,7 @@ import { FIXTURES, gitContentCopy } from '../helpers/server.ts';
 import { ADMIN, MEMBER, PROJECT_ROOT, addAccount, login } from '../helpers/writes-harness.ts';
 import { seededRandom } from '../../scripts/seeded-random.ts';
 import { buildGenerated } from '../helpers/build-generated.ts';
+import { astroBuild } from '../helpers/astro-build.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? '20261122');
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? '5000');
@@ -49,12 +49,12 @@ const STOP_AFTER_PROBLEMS = 60;
 const TODAY = new Date().toISOString().slice(0, 10);
 /** Known to the test, so it can forge properly signed sessions (expired, unknown account …). */
 const SESSION_SECRET = 'fuzz-session-secret-5f1c0a9e7d3b';
-const DIST = join(PROJECT_ROOT, 'dist');
 
 let work: string;
 let contentDir: string;
 let generatedDir: string;
 let dataDir: string;
+let distDir: string;
 let server: ChildServer;
 let port: number;
 let adminCookie: string;
@@ -68,6 +68,8 @@ beforeAll(async () => {
   generatedDir = join(work, 'generated');
   dataDir = join(work, 'data');
   const deals = await buildContent();
+  distDir = join(work, 'dist');
+  await astroBuild(generatedDir, distDir);
   pool.slugs.push(...deals.map((d) => d.slug));
   pool.ids.push(...deals.map((d) => d.id));
   addAccount(dataDir, ADMIN);
@@ -81,8 +83,8 @@ beforeAll(async () => {
       // X-Forwarded-For is then read (garbage included) and names the client for the limits.
       TRUST_PROXY_HOPS: '1',
       SESSION_SECRET,
-      // Pages and static files too, when the project has an Astro build.
-      ...(existsSync(join(DIST, 'server', 'entry.mjs')) ? { DIST_DIR: DIST } : {}),
+      // The real site of this catalog: pages, twins, static files and live pages are fuzzed too.
+      DIST_DIR: distDir,
     },
   });
   port = Number(new URL(server.url).port);
@@ -934,6 +936,8 @@ test(`${REQUESTS} random requests over every route and method: no 5xx, SPEC erro
   const byRequestId = new Map<string, Sent>();
   let next = 0;
   let sentCount = 0;
+  /** Site pages answered 200 as HTML: proof that the built site was fuzzed, not skipped. */
+  let pagesServed = 0;
   const started = performance.now();
 
   async function worker(): Promise<void> {
@@ -944,6 +948,7 @@ test(`${REQUESTS} random requests over every route and method: no 5xx, SPEC erro
       sentCount++;
       const key = out.status === 0 ? `none (${sent.spec.transport === 'raw' ? sent.spec.framing : 'error'})` : String(out.status);
       statuses.set(key, (statuses.get(key) ?? 0) + 1);
+      if (out.status === 200 && String(out.headers['content-type'] ?? '').startsWith('text/html')) pagesServed++;
       byRequestId.set(out.headers['x-request-id'] ?? sent.requestId, sent);
       if (sent.requestId) byRequestId.set(sent.requestId, sent);
       sent.status = out.status;
@@ -967,8 +972,9 @@ test(`${REQUESTS} random requests over every route and method: no 5xx, SPEC erro
   const distribution = [...statuses].sort(([a], [b]) => a.localeCompare(b)).map(([status, count]) => `${status}: ${count}`).join(', ');
   console.log(
     `fuzz (seed ${SEED}): ${sentCount} of ${specs.length} requests sent in ${seconds.toFixed(1)} s; statuses ${distribution}; ` +
-      `${pool.created.length} deals created, ${pool.submissions.length} submissions pending; ${problems.length} problems, ${logged.length} logged errors`,
+      `${pool.created.length} deals created, ${pool.submissions.length} submissions pending; ${pagesServed} HTML pages served; ${problems.length} problems, ${logged.length} logged errors`,
   );
+  expect(pagesServed, 'the built site answered no page: pages were not fuzzed').toBeGreaterThan(0);
 
   // Grouped by kind, a few examples each, so one frequent failure does not hide the others.
   const report = [...groupExamples(problems.map((text) => ({ kind: text.split(/[:(\n]/)[0]?.trim() ?? '', text }))), ...groupExamples(logged)];

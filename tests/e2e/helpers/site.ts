@@ -4,12 +4,13 @@
  * start the real server (`scripts/serve.ts`) as a child process on an ephemeral port.
  * Submissions commit into a throwaway git copy of `content/`, never into the project.
  */
-import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { cp, mkdir, rm, rmdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { runPipeline } from '../../../src/pipeline/build.ts';
 import { emitCatalog } from '../../../src/pipeline/emit.ts';
 import { readContent } from '../../../src/pipeline/read-content.ts';
+import { astroBuild } from '../../helpers/astro-build.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 /** Parent of every run folder; each run removes its own folder when it stops. */
@@ -95,21 +96,6 @@ async function gitContentCopy(source: string, work: string): Promise<string> {
   git('add', '-A');
   git('commit', '-q', '-m', 'Initial content');
   return contentDir;
-}
-
-function astroBuild(generatedDir: string, distDir: string): Promise<void> {
-  return new Promise((done, fail) => {
-    const output: string[] = [];
-    const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build', '--silent'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, GENERATED_DIR: generatedDir, DIST_DIR: distDir, ASTRO_TELEMETRY_DISABLED: '1' },
-    });
-    child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    child.on('error', fail);
-    child.on('exit', (code) => (code === 0 ? done() : fail(new Error(`astro build exited with ${code}:\n${output.join('')}`))));
-  });
 }
 
 function serve(env: Record<string, string>, errors: string[]): Promise<{ child: ChildProcess; url: string }> {
