@@ -49,6 +49,7 @@ const STOP_AFTER_PROBLEMS = 60;
 const TODAY = new Date().toISOString().slice(0, 10);
 /** Known to the test, so it can forge properly signed sessions (expired, unknown account …). */
 const SESSION_SECRET = 'fuzz-session-secret-5f1c0a9e7d3b';
+const LEAVER = { email: 'fuzz-leaver@example.com', role: 'admin' as const, password: 'fuzz-leaver-password' };
 
 let work: string;
 let contentDir: string;
@@ -58,6 +59,8 @@ let distDir: string;
 let server: ChildServer;
 let port: number;
 let adminCookie: string;
+/** A session of another admin, for sign-out requests. */
+let leaverCookie: string;
 let memberCookie: string;
 let forgedCookies: string[];
 const pool = { slugs: [] as string[], ids: [] as string[], created: [] as string[], submissions: [] as string[] };
@@ -68,12 +71,14 @@ beforeAll(async () => {
   generatedDir = join(work, 'generated');
   dataDir = join(work, 'data');
   const deals = await buildContent();
-  distDir = join(work, 'dist');
+  // Inside the project (git-ignored): the built server code resolves its packages from node_modules.
+  distDir = join(PROJECT_ROOT, '.e2e', `fuzz-${process.pid}-${Date.now().toString(36)}`);
   await astroBuild(generatedDir, distDir);
   pool.slugs.push(...deals.map((d) => d.slug));
   pool.ids.push(...deals.map((d) => d.id));
   addAccount(dataDir, ADMIN);
   addAccount(dataDir, MEMBER);
+  addAccount(dataDir, LEAVER);
   server = await startChildServer({
     contentDir,
     generatedDir,
@@ -89,6 +94,7 @@ beforeAll(async () => {
   });
   port = Number(new URL(server.url).port);
   adminCookie = await login(server.url, ADMIN);
+  leaverCookie = await login(server.url, LEAVER);
   memberCookie = await login(server.url, MEMBER);
   forgedCookies = forgeCookies();
 });
@@ -96,6 +102,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   if (work) await rm(work, { recursive: true, force: true });
+  if (distDir) await rm(distDir, { recursive: true, force: true });
 });
 
 /** Build the content tree as `npm start` would before serving. */
@@ -600,7 +607,9 @@ function prepare(index: number, spec: Spec): Sent {
   // A request id of our own, so a logged error leads back to its request (unless fuzzed).
   add('X-Request-Id', h.requestId ?? requestId);
   const cookie = spec.headers.cookie as CookieChoice;
-  if (cookie === 'admin') add('Cookie', adminCookie);
+  // Sign-out revokes the session it is sent with (and may end every session of the account):
+  // it gets a session of an admin of its own, so the shared admin session lives through the run.
+  if (cookie === 'admin') add('Cookie', spec.route === '/auth/logout' ? leaverCookie : adminCookie);
   else if (cookie === 'member') add('Cookie', memberCookie);
   else if (cookie.startsWith('forged')) add('Cookie', `deals_session=${forgedCookies[Number(cookie.slice(6))] ?? ''}`);
   else if (cookie.startsWith('garbage:')) add('Cookie', cookie.slice('garbage:'.length));
