@@ -1,11 +1,13 @@
 /**
- * `npm run bench [-- --deals N --startups M --duration S]`: build a synthetic catalog, start the
- * real server and a bare `node:http` baseline that replies with precomputed bytes, load both
- * with autocannon, and print every case as a ratio to the baseline measured in the same run.
+ * `npm run bench [-- --deals N --startups M --duration S]`: build a fresh synthetic catalog,
+ * start the real server twice (answer cache off and on) and a bare `node:http` baseline that
+ * replies with the same precomputed bytes, load all three with autocannon case by case, and
+ * print every case as a ratio to the baseline measured in the same run, with the state it
+ * started from.
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
 import { get } from 'node:http';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -34,12 +36,15 @@ const say = (line: string) => {
   report.push(line);
 };
 
-// 1. Content and build.
+// 1. A known state on every run: a fresh synthetic catalog (deterministic), its own git
+// repository committed before the build (so the build records the commit and the server does
+// not re-index at start), and no site (the benchmark measures the API; pages are measured by
+// `npm run lighthouse`). Earlier runs' writes changed their copy, so nothing is reused.
+await rm(OUT, { recursive: true, force: true });
 const contentDir = join(OUT, 'content');
-if (!existsSync(join(contentDir, 'site.yaml'))) {
-  await run(fork(join(ROOT, 'scripts', 'generate.ts'), ['--deals', values.deals, '--startups', values.startups, '--out', contentDir]));
-}
-const config = { ...loadConfig(), contentDir, generatedDir: join(OUT, 'generated'), distDir: join(OUT, 'dist') };
+await run(fork(join(ROOT, 'scripts', 'generate.ts'), ['--deals', values.deals, '--startups', values.startups, '--out', contentDir]));
+const commit = initGitRepository(OUT);
+const config = { ...loadConfig(), contentDir, generatedDir: join(OUT, 'generated'), distDir: join(OUT, 'no-site') };
 const buildStarted = performance.now();
 if (!(await buildContent(config, () => undefined))) throw new Error('build failed');
 const buildMs = performance.now() - buildStarted;
@@ -48,58 +53,60 @@ const catalog = JSON.parse(readFileSync(join(config.generatedDir, 'catalog.json'
 // 2. The requests of each case.
 const queries = searchQueries(catalog, 2000);
 const firstCategory = catalog.deals[0]?.category ?? 'cloud-credits';
-const cases: { name: string; paths: string[] }[] = [
-  { name: '(a) full default list', paths: ['/api/v1/deals'] },
-  { name: '(b) search, limit=20', paths: queries.map((q) => `/api/v1/deals?search=${encodeURIComponent(q)}&limit=20`) },
-  { name: '(c) category filter, limit=20', paths: [`/api/v1/deals?category=${firstCategory}&limit=20`] },
-  { name: '(d) single lookup by slug', paths: catalog.deals.slice(0, 200).map((d) => `/api/v1/deals?slug=${d.slug}`) },
-  { name: '(e) startups filter', paths: [`/api/v1/startups?category=saas&minRevenue=100000&forSale=true`] },
+const cases: { name: string; paths: string[]; what: string }[] = [
+  { name: '(a) full default list', paths: ['/api/v1/deals'], what: 'GET /api/v1/deals: every live deal, one large answer' },
+  {
+    name: '(b) search, limit=20',
+    paths: queries.map((q) => `/api/v1/deals?search=${encodeURIComponent(q)}&limit=20`),
+    what: `${queries.length} distinct one- to three-word queries from the catalog's words, rotated; with the cache on, every one is a cache hit after the warm-up round (the cache holds 10,000 answers)`,
+  },
+  { name: '(c) category filter, limit=20', paths: [`/api/v1/deals?category=${firstCategory}&limit=20`], what: 'one category, 20 deals' },
+  { name: '(d) single lookup by slug', paths: catalog.deals.slice(0, 200).map((d) => `/api/v1/deals?slug=${d.slug}`), what: '200 slugs, rotated' },
+  { name: '(e) startups filter', paths: [`/api/v1/startups?category=saas&minRevenue=100000&forSale=true`], what: 'category, revenue floor and for-sale together' },
 ];
 
-// 3. Servers: the real one with the answer cache off and on, and the baseline. The content is
-// its own git repository (the store commits there) with one admin account for the write cases.
-await ensureGitRepository(OUT);
+// 3. Servers: the real one twice, answer cache off and on (the default), and the baseline, a
+// bare node:http server replying with the same bytes. Both real servers get every case.
 const dataDir = join(OUT, 'data');
 await run(fork(join(ROOT, 'scripts', 'admin.ts'), ['add', BENCH_ADMIN.email, '--role', 'admin', '--password', BENCH_ADMIN.password], { env: { ...process.env, DATA_DIR: dataDir }, stdio: 'ignore' }));
-// The baseline has no rate limits, so the measured server runs without them too.
+// The baseline has no rate limits, so the measured servers run without them too.
 const env = { CONTENT_DIR: contentDir, GENERATED_DIR: config.generatedDir, DIST_DIR: config.distDir, DATA_DIR: dataDir, RATE_LIMITS: 'off' };
 const cold = await startChild(join(ROOT, 'scripts', 'serve.ts'), { ...env, ANSWER_CACHE: 'off' });
 say(`# Benchmark: ${catalog.deals.length} deals, ${catalog.startups.length} startups`);
 say('');
+say(`State: Node ${process.version}; fresh synthetic catalog (npm run generate), content commit ${commit.slice(0, 12)} built before start; site not built (API only); rate limits off on both servers; autocannon ${connections} connections, ${duration} s per measurement; each side warmed for 1 s (3 s for the cached search) right before each case.`);
+say('');
 say(`- content build (parse, validate, index, emit): ${Math.round(buildMs)} ms`);
-say(`- server start to first answer: ${Math.round(cold.startMs)} ms`);
+say(`- server start to first answer (answer cache off): ${Math.round(cold.startMs)} ms`);
 
 const answers: Record<string, string> = {};
 for (const { paths } of cases) for (const path of paths) answers[path] = await (await fetch(cold.url + path)).text();
 const timings = await searchTimings(cold.url, cases[1]?.paths ?? []);
-say(`- search time inside the server, cache off, ${timings.length} distinct queries: p50 ${pct(timings, 50).toFixed(3)} ms, p99 ${pct(timings, 99).toFixed(3)} ms, max ${pct(timings, 100).toFixed(3)} ms`);
+say(`- search time inside the server (Server-Timing, one request at a time, cache off), ${timings.length} distinct queries: p50 ${pct(timings, 50).toFixed(3)} ms, p99 ${pct(timings, 99).toFixed(3)} ms, max ${pct(timings, 100).toFixed(3)} ms`);
 await writeFile(join(OUT, 'answers.json'), JSON.stringify(answers));
 const baseline = await startChild(join(ROOT, 'scripts', 'bench', 'baseline-server.ts'), {}, [join(OUT, 'answers.json')]);
+const warm = await startChild(join(ROOT, 'scripts', 'serve.ts'), env);
 
 say('');
-say(`autocannon: ${connections} connections, ${duration} s per case, same machine`);
+for (const c of cases) say(`- ${c.name}: ${c.what}`);
 say('');
-say('| case | baseline req/s | server req/s | ratio | server p50 ms | server p99 ms | baseline p99 ms |');
+say('| case | baseline req/s | cache off req/s | ratio | cache on req/s | ratio | p99 ms baseline / off / on |');
 say('|---|---|---|---|---|---|---|');
-const searchCase = cases[1] as { name: string; paths: string[] };
-// Cache off: every search computed (the server's default config keeps the cache on).
-await load(cold.url, searchCase.paths, 1);
-say(row(`${searchCase.name} (answer cache off)`, await load(baseline.url, searchCase.paths), await load(cold.url, searchCase.paths)));
+const searchCase = cases[1] as (typeof cases)[number];
+for (const c of cases) {
+  const base = await measure(baseline.url, c.paths, 1);
+  const off = await measure(cold.url, c.paths, 1);
+  const on = await measure(warm.url, c.paths, c === searchCase ? 3 : 1);
+  say(row(c.name, base, off, on));
+}
 const rssCold = rss(cold.child);
+const rssWarm = rss(warm.child);
+say('');
+say(`- resident memory after every case above: ${rssCold} MB (answer cache off), ${rssWarm} MB (answer cache on)`);
 cold.child.kill();
 
-const warm = await startChild(join(ROOT, 'scripts', 'serve.ts'), env);
-for (const c of cases) {
-  // Warm both sides (JIT, caches, background precompression) before measuring.
-  await load(baseline.url, c.paths, 1);
-  await load(warm.url, c.paths, c === searchCase ? 3 : 1);
-  const label = c === searchCase ? ' (answer cache on)' : '';
-  say(row(`${c.name}${label}`, await load(baseline.url, c.paths), await load(warm.url, c.paths)));
-}
-
-// 4. Writes on the same catalog: latency to acknowledged-and-visible, and reads while writing.
+// 4. Writes on the same catalog (cache on): latency to acknowledged-and-visible, and reads while writing.
 const writes = await writeLatencies(warm.url, catalog.deals.slice(0, 40).map((d) => d.slug));
-say('');
 say(`- admin write (PUT one deal) acknowledged, ${writes.length} sequential writes: p50 ${pct(writes, 50).toFixed(1)} ms, p95 ${pct(writes, 95).toFixed(1)} ms; each visible to the GET that followed it`);
 let writing = true;
 let written = 0;
@@ -116,8 +123,6 @@ const during = await load(warm.url, searchCase.paths);
 writing = false;
 await writer;
 say(`- reads while writing (search, answer cache on, one write every ~100 ms, ${written} writes): ${Math.round(during.rps)} req/s, p99 ${during.p99} ms${during.non2xx ? `, non-2xx ${during.non2xx}` : ''}`);
-say('');
-say(`- resident memory after load: ${rssCold} MB (answer cache off), ${rss(warm.child)} MB (answer cache on, default)`);
 warm.child.kill();
 baseline.child.kill();
 await writeFile(join(OUT, 'results.md'), `${report.join('\n')}\n`);
@@ -149,9 +154,16 @@ async function load(base: string, paths: string[], seconds = duration): Promise<
   };
 }
 
-function row(name: string, base: Load, server: Load): string {
-  const flags = server.non2xx || server.errors ? ` (non-2xx ${server.non2xx}, errors ${server.errors})` : '';
-  return `| ${name}${flags} | ${Math.round(base.rps)} | ${Math.round(server.rps)} | ${(server.rps / base.rps).toFixed(2)} | ${server.p50} | ${server.p99} | ${base.p99} |`;
+/** Warm one side for `warmSeconds`, then measure it. */
+async function measure(base: string, paths: string[], warmSeconds: number): Promise<Load> {
+  await load(base, paths, warmSeconds);
+  return load(base, paths);
+}
+
+function row(name: string, base: Load, off: Load, on: Load): string {
+  const flags = [off, on].some((l) => l.non2xx || l.errors) ? ` (non-2xx ${off.non2xx}/${on.non2xx}, errors ${off.errors}/${on.errors})` : '';
+  const ratio = (l: Load) => (l.rps / base.rps).toFixed(2);
+  return `| ${name}${flags} | ${Math.round(base.rps)} | ${Math.round(off.rps)} | ${ratio(off)} | ${Math.round(on.rps)} | ${ratio(on)} | ${base.p99} / ${off.p99} / ${on.p99} |`;
 }
 
 /** Time spent computing each search inside the server, read from `Server-Timing`, one request at a time. */
@@ -212,12 +224,13 @@ async function startChild(script: string, env: Record<string, string>, args: str
   return { child, url, startMs: performance.now() - started };
 }
 
-async function ensureGitRepository(folder: string): Promise<void> {
-  if (existsSync(join(folder, '.git'))) return;
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@localhost', ...args], { cwd: folder, stdio: 'ignore' });
+/** A new repository holding the content, committed; its commit. */
+function initGitRepository(folder: string): string {
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@localhost', ...args], { cwd: folder, encoding: 'utf8' });
   git('init', '-q');
   git('add', '-A', 'content');
   git('commit', '-q', '-m', 'Synthetic catalog');
+  return git('rev-parse', 'HEAD').trim();
 }
 
 async function signIn(base: string): Promise<string> {
