@@ -69,7 +69,7 @@ export function createCatalog(data: CatalogData, indexes: SearchPostings): Catal
 export function withChangedDeals(previous: Catalog, data: CatalogData, changed: readonly Deal[], removedIds: readonly string[]): Catalog {
   const index = withDocuments(
     previous.dealSearch.index,
-    changed.map((deal) => ({ ref: deal.id, texts: dealFieldTexts(deal) })),
+    changed.map((deal) => ({ ref: deal.id, texts: dealFieldTexts(deal, data.categories) })),
     removedIds,
   );
   return {

@@ -1,6 +1,6 @@
 /**
- * One tokenization for indexing and querying: split on anything that is not a letter or a
- * digit, lower-case, then lunr's stop-word filter and stemmer. Queries never go
+ * One tokenization for indexing and querying: fold case and accents, split on anything that is
+ * not a letter or a digit, then lunr's stop-word filter and stemmer. Queries never go
  * through lunr's query parser, so no user text can make it throw.
  */
 import lunr from 'lunr';
@@ -25,9 +25,7 @@ export interface QueryWord {
  * @example queryWords('AWS cred') // [{ stem: 'aw', raw: 'aws', prefix: false }, { stem: 'cred', raw: 'cred', prefix: true }]
  */
 export function queryWords(text: string): QueryWord[] {
-  const raw = text
-    .slice(0, 2_000)
-    .toLowerCase()
+  const raw = foldText(text.slice(0, 2_000))
     .split(SEPARATOR)
     .filter((w) => w.length > 0)
     .slice(0, MAX_QUERY_WORDS)
@@ -38,6 +36,35 @@ export function queryWords(text: string): QueryWord[] {
     if (stem) words.push({ stem, raw: word, prefix: i === raw.length - 1 });
   });
   return words;
+}
+
+/**
+ * Case and accents folded (DESIGN "search syntax": case- and accent-insensitive): compatibility
+ * decomposition, combining marks dropped, then recomposed so scripts whose letters decompose
+ * without marks (Hangul) come back whole.
+ * @example foldText('Zürich Café') // 'zurich cafe'
+ */
+export function foldText(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}+/gu, '').normalize('NFC').toLowerCase();
+}
+
+/** Words joined by in-word punctuation: "next.js", "e-mail", "pre-seed", "y-combinator". */
+const JOINED = /[\p{L}\p{N}]+(?:[.\-_'’+/][\p{L}\p{N}]+)+/gu;
+
+/**
+ * A field's text as the index sees it: folded, and each punctuation-joined word also written
+ * whole, so "Next.js" is indexed as `next`, `js` and `nextjs` and a query typed either way
+ * finds it. Numbers are not joined ("1.5" must not become "15").
+ * @example indexText('Next.js on Vercel') // 'next.js on vercel nextjs'
+ */
+export function indexText(text: string): string {
+  const folded = foldText(text);
+  const joined: string[] = [];
+  for (const [match] of folded.matchAll(JOINED)) {
+    const whole = match.replace(/[^\p{L}\p{N}]+/gu, '');
+    if (/\p{L}/u.test(whole)) joined.push(whole);
+  }
+  return joined.length ? `${folded} ${joined.join(' ')}` : folded;
 }
 
 /**
@@ -60,15 +87,15 @@ export function processToken(word: string): string | undefined {
 }
 
 /**
- * The index terms of one field's text, exactly as the lunr builder derives them (tokenizer
- * with SEPARATOR, then INDEX_PIPELINE), repeats kept.
+ * The index terms of one field's text, exactly as the lunr builder derives them (`indexText`,
+ * tokenizer with SEPARATOR, then INDEX_PIPELINE), repeats kept.
  * @example fieldTerms('Cloud credits for startups') // ['cloud', 'credit', 'startup']
  */
 export function fieldTerms(text: string): string[] {
   const previous = lunr.tokenizer.separator;
   lunr.tokenizer.separator = SEPARATOR;
   try {
-    return lunr.tokenizer(text)
+    return lunr.tokenizer(indexText(text))
       .map((token) => processToken(token.toString()))
       .filter((term): term is string => term !== undefined);
   } finally {

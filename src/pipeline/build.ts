@@ -55,7 +55,7 @@ export function runPipeline(sources: ContentSources, options: PipelineOptions): 
     const empty = { refs: [], terms: [], postings: [], stats: { fields: [], boosts: [], averageFieldLength: [], documentCount: 0 } };
     return { value: { data, lunr: { deals: {}, startups: {} }, postings: { deals: empty, startups: empty } }, diagnostics };
   }
-  const deals = buildDealIndex(data.deals);
+  const deals = buildDealIndex(data.deals, data.categories);
   const startups = buildStartupIndex(data.startups);
   const postings = { deals: compactIndex(deals.lunr, deals.stats), startups: compactIndex(startups.lunr, startups.stats) };
   return { value: { data, lunr: { deals: deals.lunr, startups: startups.lunr }, postings }, diagnostics };

@@ -7,7 +7,8 @@ import lunr from 'lunr';
 import type { Deal } from '../schemas/deal.ts';
 import type { Startup } from '../schemas/startup.ts';
 import { DEAL_FIELDS, dealFieldTexts, STARTUP_FIELDS, startupFieldTexts } from '../catalog/index-fields.ts';
-import { INDEX_PIPELINE, SEPARATOR } from '../catalog/tokens.ts';
+import { INDEX_PIPELINE, indexText, SEPARATOR } from '../catalog/tokens.ts';
+import type { CategoriesFile } from '../schemas/category.ts';
 import type { IndexStats } from '../catalog/search.ts';
 
 /** A serialized lunr index (`lunr.Index#toJSON`) with the builder statistics lunr does not serialise. */
@@ -16,9 +17,12 @@ export interface BuiltIndex {
   stats: IndexStats;
 }
 
-/** Index deals by id over title, provider, tags and description. */
-export function buildDealIndex(deals: readonly Deal[]): BuiltIndex {
-  return build(DEAL_FIELDS, deals, dealFieldTexts);
+/**
+ * Index deals by id over the `DEAL_FIELDS`; with `categories`, each deal's category is indexed
+ * by its human name as well as its slug.
+ */
+export function buildDealIndex(deals: readonly Deal[], categories?: CategoriesFile): BuiltIndex {
+  return build(DEAL_FIELDS, deals, (deal) => dealFieldTexts(deal, categories));
 }
 
 /** Index startups by id over name, category and description. */
@@ -41,7 +45,7 @@ function build<T extends { id: string }>(fields: Record<string, number>, records
     for (const name of names) builder.field(name, { boost: fields[name] });
     for (const record of records) {
       const values = texts(record);
-      builder.add(Object.fromEntries([['id', record.id], ...names.map((name, i) => [name, values[i] ?? ''])]));
+      builder.add(Object.fromEntries([['id', record.id], ...names.map((name, i) => [name, indexText(values[i] ?? '')])]));
     }
     const index = builder.build();
     const averages = (builder as unknown as { averageFieldLength: Record<string, number> }).averageFieldLength;
