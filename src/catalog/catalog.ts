@@ -6,9 +6,11 @@ import type { CategoriesFile, Scope } from '../schemas/category.ts';
 import type { Deal } from '../schemas/deal.ts';
 import type { Site } from '../schemas/site.ts';
 import type { Startup } from '../schemas/startup.ts';
+import type { SynonymsFile } from '../schemas/synonyms.ts';
 import { compareTitles } from './order.ts';
 import { loadSearchIndex, withDocuments, type CompactIndex, type SearchIndex } from './search.ts';
 import { dealFieldTexts } from './index-fields.ts';
+import { compileSynonyms, type SynonymTable } from './synonyms.ts';
 
 /** What the build writes to `generated/catalog.json`: records already in default order. */
 export interface CatalogData {
@@ -18,6 +20,8 @@ export interface CatalogData {
   categories: CategoriesFile;
   deals: Deal[];
   startups: Startup[];
+  /** `content/synonyms.yaml` as validated; absent when the content has none. */
+  synonyms?: SynonymsFile;
 }
 
 /** What the build writes to `generated/search-postings.json`: compact postings of the lunr indexes. */
@@ -41,6 +45,8 @@ export interface Catalog extends CatalogData {
   /** Position in `deals` of each deal's lunr document, by index document number. */
   dealSearch: IndexedSearch;
   startupSearch: IndexedSearch;
+  /** The editors' synonyms compiled for queries (empty without a synonyms file). */
+  synonymTable: SynonymTable;
 }
 
 /** A search index and, for each of its documents, the record's position in the catalog array. */
@@ -93,6 +99,7 @@ function withDeals(data: CatalogData, dealIndex: CompactIndex | SearchIndex) {
     dealBySlug: new Map(data.deals.map((d) => [d.slug, d])),
     dealById: new Map(data.deals.map((d) => [d.id, d])),
     dealSearch: indexed(dealIndex, data.deals),
+    synonymTable: compileSynonyms(data.synonyms),
   };
 }
 

@@ -7,7 +7,8 @@ import type { Scope } from '../schemas/category.ts';
 import type { Deal } from '../schemas/deal.ts';
 import { LIMIT_CAP, type DealListQuery } from '../schemas/query.ts';
 import type { Catalog } from './catalog.ts';
-import { search } from './search.ts';
+import { compareHits, search, type SearchHit } from './search.ts';
+import { expandQuery } from './synonyms.ts';
 import { topK } from './top.ts';
 
 /** SPEC "Deal list statistics". */
@@ -46,14 +47,14 @@ export function listDeals(catalog: Catalog, query: DealListQuery): DealList {
   const limit = query.limit === undefined ? undefined : Math.min(query.limit, LIMIT_CAP);
 
   if (query.search !== undefined && query.search.trim() !== '') {
-    const { index, positions } = catalog.dealSearch;
-    const hits = search(index, query.search)
-      .map((hit) => ({ position: positions[hit.doc] as number, score: hit.score }))
+    const { positions } = catalog.dealSearch;
+    const hits = searchWithSynonyms(catalog, query.search)
+      .map((hit) => ({ position: positions[hit.doc] as number, hit }))
       .filter((hit) => matches(hit.position));
     const stats = dealStats(hits.map((h) => catalog.deals[h.position] as Deal), scope);
-    // DESIGN: relevance descending, ties by title.
-    const rank = catalog.dealTitleRank;
-    const ordered = topK(hits, (a, b) => b.score - a.score || (rank[a.position] as number) - (rank[b.position] as number), limit);
+    // DESIGN: the ranking rules (docs/api.md), then the default order (featured, recommended,
+    // lastUpdated, title), which `catalog.deals` is already in: paid placement only breaks ties.
+    const ordered = topK(hits, (a, b) => compareHits(a.hit, b.hit) || a.position - b.position, limit);
     return { positions: ordered.map((h) => h.position), stats };
   }
   const all: number[] = [];
@@ -94,4 +95,29 @@ export function effectiveScope(catalog: Catalog, query: DealListQuery): Scope | 
   if (query.scope !== undefined) return query.scope;
   if (query.category !== undefined) return catalog.scopeByCategory.get(query.category.toLowerCase()) ?? 'deals';
   return 'deals';
+}
+
+// --- internal ---
+
+/**
+ * Editors' synonyms (content/synonyms.yaml, DESIGN "search syntax"), kept outside the engine:
+ * the original query and each synonym-expanded variant (at most MAX_VARIANTS, synonyms.ts) are
+ * searched as they are, and a document found by several keeps its best score. Cheap because the
+ * variants are few and each is an ordinary search; correct because a variant only ever adds
+ * documents that match a rewording the editors declared equivalent.
+ */
+function searchWithSynonyms(catalog: Catalog, text: string): SearchHit[] {
+  const { index } = catalog.dealSearch;
+  const hits = search(index, text);
+  const variants = expandQuery(text, catalog.synonymTable);
+  if (variants.length === 0) return hits;
+  const best = new Map<number, SearchHit>();
+  for (const hit of hits) best.set(hit.doc, hit);
+  for (const variant of variants) {
+    for (const hit of search(index, variant)) {
+      const known = best.get(hit.doc);
+      if (known === undefined || compareHits(hit, known) < 0) best.set(hit.doc, hit);
+    }
+  }
+  return [...best.values()];
 }

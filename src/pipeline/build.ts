@@ -6,12 +6,13 @@ import type { CatalogData, SearchPostings } from '../catalog/catalog.ts';
 import { compactIndex } from '../catalog/search.ts';
 import type { CategoriesFile } from '../schemas/category.ts';
 import type { Site } from '../schemas/site.ts';
+import type { SynonymsFile } from '../schemas/synonyms.ts';
 import { deriveCatalog } from './derive.ts';
 import { hasErrors, type Diagnostic, type StageResult } from './diagnostics.ts';
 import { parseEntry, parseYamlFile, type ParsedEntry, type SourceFile } from './parse.ts';
 import type { ContentSources } from './read-content.ts';
 import { buildDealIndex, buildStartupIndex } from './search-index.ts';
-import { validateCategories, validateDeals, validateSite, validateStartups } from './validate.ts';
+import { validateCategories, validateDeals, validateSite, validateStartups, validateSynonyms } from './validate.ts';
 
 export interface BuiltCatalog {
   data: CatalogData;
@@ -36,6 +37,8 @@ export function runPipeline(sources: ContentSources, options: PipelineOptions): 
   const diagnostics: Diagnostic[] = [];
   const site = loadDocument(sources.site, `${sources.root}/site.yaml`, validateSite, diagnostics);
   const categories = loadDocument(sources.categories, `${sources.root}/categories.yaml`, validateCategories, diagnostics);
+  // synonyms.yaml is optional: absent means no synonyms, present means it must be valid.
+  const synonyms = sources.synonyms ? loadDocument(sources.synonyms, sources.synonyms.path, validateSynonyms, diagnostics) : undefined;
   const dealEntries = parseAll(sources.deals, diagnostics);
   const startupEntries = parseAll(sources.startups, diagnostics);
   if (!site || !categories) return { value: undefined, diagnostics };
@@ -50,6 +53,7 @@ export function runPipeline(sources: ContentSources, options: PipelineOptions): 
     categories,
     validDeals.value.map((d) => d.record),
     validStartups.value.map((s) => s.record),
+    synonyms,
   );
   if (options.index === false) {
     const empty = { refs: [], terms: [], postings: [], stats: { fields: [], boosts: [], averageFieldLength: [], documentCount: 0 } };
@@ -73,7 +77,7 @@ function parseAll(files: readonly SourceFile[], diagnostics: Diagnostic[]): Pars
   return entries;
 }
 
-function loadDocument<T extends Site | CategoriesFile>(
+function loadDocument<T extends Site | CategoriesFile | SynonymsFile>(
   file: SourceFile | undefined,
   expectedPath: string,
   validate: (path: string, data: unknown, keyLines: Map<string, number>) => StageResult<T | undefined>,

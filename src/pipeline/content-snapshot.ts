@@ -11,6 +11,7 @@ import { DealFrontMatterSchema, type Deal } from '../schemas/deal.ts';
 import { SLUG_PATTERN } from '../schemas/fields.ts';
 import type { Site } from '../schemas/site.ts';
 import type { Startup } from '../schemas/startup.ts';
+import type { SynonymsFile } from '../schemas/synonyms.ts';
 import { compareDeals } from '../catalog/order.ts';
 import { hasErrors, shown, type Diagnostic, type StageResult } from './diagnostics.ts';
 import { parseEntry } from './parse.ts';
@@ -50,6 +51,7 @@ export class ContentSnapshot {
   readonly categories: CategoriesFile;
   readonly deals: ReadonlyMap<string, Deal>;
   readonly startups: readonly Startup[];
+  readonly synonyms: SynonymsFile | undefined;
   readonly version: string;
 
   constructor(data: CatalogData) {
@@ -58,6 +60,7 @@ export class ContentSnapshot {
     this.categories = data.categories;
     this.deals = new Map(data.deals.map((d) => [d.slug, d]));
     this.startups = data.startups;
+    this.synonyms = data.synonyms;
   }
 
   /**
@@ -106,7 +109,7 @@ export class ContentSnapshot {
     const removedIds = removals.map((slug) => this.deals.get(slug)?.id).filter((id): id is string => id !== undefined);
     const version = createHash('sha256').update(JSON.stringify([this.version, changed, removedIds])).digest('hex').slice(0, 16);
     // Startups did not change: the same (sorted) array keeps every answer built from it.
-    const data: CatalogData = { version, site: this.site, categories: this.categories, deals: [...next.values()].sort(compareDeals), startups: this.startups as Startup[] };
+    const data: CatalogData = { version, site: this.site, categories: this.categories, deals: [...next.values()].sort(compareDeals), startups: this.startups as Startup[], ...(this.synonyms ? { synonyms: this.synonyms } : {}) };
     return { value: { data, changed, removedIds }, diagnostics: [] };
   }
 }

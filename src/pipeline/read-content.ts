@@ -1,5 +1,6 @@
 /**
- * Read a content tree from disk: `deals/*.md`, `startups/*.md`, `categories.yaml`, `site.yaml`.
+ * Read a content tree from disk: `deals/*.md`, `startups/*.md`, `categories.yaml`, `site.yaml`
+ * and the optional `synonyms.yaml`.
  * A `submissions/` folder (from before submissions moved to the private store,
  * docs/submissions.md) is never read here: submissions are not published.
  */
@@ -14,6 +15,8 @@ export interface ContentSources {
   startups: SourceFile[];
   categories: SourceFile | undefined;
   site: SourceFile | undefined;
+  /** Optional: absent means no synonyms. */
+  synonyms?: SourceFile | undefined;
 }
 
 /**
@@ -52,6 +55,7 @@ export async function readContent(contentDir: string, displayRoot = join(content
     startups: readFolder('startups'),
     categories: readOptional(join(contentDir, 'categories.yaml')),
     site: readOptional(join(contentDir, 'site.yaml')),
+    synonyms: readOptional(join(contentDir, 'synonyms.yaml')),
   });
 }
 

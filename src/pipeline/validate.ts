@@ -7,6 +7,8 @@ import { CategoriesFileSchema, type CategoriesFile } from '../schemas/category.t
 import { DealSchema, type Deal } from '../schemas/deal.ts';
 import { SiteSchema, type Site } from '../schemas/site.ts';
 import { StartupSchema, type Startup } from '../schemas/startup.ts';
+import { SynonymsFileSchema, type SynonymsFile } from '../schemas/synonyms.ts';
+import { foldWords } from '../catalog/synonyms.ts';
 import { cut, shown, shownList, type Diagnostic, type StageResult } from './diagnostics.ts';
 import { issueMessage, issuePath } from './issue-message.ts';
 import type { ParsedEntry } from './parse.ts';
@@ -49,6 +51,45 @@ export const validateCategories = (
     'duplicate_category',
   );
   return { value: all.length ? result.value : undefined, diagnostics };
+};
+
+/**
+ * Validate `synonyms.yaml`: the schema, then that no term is repeated in a group (after folding
+ * case, accents and punctuation, as queries are) and that no term is in two two-way groups
+ * (the groups would silently merge; the editor should merge them).
+ */
+export const validateSynonyms = (
+  path: string,
+  data: unknown,
+  keyLines: Map<string, number>,
+): StageResult<SynonymsFile | undefined> => {
+  // An empty file (only comments) is no synonyms, not an error.
+  const result = validateDocument(SynonymsFileSchema, path, data ?? {}, keyLines);
+  if (!result.value) return result;
+  const diagnostics: Diagnostic[] = [];
+  const groupOf = new Map<string, number>();
+  result.value['two-way'].forEach((group, g) => {
+    const seen = new Set<string>();
+    group.forEach((term, t) => {
+      const folded = foldWords(term).join(' ');
+      const field = `two-way.${g}.${t}`;
+      const line = keyLines.get('two-way');
+      if (seen.has(folded)) {
+        diagnostics.push(error(path, 'duplicate_synonym', field, `${shown(term)} is already in this group`, line));
+      } else if (groupOf.has(folded)) {
+        diagnostics.push(error(path, 'duplicate_synonym', field, `${shown(term)} is already in group ${groupOf.get(folded)} (two-way.${groupOf.get(folded)}); merge the two groups`, line));
+      }
+      seen.add(folded);
+      if (!groupOf.has(folded)) groupOf.set(folded, g);
+    });
+  });
+  for (const [from, targets] of Object.entries(result.value['one-way'])) {
+    const folded = foldWords(from).join(' ');
+    if (targets.some((t) => foldWords(t).join(' ') === folded)) {
+      diagnostics.push(error(path, 'duplicate_synonym', `one-way.${from}`, `${shown(from)} lists itself`, keyLines.get('one-way')));
+    }
+  }
+  return { value: diagnostics.length ? undefined : result.value, diagnostics };
 };
 
 /** Validate deal entries: schema, unique slug and id, known category, expiry warning. */

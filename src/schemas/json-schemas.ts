@@ -7,6 +7,7 @@ import { CategoriesFileSchema } from './category.ts';
 import { DealFrontMatterSchema, DealSchema } from './deal.ts';
 import { SiteSchema } from './site.ts';
 import { StartupFrontMatterSchema, StartupSchema } from './startup.ts';
+import { SynonymsFileSchema } from './synonyms.ts';
 
 /** File name → JSON Schema, as written to `generated/schemas/`. */
 export function contentJsonSchemas(): Record<string, object> {
@@ -22,5 +23,6 @@ export function contentJsonSchemas(): Record<string, object> {
     'startup-front-matter.json': schema(StartupFrontMatterSchema, 'Startup front matter', 'Front matter of content/startups/<slug>.md; the body is the description.'),
     'categories.json': schema(CategoriesFileSchema, 'Categories', 'content/categories.yaml'),
     'site.json': schema(SiteSchema, 'Site', 'content/site.yaml'),
+    'synonyms.json': schema(SynonymsFileSchema, 'Synonyms', 'content/synonyms.yaml (optional): search synonyms, two-way groups and one-way rules.'),
   };
 }

@@ -79,6 +79,18 @@ describe('check', () => {
     expect(stdout.split('\n')[0]).toBe('bad-yaml/deals/broken.md:4 front matter is not valid YAML: bad indentation of a mapping entry');
   });
 
+  test('a bad synonyms.yaml fails with the file, line and field of each problem', () => {
+    const { status, stdout } = check(join(FIXTURES, 'bad-synonyms'));
+    expect(status).toBe(1);
+    expect(stdout).toMatchInlineSnapshot(`
+      "bad-synonyms/synonyms.yaml:3 two-way.1: expected array to have >=2 items, got \`["solo"]\`
+      bad-synonyms/synonyms.yaml:8 one-way.grant: expected array to have >=1 items, got \`[]\`
+      bad-synonyms/synonyms.yaml:11 typo: unknown field \`typo\`
+      checked 0 deals and 0 startups: 3 error(s), 0 warning(s)
+      "
+    `);
+  });
+
   test('a missing site.yaml fails, naming the file that is missing in the checked tree', async () => {
     const work = await mkdtemp(join(tmpdir(), 'check-missing-'));
     try {
