@@ -74,7 +74,9 @@ describe('SIGKILL during writes to a remote-backed store', () => {
       }
     };
     const lanes = Promise.all(['a', 'b', 'c'].map(lane));
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Kill once a few writes are acknowledged (not after a fixed time: a busy machine writes slower).
+    const deadline = Date.now() + 30_000;
+    while (acknowledged.length < 6 && failedBeforeKill.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     killed = true;
     server.process.kill('SIGKILL');
     await lanes;
