@@ -1,17 +1,28 @@
 /**
  * Query evaluation over a serialized lunr index. It reads lunr's postings and BM25 field
  * weights directly instead of calling `lunr.Index#query`, which allocates per posting and took
- * milliseconds on 5,000 deals. Semantics (DESIGN "search syntax"): every word must match (AND),
- * stemmed and case-insensitive; the last word also matches as a prefix. Ranking sums lunr's
- * per-field weights of the matched terms, which orders documents exactly as lunr's cosine score
- * does when every clause has boost 1.
+ * milliseconds on 5,000 deals. Semantics (DESIGN "search syntax", issue 13): each word matches
+ * its stem, terms within its typo budget, a compound with its neighbour or split in two, and
+ * for the last word every term it starts; a document matching any word is a hit, ranked by
+ * `compareHits`. The score sums lunr's per-field weights of the matched terms, which orders
+ * single exact words exactly as lunr's cosine score does.
  */
-import { fieldTerms, queryWords } from './tokens.ts';
+import { compoundSplits, dictionaryOf, typoMatches, type Dictionary } from './term-match.ts';
+import { fieldTerms, processToken, queryWords, type QueryWord } from './tokens.ts';
 
-/** A document that matched, by its position in the index, with its relevance score. */
+/** A document that matched, by its position in the index, with what the ranking rules compare. */
 export interface SearchHit {
   doc: number;
+  /** lunr's BM25 field weights of the matched terms, summed. */
   score: number;
+  /** How many query words it matched. */
+  words: number;
+  /** Which words, each weighted by how informative it is (see `informativeness`). */
+  wordRank: number;
+  /** Typos summed over the matched words (each word counts its best match). */
+  typos: number;
+  /** Matched words whose best match was not exact (a prefix, a typo or a split compound). */
+  inexact: number;
 }
 
 /** Postings of one term: for each field, parallel arrays of document positions and weights. */
@@ -38,8 +49,23 @@ export interface SearchIndex {
   stats: IndexStats;
   /** Documents removed since the build (by position), skipped by every query. */
   removed: Uint8Array | undefined;
+  /** The term list arranged for typo lookups. */
+  dictionary: Dictionary;
   /** Scratch buffers reused by every query (queries run synchronously, one at a time). */
-  scratch: { clauseStamp: Int32Array; matchCount: Int32Array; scores: Float64Array; stamp: number };
+  scratch: Scratch;
+}
+
+/** Per-document buffers, valid where `docStamp` (query) or `clauseStamp` (word) is current. */
+interface Scratch {
+  stamp: number;
+  docStamp: Int32Array;
+  mask: Int32Array;
+  typos: Int32Array;
+  inexact: Int32Array;
+  scores: Float64Array;
+  clauseStamp: Int32Array;
+  clauseCost: Int32Array;
+  clauseScore: Float64Array;
 }
 
 interface LunrJson {
@@ -109,7 +135,7 @@ export function loadSearchIndex(compact: CompactIndex): SearchIndex {
     for (const [field, docs, weights] of compact.postings[t] ?? []) perField[field] = { docs: Int32Array.from(docs), weights: Float64Array.from(weights) };
     postings.set(term, perField);
   });
-  return { refs: compact.refs, terms: compact.terms, postings, stats: compact.stats, removed: undefined, scratch: scratchFor(compact.refs.length) };
+  return { refs: compact.refs, terms: compact.terms, postings, stats: compact.stats, removed: undefined, dictionary: dictionaryOf(compact.terms), scratch: scratchFor(compact.refs.length) };
 }
 
 /**
@@ -152,58 +178,194 @@ export function withDocuments(index: SearchIndex, add: readonly { ref: string; t
     });
   }
   const terms = newTerms.length ? [...new Set([...index.terms, ...newTerms])].sort() : index.terms;
-  return { refs, terms, postings, stats: { ...stats, documentCount }, removed, scratch: scratchFor(refs.length) };
+  const dictionary = terms === index.terms ? index.dictionary : dictionaryOf(terms);
+  return { refs, terms, postings, stats: { ...stats, documentCount }, removed, dictionary, scratch: scratchFor(refs.length) };
 }
 
 /**
- * Documents matching every word of `text`, in no particular order (callers rank them with
- * their own tie-breaks). Text without any searchable word (only stop words or punctuation)
- * matches nothing.
+ * Documents matching at least one word of `text`, each with what the ranking rules need
+ * (`compareHits`), in no particular order. Text without any searchable word (only stop words or
+ * punctuation) matches nothing.
+ * @example search(index, 'digital ocean credits').sort(compareHits)
  */
 export function search(index: SearchIndex, text: string): SearchHit[] {
-  const clauses = queryWords(text).map((word) => expand(index, word.stem, word.prefix ? word.raw : undefined));
-  if (clauses.length === 0 || clauses.some((terms) => terms.length === 0)) return [];
+  return searchWords(index, queryWords(text));
+}
 
-  const { clauseStamp, matchCount, scores } = index.scratch;
-  const removed = index.removed;
+/**
+ * `search` over words already split, the place where a query is expanded before matching
+ * (editors' synonyms fill each word's `alternatives`). DESIGN "search syntax", Meilisearch's
+ * "last" matching strategy: a document matching some words is a hit; `compareHits` ranks the
+ * ones matching every word first.
+ * @example searchWords(index, queryWords('mongo db'))
+ */
+export function searchWords(index: SearchIndex, words: readonly QueryWord[]): SearchHit[] {
+  if (words.length === 0) return [];
+  const { scratch } = index;
+  const queryStamp = ++scratch.stamp;
   const touched: number[] = [];
-  clauses.forEach((terms, clauseNumber) => {
-    const stamp = ++index.scratch.stamp;
-    for (const term of terms) {
-      for (const { docs, weights } of index.postings.get(term) ?? []) {
-        for (let i = 0; i < docs.length; i++) {
-          const doc = docs[i] as number;
-          if (removed !== undefined && removed[doc] === 1) continue;
-          if (clauseNumber === 0 && matchCount[doc] === 0 && clauseStamp[doc] !== stamp) {
-            touched.push(doc);
-            scores[doc] = 0;
-          }
-          // A document only stays a candidate if it matched every earlier clause.
-          if (matchCount[doc] !== clauseNumber && clauseStamp[doc] !== stamp) continue;
-          if (clauseStamp[doc] !== stamp) {
-            clauseStamp[doc] = stamp;
-            matchCount[doc] = clauseNumber + 1;
-          }
-          scores[doc] = (scores[doc] as number) + (weights[i] as number);
-        }
+  const docsPerWord: number[] = [];
+  const has = (term: string): boolean => index.postings.has(term);
+  const joins = words.map((word, i) => {
+    const next = words[i + 1];
+    const joined = next ? processToken(word.raw + next.raw) : undefined;
+    return joined !== undefined && has(joined) ? joined : undefined;
+  });
+
+  words.forEach((word, w) => {
+    const clauseStamp = ++scratch.stamp;
+    const clauseDocs: number[] = [];
+    const add = (doc: number, weight: number, cost: number): void => {
+      if (index.removed !== undefined && index.removed[doc] === 1) return;
+      if (scratch.clauseStamp[doc] !== clauseStamp) {
+        scratch.clauseStamp[doc] = clauseStamp;
+        clauseDocs.push(doc);
+      } else if (cost > (scratch.clauseCost[doc] as number)) return;
+      else if (cost === scratch.clauseCost[doc]) {
+        scratch.clauseScore[doc] = (scratch.clauseScore[doc] as number) + weight;
+        return;
       }
+      // Only the word's best matches score: a typo neighbour adds nothing beside the exact word.
+      scratch.clauseCost[doc] = cost;
+      scratch.clauseScore[doc] = weight;
+    };
+    for (const [term, cost] of singleTerms(index, word, joins[w - 1], joins[w])) {
+      for (const { docs, weights } of index.postings.get(term) ?? []) {
+        for (let i = 0; i < docs.length; i++) add(docs[i] as number, weights[i] as number, cost);
+      }
+    }
+    for (const { parts, cost } of multiTerms(index, word)) {
+      for (const [doc, weight] of allOf(index, parts)) add(doc, weight, cost);
+    }
+    docsPerWord.push(clauseDocs.length);
+    const bit = 1 << w;
+    for (const doc of clauseDocs) {
+      if (scratch.docStamp[doc] !== queryStamp) {
+        scratch.docStamp[doc] = queryStamp;
+        scratch.mask[doc] = 0;
+        scratch.typos[doc] = 0;
+        scratch.inexact[doc] = 0;
+        scratch.scores[doc] = 0;
+        touched.push(doc);
+      }
+      const cost = scratch.clauseCost[doc] as number;
+      scratch.mask[doc] = (scratch.mask[doc] as number) | bit;
+      scratch.typos[doc] = (scratch.typos[doc] as number) + (cost >> 1);
+      scratch.inexact[doc] = (scratch.inexact[doc] as number) + (cost & 1);
+      scratch.scores[doc] = (scratch.scores[doc] as number) + (scratch.clauseScore[doc] as number);
     }
   });
 
-  const hits: SearchHit[] = [];
-  for (const doc of touched) {
-    if (matchCount[doc] === clauses.length) hits.push({ doc, score: scores[doc] as number });
-    matchCount[doc] = 0;
-  }
-  return hits;
+  const weightOfWord = informativeness(docsPerWord);
+  return touched.map((doc) => {
+    const mask = scratch.mask[doc] as number;
+    let words = 0;
+    let wordRank = 0;
+    weightOfWord.forEach((weight, w) => {
+      if (mask & (1 << w)) {
+        words++;
+        wordRank += weight;
+      }
+    });
+    return { doc, score: scratch.scores[doc] as number, words, wordRank, typos: scratch.typos[doc] as number, inexact: scratch.inexact[doc] as number };
+  });
+}
+
+/**
+ * The ranking rules, in order (docs/api.md "Ranking"): more query words matched first (and,
+ * among as many, the more informative ones); fewer typos; fewer words matched other than
+ * exactly (by prefix, typo or split compound); higher lunr BM25 field-weight sum. Callers
+ * break the remaining ties editorially. Paid placement plays no part here.
+ * @example hits.sort((a, b) => compareHits(a, b) || a.doc - b.doc)
+ */
+export function compareHits(a: SearchHit, b: SearchHit): number {
+  return b.words - a.words || b.wordRank - a.wordRank || a.typos - b.typos || a.inexact - b.inexact || b.score - a.score;
 }
 
 // --- internal ---
 
 const EMPTY_POSTING: Posting = { docs: new Int32Array(0), weights: new Float64Array(0) };
 
-function scratchFor(n: number): SearchIndex['scratch'] {
-  return { clauseStamp: new Int32Array(n), matchCount: new Int32Array(n), scores: new Float64Array(n), stamp: 0 };
+function scratchFor(n: number): Scratch {
+  return {
+    stamp: 0,
+    docStamp: new Int32Array(n),
+    mask: new Int32Array(n),
+    typos: new Int32Array(n),
+    inexact: new Int32Array(n),
+    scores: new Float64Array(n),
+    clauseStamp: new Int32Array(n),
+    clauseCost: new Int32Array(n),
+    clauseScore: new Float64Array(n),
+  };
+}
+
+/** A match's cost within one word: typos first, then whether it was inexact (`typos * 2 + inexact`). */
+const cost = (typos: number, exact: boolean): number => typos * 2 + (exact ? 0 : 1);
+
+/**
+ * Index terms one query word matches on its own, each with its best cost: its stem; for the
+ * last word, every term it starts; terms within its typo budget; and the word joined with its
+ * neighbour when the index has that compound ("digital ocean" → `digitalocean`, which then counts
+ * for both words).
+ */
+function singleTerms(index: SearchIndex, word: QueryWord, joinedBefore: string | undefined, joinedAfter: string | undefined): Map<string, number> {
+  const terms = new Map<string, number>();
+  const keep = (term: string, typos: number, exact: boolean): void => {
+    const c = cost(typos, exact);
+    if ((terms.get(term) ?? Infinity) > c) terms.set(term, c);
+  };
+  if (index.postings.has(word.stem)) keep(word.stem, 0, true);
+  if (word.prefix && word.raw.length >= 2) {
+    for (const term of termsStartingWith(index.terms, word.stem)) keep(term, 0, term === word.stem);
+    for (const term of termsStartingWith(index.terms, word.raw)) keep(term, 0, term === word.stem);
+  }
+  for (const match of typoMatches(index.dictionary, (t) => index.postings.has(t), word.stem, word.raw)) keep(match.term, match.typos, match.exact);
+  if (joinedBefore !== undefined) keep(joinedBefore, 0, true);
+  if (joinedAfter !== undefined) keep(joinedAfter, 0, true);
+  return terms;
+}
+
+/** Matches needing several terms in one document: a typed compound split in two, a multi-word alternative. */
+function multiTerms(index: SearchIndex, word: QueryWord): { parts: string[]; cost: number }[] {
+  const has = (term: string): boolean => index.postings.has(term);
+  const out = compoundSplits(word.raw, has).map((parts) => ({ parts: [...parts], cost: cost(0, false) }));
+  for (const alternative of word.alternatives ?? []) {
+    const stems = queryWords(alternative).map((w) => w.stem);
+    if (stems.length > 0 && stems.every(has)) out.push({ parts: stems, cost: cost(0, true) });
+  }
+  return out;
+}
+
+/** Documents holding every one of `terms`, with their summed weights. */
+function allOf(index: SearchIndex, terms: readonly string[]): Map<number, number> {
+  let result: Map<number, number> | undefined;
+  for (const term of terms) {
+    const next = new Map<number, number>();
+    for (const { docs, weights } of index.postings.get(term) ?? []) {
+      for (let i = 0; i < docs.length; i++) {
+        const doc = docs[i] as number;
+        if (result === undefined || result.has(doc)) next.set(doc, (next.get(doc) ?? 0) + (result?.get(doc) ?? 0) + (weights[i] as number));
+      }
+    }
+    result = next;
+  }
+  return result ?? new Map();
+}
+
+/**
+ * Each word's weight in the "words" rule, as a bit so that keeping a more informative word
+ * always outweighs keeping any set of less informative ones. Least informative (dropped first):
+ * words matching nothing, then words in the most documents, then later words (Meilisearch's
+ * "last" strategy drops from the end).
+ */
+function informativeness(docsPerWord: readonly number[]): number[] {
+  const order = docsPerWord
+    .map((docs, w) => ({ docs, w }))
+    .sort((a, b) => (a.docs === 0 ? 1 : 0) - (b.docs === 0 ? 1 : 0) || a.docs - b.docs || a.w - b.w);
+  const weights = new Array<number>(docsPerWord.length).fill(0);
+  order.forEach(({ w }, rank) => (weights[w] = 2 ** (docsPerWord.length - 1 - rank)));
+  return weights;
 }
 
 /** lunr's field weight (lunr.Builder#createFieldVectors, k1 1.2, b 0.75) before boosts and rounding. */
@@ -224,14 +386,6 @@ function appendedFloat(values: Float64Array, value: number): Float64Array {
   next.set(values);
   next[values.length] = value;
   return next;
-}
-
-/** Index terms a query word stands for: its stem, or for a prefix word every term it starts. */
-function expand(index: SearchIndex, stem: string, prefix: string | undefined): string[] {
-  if (prefix === undefined || prefix.length < 2) return index.postings.has(stem) ? [stem] : [];
-  const terms = new Set<string>(termsStartingWith(index.terms, stem));
-  for (const term of termsStartingWith(index.terms, prefix)) terms.add(term);
-  return [...terms];
 }
 
 function termsStartingWith(sorted: readonly string[], prefix: string): string[] {

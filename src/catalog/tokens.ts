@@ -18,6 +18,11 @@ export interface QueryWord {
   raw: string;
   /** The last word of the query also matches as a prefix ("search as you type"). */
   prefix: boolean;
+  /**
+   * Other texts that count as this word, matched exactly (editors' synonyms: "yc" →
+   * "y combinator"); a text of several words needs all of them in one document.
+   */
+  alternatives?: readonly string[];
 }
 
 /**

@@ -1,7 +1,9 @@
 /**
  * The custom query evaluator (src/catalog/search.ts) against real lunr over the same serialized
- * index: the same documents for the same query, and the same ranking where lunr's cosine score
- * and the evaluator's weight sum are comparable. Also the query tokenizer (src/catalog/tokens.ts).
+ * index, where their semantics still meet: a single exact word has the same documents and scores,
+ * and every document lunr's AND query finds is a hit matching every word. Beyond that the
+ * evaluator is more lenient (typos, compounds, fewer words: tests/unit/search-ranking.test.ts).
+ * Also the query tokenizer (src/catalog/tokens.ts).
  *
  * The lunr side restates DESIGN "search syntax" with lunr's own query API: every word a
  * REQUIRED clause run through the search pipeline; the last word (two characters or more) a
@@ -10,7 +12,7 @@
 import { join } from 'node:path';
 import lunr from 'lunr';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { compactIndex, loadSearchIndex, search, type SearchIndex } from '../../src/catalog/search.ts';
+import { compactIndex, compareHits, loadSearchIndex, search, type SearchHit, type SearchIndex } from '../../src/catalog/search.ts';
 import { foldText, MAX_QUERY_WORDS, queryWords } from '../../src/catalog/tokens.ts';
 import { runPipeline } from '../../src/pipeline/build.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
@@ -83,6 +85,11 @@ function corpus(deals: readonly Deal[]): Corpus {
 /** The evaluator's results, by ref. */
 function ours(c: Corpus, text: string): Map<string, number> {
   return new Map(search(c.index, text).map((hit) => [c.index.refs[hit.doc] as string, hit.score]));
+}
+
+/** The hits that matched every word exactly: no typo, no prefix extension, no split compound. */
+function exactOnly(c: Corpus, text: string): Map<string, number> {
+  return new Map(search(c.index, text).filter((h) => h.typos === 0 && h.inexact === 0).map((hit) => [c.index.refs[hit.doc] as string, hit.score]));
 }
 
 const sortedRefs = (results: Map<string, number>): string[] => [...results.keys()].sort();
@@ -163,12 +170,13 @@ describe.each([
     expect(c.index.refs).toHaveLength(deals.length);
   });
 
-  test('single words, not the last word (exact stem): same documents and same scores as lunr', () => {
+  test('single words, not the last word, matched exactly: same documents and same scores as lunr', () => {
     let nonEmpty = 0;
     for (const word of VOCABULARY.concat(['aws', 'credits', 'crm', 'startups', 'cloud', 'zürich', 'café', 'mentorship'])) {
       // A stop word after it makes the word a non-last word: matched exactly, not as a prefix.
       const query = `${word} the`;
-      const mine = ours(c, query);
+      // Typo neighbours and split compounds are hits too now; lunr's are the exact ones.
+      const mine = exactOnly(c, query);
       const theirs = lunrResults(c.lunr, query);
       expect(sortedRefs(mine), query).toEqual(sortedRefs(theirs));
       // One exact term with boost 1: lunr's cosine score is the plain sum of field weights.
@@ -179,73 +187,30 @@ describe.each([
     expect(nonEmpty).toBeGreaterThan(5);
   });
 
-  test('single words as typed (the last word is a prefix): same documents as lunr', () => {
-    for (const query of queries(7).filter((q) => !/[\s,]/.test(q))) {
-      expect(sortedRefs(ours(c, query)), query).toEqual(sortedRefs(lunrResults(c.lunr, query)));
-    }
-  });
-
-  test('prefix words whose stem starts the word: lunr ranks the documents in the same order', () => {
+  test('every document lunr finds (every word, the last also as a prefix) is a hit matching every word', () => {
     let compared = 0;
-    for (const query of queries(7).filter((q) => !/[\s,]/.test(q) && q.length >= 2)) {
-      const word = query.toLowerCase();
-      if (!word.startsWith(stemOf(word))) continue;
-      const mine = ours(c, query);
-      const theirs = lunrResults(c.lunr, query);
-      if (theirs.size < 2) continue;
-      // lunr divides by the query vector's length (√ of the number of expanded terms): the
-      // ratio is one constant per query, so the order is the same.
-      const ratios = [...theirs].map(([ref, score]) => (mine.get(ref) ?? 0) / score);
-      const first = ratios[0] as number;
-      for (const ratio of ratios) expect(ratio, query).toBeCloseTo(first, 6);
-      expect(ranked(mine, 1 / first), query).toEqual(ranked(theirs));
-      compared++;
+    for (const query of [...queries(7), ...queries(11)]) {
+      const words = queryWords(query).length;
+      const mine = new Map(search(c.index, query).map((hit) => [c.index.refs[hit.doc] as string, hit]));
+      for (const ref of lunrResults(c.lunr, query).keys()) {
+        expect(mine.get(ref)?.words, `${query} ${ref}`).toBe(words);
+        compared++;
+      }
     }
-    expect(compared).toBeGreaterThan(10);
+    expect(compared).toBeGreaterThan(100);
   });
 
-  test('several words (AND, last as prefix, stop words dropped): same documents as lunr', () => {
-    let nonEmpty = 0;
-    for (const query of queries(11).filter((q) => /[\s,]/.test(q))) {
-      const mine = ours(c, query);
-      expect(sortedRefs(mine), query).toEqual(sortedRefs(lunrResults(c.lunr, query)));
-      if (mine.size > 0) nonEmpty++;
+  test('documents matching every word rank before those matching fewer, and some word matching means some hit', () => {
+    let partial = 0;
+    for (const query of queries(13).filter((q) => /[\s,]/.test(q))) {
+      const hits = search(c.index, query).sort(compareHits);
+      for (let i = 1; i < hits.length; i++) expect((hits[i - 1] as SearchHit).words, query).toBeGreaterThanOrEqual((hits[i] as SearchHit).words);
+      // Each word alone, as it was in the query: a non-last word exact (a stop word after it), the last as a prefix.
+      const anyWordAlone = queryWords(query).some((w) => search(c.index, w.prefix ? w.raw : `${w.raw} the`).length > 0);
+      if (anyWordAlone) expect(hits.length, query).toBeGreaterThan(0);
+      if (hits.some((h) => h.words < queryWords(query).length)) partial++;
     }
-    expect(nonEmpty).toBeGreaterThan(10);
-  });
-
-  test('several exact words: lunr ranks the documents in the same order', () => {
-    const next = random(3);
-    let compared = 0;
-    for (let i = 0; i < 300; i++) {
-      const a = VOCABULARY[Math.floor(next() * VOCABULARY.length)] as string;
-      const b = VOCABULARY[Math.floor(next() * VOCABULARY.length)] as string;
-      const query = `${a} ${b} the`;
-      const mine = ours(c, query);
-      const theirs = lunrResults(c.lunr, query);
-      expect(sortedRefs(mine), query).toEqual(sortedRefs(theirs));
-      if (theirs.size < 2) continue;
-      const first = (mine.get(ranked(theirs)[0] as string) ?? 0) / (theirs.get(ranked(theirs)[0] as string) ?? 1);
-      expect(ranked(mine, 1 / first), query).toEqual(ranked(theirs));
-      compared++;
-    }
-    expect(compared).toBeGreaterThan(0);
-  });
-
-  test('every kind of query, several words and a prefix last word included: lunr ranks the documents in the same order', () => {
-    let compared = 0;
-    for (const query of [...queries(11), ...queries(13), ...queries(17)]) {
-      const mine = ours(c, query);
-      const theirs = lunrResults(c.lunr, query);
-      expect(sortedRefs(mine), query).toEqual(sortedRefs(theirs));
-      if (theirs.size < 2) continue;
-      // lunr divides every score by one per-query constant (the query vector's length).
-      const top = ranked(theirs)[0] as string;
-      const ratio = (mine.get(top) ?? 0) / (theirs.get(top) ?? 1);
-      for (const [ref, score] of theirs) expect((mine.get(ref) ?? 0) / score, `${query} ${ref}`).toBeCloseTo(ratio, 6);
-      compared++;
-    }
-    expect(compared).toBeGreaterThan(50);
+    expect(partial).toBeGreaterThan(10);
   });
 
   test('a query without a searchable word matches nothing', () => {
@@ -263,19 +228,23 @@ describe.each([
 describe('search() over the fixture: concrete answers', () => {
   let c: Corpus;
   let idsOf: (query: string) => string[];
+  let rankedIds: (query: string) => string[];
   beforeAll(async () => {
     const deals = runPipeline(await readContent(join(FIXTURES, 'valid')), { today: '2026-11-21' }).value?.data.deals ?? [];
     c = corpus(deals);
     idsOf = (query) => sortedRefs(ours(c, query));
+    rankedIds = (query) => search(c.index, query).sort((a, b) => compareHits(a, b) || a.doc - b.doc).map((h) => c.index.refs[h.doc] as string);
   });
 
-  test('stemming, prefix and AND', () => {
+  test('stemming and prefix; every word first, then fewer', () => {
     expect(idsOf('credits')).toEqual(['d-aws00001', 'd-dig00007', 'd-gcp00002', 'd-her00009']);
     expect(idsOf('credit')).toEqual(idsOf('credits'));
     expect(idsOf('cred')).toEqual(idsOf('credits'));
-    expect(idsOf('aws credits')).toEqual(['d-aws00001']);
     expect(idsOf('AWS')).toEqual(['d-aws00001']);
-    expect(idsOf('atl stripe')).toEqual([]);
+    // Issue 13: a word no document has no longer empties the answer.
+    expect(rankedIds('aws credits')[0]).toBe('d-aws00001');
+    expect(rankedIds('aws credits')).toHaveLength(idsOf('credits').length);
+    expect(idsOf('atl stripe')).toEqual(['d-str00005']);
     expect(idsOf('stripe atl')).toEqual(['d-str00005']);
   });
 
