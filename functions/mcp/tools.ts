@@ -9,6 +9,7 @@ import { markdownText } from '../../src/agents/markdown-policy.ts';
 import { absolute, paths } from '../../src/agents/site-urls.ts';
 import type { Catalog } from '../../src/catalog/catalog.ts';
 import { dealStats, listDeals } from '../../src/catalog/deals-query.ts';
+import { nearestCategories, noResultsText } from '../../src/catalog/empty-result.ts';
 import { DEAL_STATUSES, type Deal } from '../../src/schemas/deal.ts';
 
 const DealSummary = z.object({
@@ -42,12 +43,16 @@ export function buildMcpServer(catalog: Catalog, version: string, documentText: 
     'search_deals',
     {
       title: 'Search deals',
-      description: 'Search and filter verified startup deals, credits and programs (accelerators, incubators, grants). Every word of `query` must match; results are ranked by relevance, or featured/recommended/newest first without a query.',
+      description:
+        'Search and filter verified startup deals, credits and programs (accelerators, incubators, grants); deals and programs together unless `scope` says otherwise. ' +
+        'Matching is forgiving: case, accents and punctuation are ignored, words are stemmed, typos are tolerated (none under 5 letters, one for 5 to 8, two from 9), the last word also matches as a prefix, and the editors\' synonyms apply (yc = y combinator, equity-free = without equity). ' +
+        'Every word is preferred but not required: deals matching all words rank first, then fewer. Results are ranked by relevance (a sponsored deal never outranks a better match), ties broken editorially; without a query, featured, recommended, then newest first. ' +
+        'An empty result says what was searched and suggests categories to try.',
       inputSchema: {
         query: z.string().max(500).optional().describe('Free text, such as "aws credits"; omit to list.'),
         category: z.string().max(120).optional().describe('Category slug (see list_categories), such as "cloud-credits".'),
         status: z.enum([...DEAL_STATUSES, 'all']).optional().describe('Lifecycle filter; default: every status except expired.'),
-        scope: z.enum(['deals', 'programs', 'all']).optional().describe('Commercial deals, programs, or both; default deals (or the category\'s scope).'),
+        scope: z.enum(['deals', 'programs', 'all']).optional().describe('Commercial deals, programs, or both; default all (both). A category limits the results to itself either way.'),
         featured: z.boolean().optional().describe('Only featured (sponsored) deals.'),
         recommended: z.boolean().optional().describe('Only editorially recommended deals.'),
         limit: z.number().int().min(1).max(50).default(10).describe('How many deals to return (1 to 50).'),
@@ -55,7 +60,8 @@ export function buildMcpServer(catalog: Catalog, version: string, documentText: 
       outputSchema: { total: z.number().int().describe('Matches before the limit.'), count: z.number().int(), deals: z.array(DealSummary) },
       annotations: { title: 'Search deals', ...READ_ONLY },
     },
-    async ({ query, category, status, scope, featured, recommended, limit }) => {
+    async ({ query, category, status, scope = 'all', featured, recommended, limit }) => {
+      // DESIGN "search scope outside the API": agents search every type unless told otherwise.
       const { positions, stats } = listDeals(catalog, {
         search: query,
         category,
@@ -69,7 +75,10 @@ export function buildMcpServer(catalog: Catalog, version: string, documentText: 
       const structured = { total: stats.total, count: deals.length, deals };
       // Clients show tool text as Markdown: content fields go through the Markdown content policy.
       const lines = deals.map((d) => `- ${markdownText(d.title)} (${markdownText(d.provider)}; ${d.status}${d.value ? `; ${markdownText(d.value)}` : ''}): ${d.pageUrl}`);
-      const text = `${stats.total} matching deal(s)${stats.total > deals.length ? `, showing ${deals.length}` : ''}.\n${lines.join('\n')}`;
+      const text =
+        stats.total === 0
+          ? noResultsText(query === undefined ? undefined : markdownText(query), scope, nearestCategories(query ?? '', catalog.categories.deals, scope), (c) => `\`${c.slug}\` (${markdownText(c.name)})`)
+          : `${stats.total} matching deal(s)${stats.total > deals.length ? `, showing ${deals.length}` : ''}.\n${lines.join('\n')}`;
       return { content: [{ type: 'text', text }], structuredContent: structured };
     },
   );

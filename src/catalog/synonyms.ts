@@ -7,6 +7,7 @@
  */
 import lunr from 'lunr';
 import type { SynonymsFile } from '../schemas/synonyms.ts';
+import { foldWords } from './fold.ts';
 
 /** Synonyms ready for queries: each term's stemmed words (joined by one space) → the folded words it also searches. */
 export interface SynonymTable {
@@ -23,21 +24,6 @@ const MAX_WORDS = 16;
 
 /** The empty table: no synonyms (the file is optional). */
 export const NO_SYNONYMS: SynonymTable = { alternatives: new Map(), longestTerm: 0 };
-
-/**
- * The words of a text as synonyms compare them: lower-case, accents removed, split on anything
- * that is not a letter or a digit.
- * @example foldWords('Équity-free!') // ['equity', 'free']
- */
-export function foldWords(text: string): string[] {
-  return text
-    .slice(0, 2_000)
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w.length > 0);
-}
 
 /**
  * Compile the validated file into a lookup table. Two-way groups map every term to every other;

@@ -8,7 +8,7 @@ import { DealSchema, type Deal } from '../schemas/deal.ts';
 import { SiteSchema, type Site } from '../schemas/site.ts';
 import { StartupSchema, type Startup } from '../schemas/startup.ts';
 import { SynonymsFileSchema, type SynonymsFile } from '../schemas/synonyms.ts';
-import { foldWords } from '../catalog/synonyms.ts';
+import { foldWords } from '../catalog/fold.ts';
 import { cut, shown, shownList, type Diagnostic, type StageResult } from './diagnostics.ts';
 import { issueMessage, issuePath } from './issue-message.ts';
 import type { ParsedEntry } from './parse.ts';

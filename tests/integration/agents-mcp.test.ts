@@ -178,15 +178,18 @@ describe('tools/list', () => {
 });
 
 describe('search_deals answers what GET /api/v1/deals answers for the same filters and limit', () => {
+  // DESIGN "search scope outside the API": the tool's default scope is `all`, the API's `deals`,
+  // so a call without `scope` answers what the API answers with `scope=all`.
   const cases: { args: Record<string, unknown>; query: string }[] = [
-    { args: {}, query: '?limit=10' },
-    { args: { query: 'credits', limit: 2 }, query: '?search=credits&limit=2' },
-    { args: { query: 'startup', limit: 50 }, query: '?search=startup&limit=50' },
+    { args: {}, query: '?scope=all&limit=10' },
+    { args: { query: 'credits', limit: 2 }, query: '?search=credits&scope=all&limit=2' },
+    { args: { query: 'startup', limit: 50 }, query: '?search=startup&scope=all&limit=50' },
     { args: { category: 'cloud-credits', status: 'all', limit: 50 }, query: '?category=cloud-credits&status=all&limit=50' },
     { args: { scope: 'programs', limit: 5 }, query: '?scope=programs&limit=5' },
+    { args: { scope: 'deals', limit: 50 }, query: '?limit=50' },
     { args: { scope: 'all', featured: true, limit: 50 }, query: '?scope=all&featured=true&limit=50' },
-    { args: { recommended: true, status: 'active', limit: 1 }, query: '?recommended=true&status=active&limit=1' },
-    { args: { status: 'expired', limit: 50 }, query: '?status=expired&limit=50' },
+    { args: { recommended: true, status: 'active', limit: 1 }, query: '?recommended=true&status=active&scope=all&limit=1' },
+    { args: { status: 'expired', limit: 50 }, query: '?status=expired&scope=all&limit=50' },
   ];
 
   test.each(cases)('$args ↔ $query', async ({ args, query }) => {
@@ -223,6 +226,31 @@ describe('search_deals answers what GET /api/v1/deals answers for the same filte
     expect(some.total as number).toBeGreaterThan(2);
     const all = expectToolOk(await callTool('search_deals', { scope: 'all', status: 'all', limit: 50 }));
     expect(all.total).toBe(10);
+  });
+
+  test('without scope it searches programs too: a query for a program finds it, as the API does only with scope=all', async () => {
+    const programs = await apiDeals('?scope=programs&limit=50');
+    const program = programs.deals[0];
+    if (!program) throw new Error('the fixture has a live program');
+    const structured = expectToolOk(await callTool('search_deals', { query: program.title, limit: 50 }));
+    expect((structured.deals as DealSummary[]).map((d) => d.slug)).toContain(program.slug);
+    const apiDefault = await apiDeals(`?search=${encodeURIComponent(program.title)}&limit=50`);
+    expect(apiDefault.deals.map((d) => d.slug)).not.toContain(program.slug);
+  });
+
+  test('an empty result says what was searched and offers categories to try (matching ones: tests/unit/empty-result.test.ts)', async () => {
+    const result = await callTool('search_deals', { query: 'zzqx qqzv' });
+    const structured = expectToolOk(result);
+    expect(structured.total).toBe(0);
+    expect(result.content[0]?.text).toMatchInlineSnapshot(`"No deals matched “zzqx qqzv” in deals and programs; try other or fewer words, or a category: \`cloud-credits\` (Cloud credits), \`saas-discounts\` (SaaS discounts), \`accelerators\` (Accelerators)."`);
+    const scoped = await callTool('search_deals', { query: 'zzqx', scope: 'programs' });
+    expect(scoped.content[0]?.text).toMatchInlineSnapshot(`"No deals matched “zzqx” in programs only; try searching deals and programs together, or other or fewer words, or a category: \`accelerators\` (Accelerators)."`);
+  });
+
+  test('the description says how matching works', async () => {
+    const { tools } = await client.listTools();
+    const description = tools.find((t) => t.name === 'search_deals')?.description ?? '';
+    for (const phrase of ['deals and programs together', 'typos are tolerated', 'synonyms', 'preferred but not required', 'ranked by relevance']) expect(description).toContain(phrase);
   });
 
   test('the text block names every returned deal', async () => {
