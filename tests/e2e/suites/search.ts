@@ -1,15 +1,17 @@
 /**
  * Deal search on /deals/: instant results from the JSON API with JavaScript, and the plain form
- * answered by /deals/search/ without it. Both must show what GET /api/v1/deals returns.
+ * answered by /deals/search/ without it. Both must show what GET /api/v1/deals returns for the
+ * same query with `scope=all`: the site's box searches deals and programs together unless a type
+ * is chosen (DESIGN "search scope outside the API"), while the API keeps SPEC's default `deals`.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { cardTitles, getJson, openPage, shownResults, type DealList } from '../helpers/browser.ts';
 import { e2e } from '../helpers/context.ts';
 
-/** What the page asks the API for: the query plus `limit=48` (the page size). */
+/** What the page asks the API for: the query, every type unless one is chosen, and `limit=48` (the page size). */
 async function apiTitles(query: Record<string, string>): Promise<{ titles: string[]; total: number }> {
-  const params = new URLSearchParams({ ...query, limit: '48' });
+  const params = new URLSearchParams({ scope: 'all', ...query, limit: '48' });
   const list = await getJson<DealList>(e2e().url(`/api/v1/deals?${params}`));
   return { titles: list.deals.map((d) => d.title), total: list.stats.total };
 }
@@ -58,6 +60,7 @@ export function searchSuite(): void {
         expect(apiCalls.length).toBeGreaterThan(0);
         const last = new URL(apiCalls.at(-1) ?? '');
         expect(last.searchParams.get('search')).toBe(query);
+        expect(last.searchParams.get('scope')).toBe('all');
         expect(last.searchParams.get('limit')).toBe('48');
         expect(pageErrors).toEqual([]);
       } finally {
@@ -65,12 +68,14 @@ export function searchSuite(): void {
       }
     });
 
-    test('clearing the search box brings back the default list, with the same cards the page was built with', async () => {
+    test('clearing the search box lists every type (no type chosen), with the same cards the server draws for that list', async () => {
       const expected = await apiTitles({});
       const { page, close } = await openPage(e2e().browser);
       try {
-        await page.goto(e2e().url('/deals/'));
+        // The server's cards for the same list (the no-JavaScript answer to the empty form).
+        await page.goto(e2e().url('/deals/search/?scope=all'));
         const built = await cardTexts(page);
+        await page.goto(e2e().url('/deals/'));
         const box = page.getByRole('searchbox', { name: 'Search' });
         const cloud = await apiTitles({ search: 'cloud' });
         await box.fill('cloud');
@@ -84,15 +89,41 @@ export function searchSuite(): void {
       }
     });
 
-    test('a search with no match says so and shows no cards', async () => {
+    test.each([true, false])('a search with no match says what was searched and offers categories, no cards (JavaScript: %s)', async (javaScriptEnabled) => {
       const query = 'zzqxj';
       const expected = await apiTitles({ search: query });
       expect(expected).toEqual({ titles: [], total: 0 });
-      const { page, close } = await openPage(e2e().browser);
+      const { page, close } = await openPage(e2e().browser, { javaScriptEnabled });
       try {
         await page.goto(e2e().url('/deals/'));
         await page.getByRole('searchbox', { name: 'Search' }).fill(query);
-        await expect.poll(() => shownResults(page), { timeout: 10_000 }).toEqual({ titles: [], summary: '0 matching; showing 0.' });
+        if (!javaScriptEnabled) await Promise.all([page.waitForURL('**/deals/search/?**'), page.getByRole('button', { name: 'Filter' }).click()]);
+        const lead = 'No deals matched “zzqxj” in deals and programs; try other or fewer words, or a category: Cloud credits, ';
+        await expect.poll(async () => (await shownResults(page)).summary.startsWith(lead), { timeout: 10_000 }).toBe(true);
+        expect(await cardTitles(page)).toEqual([]);
+        // Each offered category is a link to its page.
+        expect(await page.locator('[data-summary] a').first().getAttribute('href')).toBe('/categories/cloud-credits/');
+      } finally {
+        await close();
+      }
+    });
+
+    test.each([
+      { start: '/deals/', javaScriptEnabled: true },
+      { start: '/deals/', javaScriptEnabled: false },
+      { start: '/', javaScriptEnabled: false },
+    ])('a search for "accelerator" from the box on $start finds accelerators (JavaScript: $javaScriptEnabled)', async ({ start, javaScriptEnabled }) => {
+      const accelerators = (await getJson<DealList>(e2e().url('/api/v1/deals?category=accelerators&limit=50'))).deals.map((d) => d.title);
+      expect(accelerators.length).toBeGreaterThan(0);
+      // The API keeps SPEC's default scope: the same search there sees no program.
+      const apiDefault = await getJson<DealList>(e2e().url('/api/v1/deals?search=accelerator&limit=50'));
+      expect(apiDefault.deals.map((d) => d.title).filter((t) => accelerators.includes(t))).toEqual([]);
+      const { page, close } = await openPage(e2e().browser, { javaScriptEnabled });
+      try {
+        await page.goto(e2e().url(start));
+        await page.getByRole('searchbox').first().fill('accelerator');
+        if (!javaScriptEnabled) await Promise.all([page.waitForURL('**/deals/search/?**'), page.getByRole('button').filter({ hasText: /Filter|Search/ }).first().click()]);
+        await expect.poll(async () => (await cardTitles(page)).filter((t) => accelerators.includes(t)).length, { timeout: 10_000 }).toBeGreaterThan(0);
       } finally {
         await close();
       }
@@ -109,6 +140,7 @@ export function searchSuite(): void {
         const url = new URL(page.url());
         expect(url.pathname).toBe('/deals/search/');
         expect(url.searchParams.get('search')).toBe(query);
+        expect(url.searchParams.get('scope')).toBe('all');
         expect(await page.locator('h1').textContent()).toBe('Search deals');
         expect(await cardTitles(page)).toEqual(expected.titles);
         expect((await page.locator('[data-summary]').textContent())?.trim()).toBe(`${expected.total} matching; showing ${expected.titles.length}.`);
