@@ -6,7 +6,7 @@
 import type { Startup } from '../schemas/startup.ts';
 import type { StartupListQuery } from '../schemas/query.ts';
 import type { Catalog } from './catalog.ts';
-import { search } from './search.ts';
+import { compareHits, search } from './search.ts';
 import { topK } from './top.ts';
 
 export interface StartupList {
@@ -40,9 +40,10 @@ export function listStartups(catalog: Catalog, query: StartupListQuery): Startup
     const { index, positions } = catalog.startupSearch;
     const rank = catalog.startupNameRank;
     const hits = search(index, query.search)
-      .map((hit) => ({ position: positions[hit.doc] as number, score: hit.score }))
+      .map((hit) => ({ position: positions[hit.doc] as number, hit }))
       .filter((hit) => matches(hit.position));
-    const ordered = topK(hits, (a, b) => b.score - a.score || (rank[a.position] as number) - (rank[b.position] as number));
+    // docs/api.md "Search: matching and ranking", rules 1–4, then name.
+    const ordered = topK(hits, (a, b) => compareHits(a.hit, b.hit) || (rank[a.position] as number) - (rank[b.position] as number));
     return { positions: ordered.map((h) => h.position), total: ordered.length };
   }
   const positions: number[] = [];

@@ -69,7 +69,11 @@ export function typoMatches(dictionary: Dictionary, has: (term: string) => boole
   for (let length = Math.max(1, shortest); length <= longest; length++) {
     for (const term of dictionary.buckets.get(bucketKey(first, length)) ?? []) {
       if (term === stem) continue;
-      const distance = Math.min(boundedDistance(term, stem, budget), boundedDistance(term, raw, budget - 1, raw.length - SUFFIX) + 1);
+      const distance = Math.min(
+        boundedDistance(term, stem, budget),
+        boundedDistance(term, raw, budget),
+        boundedDistance(term, raw, budget - 1, raw.length - SUFFIX) + 1,
+      );
       if (distance <= budget) found.set(term, distance);
     }
   }
