@@ -337,20 +337,30 @@ function multiTerms(index: SearchIndex, word: QueryWord): { parts: string[]; cos
   return out;
 }
 
-/** Documents holding every one of `terms`, with their summed weights. */
+/**
+ * Documents holding every one of `terms` in one same field, with their summed weights. The
+ * index keeps no word positions, so "in the same field" is the closest it can come to "next to
+ * each other": "dropbox" should not match a deal saying "drop" in its title and "box" in its description.
+ */
 function allOf(index: SearchIndex, terms: readonly string[]): Map<number, number> {
+  const fields = index.stats.fields.length;
   let result: Map<number, number> | undefined;
   for (const term of terms) {
     const next = new Map<number, number>();
-    for (const { docs, weights } of index.postings.get(term) ?? []) {
+    (index.postings.get(term) ?? []).forEach(({ docs, weights }, field) => {
       for (let i = 0; i < docs.length; i++) {
-        const doc = docs[i] as number;
-        if (result === undefined || result.has(doc)) next.set(doc, (next.get(doc) ?? 0) + (result?.get(doc) ?? 0) + (weights[i] as number));
+        const key = (docs[i] as number) * fields + field;
+        if (result === undefined || result.has(key)) next.set(key, (next.get(key) ?? 0) + (result?.get(key) ?? 0) + (weights[i] as number));
       }
-    }
+    });
     result = next;
   }
-  return result ?? new Map();
+  const byDoc = new Map<number, number>();
+  for (const [key, weight] of result ?? []) {
+    const doc = Math.floor(key / fields);
+    byDoc.set(doc, (byDoc.get(doc) ?? 0) + weight);
+  }
+  return byDoc;
 }
 
 /**

@@ -77,6 +77,12 @@ export function typoMatches(dictionary: Dictionary, has: (term: string) => boole
       if (distance <= budget) found.set(term, distance);
     }
   }
+  // A term the word as typed starts with, 5 letters or more ("observabilty" → `observ`,
+  // "payrol" → `payrol`): the stem of a word whose ending was mistyped. The ending counts as one typo.
+  for (let length = MIN_STEM_PREFIX; length < raw.length; length++) {
+    const head = raw.slice(0, length);
+    if (head !== stem && has(head) && !/\p{N}/u.test(head)) keepBest(found, head, 1);
+  }
   if (budget >= 2) {
     // First-letter edits, the rest exact: substitution, insertion before, deletion, swap of the first two.
     const tail = stem.slice(1);
@@ -143,6 +149,8 @@ export function boundedDistance(a: string, b: string, budget: number, shortestPr
 
 /** Longest word ending a misspelt word may carry beyond its stem (see `typoMatches`). */
 const SUFFIX = 3;
+/** Shortest term read as the stem of a longer word as typed (shorter ones are too often other words). */
+const MIN_STEM_PREFIX = 5;
 
 function bucketKey(first: string, length: number): string {
   return `${first}${length}`;
