@@ -103,8 +103,8 @@ export function effectiveScope(catalog: Catalog, query: DealListQuery): Scope | 
  * Editors' synonyms (content/synonyms.yaml, DESIGN "search syntax"), kept outside the engine:
  * the original query and each synonym-expanded variant (at most MAX_VARIANTS, synonyms.ts) are
  * searched as they are, and a document found by several keeps its best score. Cheap because the
- * variants are few and each is an ordinary search; correct because a variant only ever adds
- * documents that match a rewording the editors declared equivalent.
+ * variants are few (at most five searches per query) and each is an ordinary search; correct
+ * because a variant only ever adds documents matching a rewording the editors declared equivalent.
  */
 function searchWithSynonyms(catalog: Catalog, text: string): SearchHit[] {
   const { index } = catalog.dealSearch;
