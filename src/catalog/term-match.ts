@@ -72,7 +72,7 @@ export function typoMatches(dictionary: Dictionary, has: (term: string) => boole
       const distance = Math.min(
         boundedDistance(term, stem, budget),
         boundedDistance(term, raw, budget),
-        boundedDistance(term, raw, budget - 1, raw.length - SUFFIX) + 1,
+        term.length < MIN_STEM_PREFIX ? budget + 1 : boundedDistance(term, raw, budget - 1, raw.length - SUFFIX) + 1,
       );
       if (distance <= budget) found.set(term, distance);
     }

@@ -82,6 +82,12 @@ describe('typo tolerance', () => {
     expect(find('accelerater')).toEqual(['Accelerator program']);
   });
 
+  test('a word whose mistyped ending hides its stem still finds it (one typo)', () => {
+    const long = [deal('Observability suite')];
+    expect(titles(indexOf(long), long, 'observabilty')).toEqual(['Observability suite']);
+    expect(search(indexOf(long), 'observabilty')[0]?.typos).toBe(1);
+  });
+
   test('a typo match counts its typos; the exact word ranks first', () => {
     const near = [deal('Nation builder'), deal('Notion docs')];
     const hits = search(indexOf(near), 'notion the').sort(compareHits);
@@ -120,6 +126,11 @@ describe('compound words, both ways', () => {
   test('one query word split in two matches two indexed terms', () => {
     expect(find('mongodb')).toEqual(['Mongo DB Atlas']);
     expect(find('ycombinator')).toEqual(['Y Combinator']);
+  });
+
+  test('a split compound needs both halves in one field', () => {
+    const apart = [deal('Drop shipping', { description: 'Every box ships free.' }), deal('Drop box storage')];
+    expect(titles(indexOf(apart), apart, 'dropbox')).toEqual(['Drop box storage']);
   });
 
   test('punctuation-joined words are found written together or apart', () => {
