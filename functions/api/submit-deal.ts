@@ -7,7 +7,8 @@ import { submissionJsonSchema, type Submission } from '../../src/schemas/submiss
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { compileValidator } from '../http/body-validator.ts';
-import { clientAddress, limitKey } from '../http/client-address.ts';
+import { clientAddress } from '../http/client-address.ts';
+import { limitKey } from '../http/limit-key.ts';
 import { ApiError } from '../http/errors.ts';
 import { readBody } from '../http/request-body.ts';
 import { submissionRefusal } from '../submissions/refusal.ts';

@@ -8,7 +8,7 @@
  * Every attempt reserves its place before the password is checked (parallel guesses cannot
  * all pass one check), and a success gives its places back and clears the pair's failures.
  */
-import { limitKey } from '../http/client-address.ts';
+import { limitKey } from '../http/limit-key.ts';
 import type { Reservation, RollingLimit } from '../http/rolling-limit.ts';
 
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;

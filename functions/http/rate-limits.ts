@@ -6,7 +6,7 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Logger } from '../log.ts';
-import { limitKey } from './client-address.ts';
+import { limitKey } from './limit-key.ts';
 
 /** Per-route policies, per client address (DESIGN: generous for reads, tighter for sign-in and writes). */
 export const RATE_POLICIES = {

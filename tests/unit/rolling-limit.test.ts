@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { LOGIN_LIMITS, LoginThrottle } from '../../functions/auth/login-throttle.ts';
-import { limitKey } from '../../functions/http/client-address.ts';
+import { limitKey } from '../../functions/http/limit-key.ts';
 import { MemoryRollingLimit } from '../../functions/http/rolling-limit.ts';
 
 const HOUR = 3_600_000;
