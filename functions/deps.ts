@@ -21,6 +21,9 @@ import { SubmissionDesk } from './submissions/desk.ts';
 import { openSubmissionStore } from './submissions/open.ts';
 import type { SubmissionStore } from './submissions/store.ts';
 import { ContentSync } from './content-sync.ts';
+import { RedisSearchGapStore } from './search-gaps/redis-store.ts';
+import { SearchGaps } from './search-gaps/search-gaps.ts';
+import { MemorySearchGapStore } from './search-gaps/store.ts';
 import { builtSite, type BuiltSite } from './live-pages.ts';
 
 export interface Deps {
@@ -46,6 +49,8 @@ export interface Deps {
   /** General per-route limits on every `/api` request. */
   rateLimits: RateLimits;
   redis: RedisLink | undefined;
+  /** Searches that found nothing or little, counted for editors (docs/search-gaps.md). */
+  searchGaps: SearchGaps;
 }
 
 /** A platform-neutral handler (STYLE 1). */
@@ -112,6 +117,7 @@ export function createDeps(
     lifecycle: lifecycleTable(config.apiLifecycle),
     rateLimits: new RateLimits({ enabled: config.rateLimits, redis: redis?.client, log }),
     redis,
+    searchGaps: new SearchGaps(redis ? new RedisSearchGapStore(redis.client, redis.failed) : new MemorySearchGapStore(), () => deps.clock().toISOString().slice(0, 10)),
   };
   return deps;
 }

@@ -4,6 +4,7 @@
  * adds the headers every API response carries (SPEC "Versioning", DESIGN "CORS").
  */
 import { deleteDeals, postDeals, putDeals } from './api/admin-deals.ts';
+import { getSearchGaps } from './api/search-gaps.ts';
 import { getDeals } from './api/deals.ts';
 import { getStartups } from './api/startups.ts';
 import { postSubmitDeal } from './api/submit-deal.ts';
@@ -47,6 +48,7 @@ const ROUTES = new Map<string, Route>([
   ['/admin/submissions', { methods: { GET: getSubmissions }, cors: 'same-origin' }],
   ['/admin/submissions/approve', { methods: { POST: approveSubmission }, cors: 'same-origin' }],
   ['/admin/submissions/reject', { methods: { POST: rejectSubmission }, cors: 'same-origin' }],
+  ['/admin/search-gaps', { methods: { GET: getSearchGaps }, cors: 'same-origin' }],
   // SPEC: the tool-protocol server lives at /api/mcp; it answers GET/DELETE with 405 itself.
   ['/health', { methods: { GET: getHealth }, cors: 'public' }],
   ['/hooks/content', { methods: { POST: postContentHook }, cors: 'same-origin' }],
@@ -152,7 +154,7 @@ async function dispatch(request: Request, deps: Deps, route: Route): Promise<Res
     const headers: Record<string, string> = { Allow: allow.join(', ') };
     if (route.cors === 'public') {
       headers['Access-Control-Allow-Methods'] = publicMethods(route).join(', ');
-      headers['Access-Control-Allow-Headers'] = 'Content-Type, If-None-Match, If-Match, Accept, Accept-Encoding, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID';
+      headers['Access-Control-Allow-Headers'] = 'Content-Type, If-None-Match, If-Match, Accept, Accept-Encoding, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, Search-Intent';
       headers['Access-Control-Max-Age'] = '86400';
     }
     return new Response(null, { status: 204, headers });

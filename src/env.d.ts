@@ -7,5 +7,7 @@ declare namespace App {
     ssoName?: string | undefined;
     /** A catalog page changed since the build, rendered live at its own URL (set by the Node adapter). */
     livePage?: import('./live-page.ts').LivePage | undefined;
+    /** Count a finished search and how many deals it matched (the search-gap counter, set by the Node adapter). */
+    searched?: (query: string, matches: number) => void;
   }
 }

@@ -35,7 +35,7 @@ export async function serveSite(req: IncomingMessage, res: ServerResponse, site:
     req.url = LIVE_PAGE_ROUTE;
   } else if (await serveStatic(req, res, site.clientDir, path)) return;
   // On-demand pages (search results, pages changed since the build) render from the live catalog.
-  if (site.astro) site.astro(req, res, notFound, { catalog, ssoName: deps.config.oidc?.name, livePage: changed?.page });
+  if (site.astro) site.astro(req, res, notFound, { catalog, ssoName: deps.config.oidc?.name, livePage: changed?.page, searched: (query: string, matches: number) => deps.searchGaps.note(query, matches) });
   else notFound();
 }
 

@@ -10,14 +10,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Readable } from 'node:stream';
 import type { Deps, Handler } from '../deps.ts';
 import { handleDocument, isDocument } from '../documents.ts';
-import { rawBody } from '../http/answer.ts';
 import { clientAddressFrom, forwardedHttps, setRequestContext, type RequestContext } from '../http/client-address.ts';
 import { isLoopbackAddress } from '../http/loopback.ts';
 import { policyFor, rateLimitHeaders } from '../http/rate-limits.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { Metrics, routeGroup } from '../metrics.ts';
 import { allowFor, apiRouteLabel, handleApi, resolvePath } from '../router.ts';
-import { errorAnswer } from '../http/answer.ts';
+import { errorAnswer, rawBody, replayOf } from '../http/answer.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { ResponseCache } from './response-cache.ts';
 import { LivePageCache } from './live-page-cache.ts';
@@ -62,8 +61,9 @@ export function createNodeServer(deps: Deps, site: { clientDir: string; astro?: 
     else if (isDocument(path)) work = serveApi(req, res, deps, responses, handleDocument, context, undefined, base);
     // The derived client, not the socket: behind a proxy on this host every socket is loopback.
     else if (deps.config.metricsPath && path === deps.config.metricsPath && isLoopbackAddress(context.address)) {
-      res.writeHead(200, { ...base, 'API-Version': 'v1', 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Cache-Control': 'no-store' }).end(metrics.render());
-      work = Promise.resolve();
+      work = deps.searchGaps.metricsText().then((searchLines) => {
+        res.writeHead(200, { ...base, 'API-Version': 'v1', 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Cache-Control': 'no-store' }).end(metrics.render() + searchLines);
+      });
     } else {
       for (const [name, value] of Object.entries(base)) res.setHeader(name, value);
       // Pages never read a body: one still arriving would block the next request on this connection.
@@ -110,6 +110,7 @@ async function serveApi(
   const state = deps.state();
   const hit = key === undefined ? undefined : responses.get(key, state);
   if (hit) {
+    hit.replay?.((name) => headerValue(req, name));
     res.writeHead(hit.status, { ...base, ...hit.headers, ...rateHeaders });
     res.end(hit.body);
     return;
@@ -128,7 +129,7 @@ async function serveApi(
   if (!req.complete) headers.connection = 'close';
   if (key !== undefined) {
     const { ratelimit: _r, 'ratelimit-policy': _p, ...cacheable } = headers;
-    responses.offer(key, state, response.status, cacheable, raw);
+    responses.offer(key, state, response.status, cacheable, raw, replayOf(response));
   }
   const cookies = response.headers.getSetCookie();
   res.writeHead(response.status, { ...base, ...headers, ...(cookies.length > 0 ? { 'set-cookie': cookies } : {}) });
@@ -165,4 +166,10 @@ function toRequest(req: IncomingMessage, https: boolean): Request {
     headers,
     ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
   } as RequestInit);
+}
+
+/** A request header as the Fetch API would give it: repeated values joined, absent as null. */
+function headerValue(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name.toLowerCase()];
+  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
 }

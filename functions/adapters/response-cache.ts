@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { CatalogState } from '../catalog-state.ts';
+import type { Replay } from '../http/answer.ts';
 import { chooseCoding } from '../http/compress.ts';
 import { LruCache, MAX_CACHED_QUERY_LENGTH } from '../http/lru-cache.ts';
 
@@ -14,6 +15,8 @@ export interface CachedResponse {
   status: number;
   headers: Record<string, string>;
   body: Uint8Array;
+  /** What the handler would still have done for this request (answer.ts `Replay`). */
+  replay: Replay | undefined;
 }
 
 export class ResponseCache {
@@ -39,8 +42,8 @@ export class ResponseCache {
   }
 
   /** Keep a response if it is a publicly cacheable 200. */
-  offer(key: string, state: CatalogState, status: number, headers: Record<string, string>, body: Uint8Array | undefined): void {
+  offer(key: string, state: CatalogState, status: number, headers: Record<string, string>, body: Uint8Array | undefined, replay?: Replay): void {
     if (status !== 200 || !body || !headers['cache-control']?.startsWith('public')) return;
-    this.cache.set(key, { state, status, headers: { ...headers, 'server-timing': 'cache;desc="hit"' }, body });
+    this.cache.set(key, { state, status, headers: { ...headers, 'server-timing': 'cache;desc="hit"' }, body, replay });
   }
 }

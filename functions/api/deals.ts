@@ -30,7 +30,19 @@ export function dealsAnswer(catalog: Catalog, params: URLSearchParams): Answer {
   const { positions, stats } = listDeals(catalog, query);
   // Same bytes as JSON.stringify({ success, deals, count, stats }), joined from pre-serialised deals.
   const deals = positions.map((p) => catalog.dealJson[p]).join(',');
-  return textAnswer(200, `{"success":true,"deals":[${deals}],"count":${positions.length},"stats":${JSON.stringify(stats)}}`, PUBLIC_CACHE);
+  const answer = textAnswer(200, `{"success":true,"deals":[${deals}],"count":${positions.length},"stats":${JSON.stringify(stats)}}`, PUBLIC_CACHE);
+  if (query.search !== undefined && query.search.trim() !== '') answer.matches = stats.total;
+  return answer;
 }
 
-export const getDeals = (request: Request, deps: Deps): Promise<Response> => serveAnswer(request, deps, 'deals', dealsAnswer);
+/**
+ * Instant search marks the requests it sends while someone types (`Search-Intent: incremental`):
+ * those are not counted as searches people could not finish (docs/search-gaps.md).
+ */
+export const SEARCH_INTENT_HEADER = 'Search-Intent';
+
+export const getDeals = (request: Request, deps: Deps): Promise<Response> =>
+  serveAnswer(request, deps, 'deals', dealsAnswer, (answer, params, header) => {
+    if (answer.matches === undefined || header(SEARCH_INTENT_HEADER)?.toLowerCase() === 'incremental') return;
+    deps.searchGaps.note(params.get('search') ?? '', answer.matches);
+  });

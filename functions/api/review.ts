@@ -14,7 +14,7 @@ import { applyDealChange } from '../deal-writes.ts';
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { ApiError } from '../http/errors.ts';
-import { invalidParameter } from '../http/params.ts';
+import { wholeParam } from '../http/params.ts';
 import { asJsonObject, readBody } from '../http/request-body.ts';
 import { submissionRefusal } from '../submissions/refusal.ts';
 import type { StatusFilter, SubmissionRecord } from '../submissions/store.ts';
@@ -155,11 +155,3 @@ async function refusedAs503<T>(deps: Deps, work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** A whole-number query parameter of at least `min`, or `fallback` when absent. */
-function wholeParam(params: URLSearchParams, name: string, fallback: number, min: number): number {
-  const text = params.get(name);
-  if (text === null || text === '') return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < min) throw invalidParameter({ name, message: `expected a whole number of at least ${min}, got \`${text}\``, allowed: `whole numbers from ${min}` });
-  return value;
-}

@@ -103,7 +103,10 @@ export function openApiDocument(site: Site, lifecycle: ReadonlyMap<string, Route
         get: withLifecycle('/deals', {
           operationId: 'listOrSearchDeals',
           summary: 'List, search and filter deals, or look one up by slug or id',
-          parameters: parameters(DEAL_LIST_PARAMS),
+          parameters: [
+            ...parameters(DEAL_LIST_PARAMS),
+            { name: 'Search-Intent', in: 'header', description: '`incremental`: a search sent while someone is still typing; answered as usual, not counted among finished searches (docs/search-gaps.md).', schema: { type: 'string', enum: ['incremental'] } },
+          ],
           responses: {
             '200': ok('A single deal (with `slug` or `id`) or a list.', { oneOf: [ref('DealAnswer'), ref('DealList')] }, cached),
             '304': { description: 'Not modified (`If-None-Match`).' },
@@ -220,6 +223,18 @@ export function openApiDocument(site: Site, lifecycle: ReadonlyMap<string, Route
           responses: { '200': ok('Rejected.', { type: 'object', properties: { success: { const: true }, submission: ref('SubmissionRecord') } }), ...errors('400', '401', '403', '404', '503') },
         },
       },
+      '/api/v1/admin/search-gaps': {
+        get: {
+          operationId: 'listSearchGaps',
+          summary: 'Searches that found nothing or little (admin): normalised text and counts per period, most frequent first',
+          ...admin,
+          parameters: [
+            { name: 'days', in: 'query', description: 'The period in UTC days, today included; above 30 it is capped at 30.', schema: { type: 'integer', minimum: 1, default: 7 } },
+            { name: 'limit', in: 'query', description: 'How many queries to list; above 500 it is capped at 500.', schema: { type: 'integer', minimum: 1, default: 50 } },
+          ],
+          responses: { '200': ok('The period\'s counts and its most frequent queries that found nothing (`zero`) or 1 or 2 deals (`low`).', ref('SearchGapReport')), ...errors('400', '401', '403', '503') },
+        },
+      },
       '/api/v1/health': {
         get: {
           operationId: 'health',
@@ -280,6 +295,23 @@ export function openApiDocument(site: Site, lifecycle: ReadonlyMap<string, Route
           required: ['id', 'status', 'submittedAt'],
           properties: { id: { type: 'string' }, status: { type: 'string', enum: ['pending', 'approved', 'rejected'] }, submittedAt: { type: 'string' }, emailRemovedAt: { type: 'string' } },
           additionalProperties: true,
+        },
+        SearchGapReport: {
+          type: 'object',
+          required: ['success', 'days', 'from', 'to', 'searches', 'zero', 'low', 'queries'],
+          properties: {
+            success: { const: true },
+            days: { type: 'integer' },
+            from: { type: 'string', format: 'date' },
+            to: { type: 'string', format: 'date' },
+            searches: { type: 'integer', description: 'Finished searches counted in the period.' },
+            zero: { type: 'integer', description: 'Of those, how many found nothing.' },
+            low: { type: 'integer', description: 'Of those, how many found 1 or 2 deals.' },
+            queries: {
+              type: 'array',
+              items: { type: 'object', required: ['query', 'zero', 'low', 'lastSeen'], properties: { query: { type: 'string', description: 'Normalised: lower case, no accents or punctuation; e-mail addresses and long numbers replaced.' }, zero: { type: 'integer' }, low: { type: 'integer' }, lastSeen: { type: 'string', format: 'date' } } },
+            },
+          },
         },
         WriteResult: { type: 'object', required: ['success'], properties: { success: { const: true }, created: { type: 'integer' }, updated: { type: 'integer' }, deleted: { type: 'integer' }, ids: { type: 'array', items: { type: 'string' } }, slugs: { type: 'array', items: { type: 'string' } } } },
         SessionAnswer: { type: 'object', required: ['success', 'user'], properties: { success: { const: true }, user: { type: 'object', properties: { email: { type: 'string' }, role: { type: 'string', enum: ['admin', 'member'] } } }, expiresAt: { type: 'string' } } },

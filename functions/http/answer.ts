@@ -14,6 +14,8 @@ export interface Answer {
   etag: string;
   headers: Record<string, string>;
   encoded: Partial<Record<Coding, Promise<Uint8Array>>>;
+  /** For a search: how many deals matched before `limit` (read by the search-gap counter). */
+  matches?: number;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -21,6 +23,13 @@ const encoder = new TextEncoder();
 
 /** Bytes behind responses built here, so the Node adapter can write them without streaming. */
 const rawBodies = new WeakMap<Response, Uint8Array>();
+
+/**
+ * What a handler still has to do when its stored response is served again without it (the
+ * Node adapter's micro-cache): count a search. Given the header reader of the new request.
+ */
+export type Replay = (header: (name: string) => string | null) => void;
+const replays = new WeakMap<Response, Replay>();
 
 /**
  * Serialise a value once into an answer.
@@ -73,6 +82,16 @@ export async function answerResponse(request: Request, answer: Answer, extraHead
   const encoded = await (answer.encoded[coding] ??= compress(answer.body, coding));
   headers['Content-Encoding'] = coding;
   return bytesResponse(answer.status, encoded, headers);
+}
+
+/** Ask whoever serves `response` again from a store to call `replay` each time. */
+export function onReplay(response: Response, replay: Replay): void {
+  replays.set(response, replay);
+}
+
+/** The replay registered for a response, if any. */
+export function replayOf(response: Response): Replay | undefined {
+  return replays.get(response);
 }
 
 /** The bytes of a response built by this module, if it was. */

@@ -11,3 +11,12 @@ export function invalidParameter(problem: ParamProblem): ApiError {
     hint: `Allowed values for \`${problem.name}\`: ${problem.allowed}.`,
   });
 }
+
+/** A whole-number query parameter of at least `min`, or `fallback` when absent. */
+export function wholeParam(params: URLSearchParams, name: string, fallback: number, min: number): number {
+  const text = params.get(name);
+  if (text === null || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min) throw invalidParameter({ name, message: `expected a whole number of at least ${min}, got \`${text}\``, allowed: `whole numbers from ${min}` });
+  return value;
+}

@@ -35,7 +35,7 @@ export async function handleMcp(request: Request, deps: Deps): Promise<Response>
   if (message instanceof Response) return message;
   // One catalog for the whole request: tools and resources answer from the same version.
   const catalog = deps.state().catalog;
-  const server = buildMcpServer(catalog, MCP_SERVER_VERSION, (path) => documentText(path, catalog, deps));
+  const server = buildMcpServer(catalog, MCP_SERVER_VERSION, (path) => documentText(path, catalog, deps), (query, matches) => deps.searchGaps.note(query, matches));
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);

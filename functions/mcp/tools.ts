@@ -33,9 +33,10 @@ const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: 
 /**
  * A server with every tool and resource, answering from `catalog`.
  * @param documentText the text of a document (`/llms-full.txt`) for `catalog`, from the documents' cache
+ * @param searched told of every `search_deals` call with a query and how many deals it matched (the search-gap counter)
  * @example buildMcpServer(catalog, '1.0.0', (path) => documentText(path, catalog, deps))
  */
-export function buildMcpServer(catalog: Catalog, version: string, documentText: (path: string) => string): McpServer {
+export function buildMcpServer(catalog: Catalog, version: string, documentText: (path: string) => string, searched?: (query: string, matches: number) => void): McpServer {
   const server = new McpServer({ name: catalog.site.name, version }, { instructions: `Search ${catalog.site.name}: verified startup deals, credits and programs. Read-only; no credentials needed.` });
   const url = (path: string) => absolute(catalog.site.baseUrl, path);
 
@@ -71,6 +72,7 @@ export function buildMcpServer(catalog: Catalog, version: string, documentText: 
         recommended: recommended ? 'true' : undefined,
         limit,
       });
+      if (query !== undefined && query.trim() !== '') searched?.(query, stats.total);
       const deals = positions.map((p) => summary(catalog.deals[p] as Deal, url));
       const structured = { total: stats.total, count: deals.length, deals };
       // Clients show tool text as Markdown: content fields go through the Markdown content policy.

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '../../functions/deps.ts';
+import { SearchGaps } from '../../functions/search-gaps/search-gaps.ts';
+import { MemorySearchGapStore } from '../../functions/search-gaps/store.ts';
 import { handleMcp } from '../../functions/mcp/handler.ts';
 import { llmsFullTxt, llmsTxt } from '../../src/agents/llms.ts';
 import { markdownToHtml } from '../../src/agents/markdown-html.ts';
@@ -29,7 +31,7 @@ const TODAY = '2026-11-21';
 let catalog: Catalog;
 let hostile: Deal;
 /** What the MCP handler reads: only the catalog being served. */
-const deps = { state: () => ({ catalog }) } as unknown as Deps;
+const deps = { state: () => ({ catalog }), searchGaps: new SearchGaps(new MemorySearchGapStore(), () => '2026-11-23') } as unknown as Deps;
 
 beforeAll(async () => {
   const result = runPipeline(await readContent(join(FIXTURES, 'valid')), { today: TODAY });

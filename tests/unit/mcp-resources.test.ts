@@ -9,6 +9,8 @@ import { beforeAll, expect, test } from 'vitest';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { documentCacheCounts, handleDocument } from '../../functions/documents.ts';
 import type { Deps } from '../../functions/deps.ts';
+import { SearchGaps } from '../../functions/search-gaps/search-gaps.ts';
+import { MemorySearchGapStore } from '../../functions/search-gaps/store.ts';
 import { handleMcp } from '../../functions/mcp/handler.ts';
 import { absolute, paths } from '../../src/agents/site-urls.ts';
 import { createCatalog, withChangedDeals, type Catalog } from '../../src/catalog/catalog.ts';
@@ -20,7 +22,7 @@ import { FIXTURES } from '../helpers/server.ts';
 const TODAY = '2026-11-21';
 let catalog: Catalog;
 /** What the handlers read: only the catalog being served. */
-const deps = { state: () => ({ catalog }) } as unknown as Deps;
+const deps = { state: () => ({ catalog }), searchGaps: new SearchGaps(new MemorySearchGapStore(), () => '2026-11-23') } as unknown as Deps;
 
 beforeAll(async () => {
   const result = runPipeline(await readContent(join(FIXTURES, 'valid')), { today: TODAY });
