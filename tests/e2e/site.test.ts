@@ -11,6 +11,7 @@ import { appearanceSuite } from './suites/appearance.ts';
 import { dealPageSuite } from './suites/deal-page.ts';
 import { filtersSuite } from './suites/filters.ts';
 import { headAndLayoutSuite } from './suites/head-and-layout.ts';
+import { searchGapsSuite } from './suites/search-gaps.ts';
 import { searchSuite } from './suites/search.ts';
 import { submitSuite } from './suites/submit.ts';
 
@@ -24,6 +25,7 @@ submitSuite();
 appearanceSuite();
 accessibilitySuite();
 headAndLayoutSuite();
+searchGapsSuite();
 adminSuite();
 
 // Last: nothing above made the server log an error (no unexpected 500s).

@@ -20,6 +20,7 @@ const ADMIN_PAGES = [
   { name: 'admin deals list', path: '/admin/', ready: '[data-rows] tr' },
   { name: 'admin deal form', path: '/admin/deal/', ready: '#title' },
   { name: 'admin review queue', path: '/admin/submissions/', ready: 'main' },
+  { name: 'admin searches', path: '/admin/searches/', ready: '[data-rows] tr' },
 ];
 const adminCases = ADMIN_PAGES.flatMap((type) => SCHEMES.map((scheme) => ({ type, scheme })));
 const AXE_ACCOUNT = { email: 'e2e-axe@example.com', password: 'e2e-axe-password' };
