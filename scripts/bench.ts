@@ -5,6 +5,7 @@
  * print every case as a ratio to the baseline measured in the same run, with the state it
  * started from.
  */
+import { seededRandom } from './seeded-random.ts';
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
@@ -58,7 +59,7 @@ const cases: { name: string; paths: string[]; what: string }[] = [
   {
     name: '(b) search, limit=20',
     paths: queries.map((q) => `/api/v1/deals?search=${encodeURIComponent(q)}&limit=20`),
-    what: `${queries.length} distinct one- to three-word queries from the catalog's words, rotated; with the cache on, every one is a cache hit after the warm-up round (the cache holds 10,000 answers)`,
+    what: `${queries.length} distinct one- to three-word queries from the catalog's words, a third with a typo, rotated; with the cache on, every one is a cache hit after the warm-up round (the cache holds 10,000 answers)`,
   },
   { name: '(c) category filter, limit=20', paths: [`/api/v1/deals?category=${firstCategory}&limit=20`], what: 'one category, 20 deals' },
   { name: '(d) single lookup by slug', paths: catalog.deals.slice(0, 200).map((d) => `/api/v1/deals?slug=${d.slug}`), what: '200 slugs, rotated' },
@@ -187,17 +188,35 @@ function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
 }
 
-/** Distinct one- to three-word queries from the catalog's own words. */
+/**
+ * Distinct one- to three-word queries from the catalog's own words; in one query out of three a
+ * word of 5 letters or more carries a typo (a letter dropped, doubled, swapped with the next or
+ * replaced), the case the typo budget has to search the dictionary for.
+ */
 function searchQueries(data: CatalogData, count: number): string[] {
   const words = [...new Set(data.deals.flatMap((d) => `${d.title} ${d.provider} ${(d.tags ?? []).join(' ')} ${d.shortDescription ?? ''}`.toLowerCase().match(/\p{L}{3,}/gu) ?? []))];
-  let seed = 7;
-  const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const next = seededRandom(7);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
   const queries = new Set<string>();
   while (queries.size < count && words.length > 0) {
-    const n = 1 + Math.floor(next() * 3);
-    queries.add(Array.from({ length: n }, () => words[Math.floor(next() * words.length)]).join(' '));
+    const chosen = Array.from({ length: 1 + Math.floor(next() * 3) }, () => pick(words));
+    const long = chosen.findIndex((w) => w.length >= 5);
+    if (long >= 0 && queries.size % 3 === 0) chosen[long] = misspell(chosen[long] as string, next);
+    queries.add(chosen.join(' '));
   }
   return [...queries];
+}
+
+/** One typo, at a random place (never the first letter, which people rarely get wrong). */
+function misspell(word: string, next: () => number): string {
+  const at = 1 + Math.floor(next() * (word.length - 2));
+  const edits = [
+    () => word.slice(0, at) + word.slice(at + 1),
+    () => word.slice(0, at) + (word[at] ?? '') + word.slice(at),
+    () => word.slice(0, at) + (word[at + 1] ?? '') + (word[at] ?? '') + word.slice(at + 2),
+    () => word.slice(0, at) + 'etaoinshrdlu'[Math.floor(next() * 12)] + word.slice(at + 1),
+  ];
+  return (edits[Math.floor(next() * edits.length)] as () => string)();
 }
 
 function rss(child: ChildProcess): number {

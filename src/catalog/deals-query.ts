@@ -8,6 +8,7 @@ import type { Deal } from '../schemas/deal.ts';
 import { LIMIT_CAP, type DealListQuery } from '../schemas/query.ts';
 import type { Catalog } from './catalog.ts';
 import { compareHits, search, type SearchHit } from './search.ts';
+import { queryWords } from './tokens.ts';
 import { expandQuery } from './synonyms.ts';
 import { topK } from './top.ts';
 
@@ -102,9 +103,12 @@ export function effectiveScope(catalog: Catalog, query: DealListQuery): Scope | 
 /**
  * Editors' synonyms (content/synonyms.yaml, DESIGN "search syntax"), kept outside the engine:
  * the original query and each synonym-expanded variant (at most MAX_VARIANTS, synonyms.ts) are
- * searched as they are, and a document found by several keeps its best score. Cheap because the
- * variants are few (at most five searches per query) and each is an ordinary search; correct
- * because a variant only ever adds documents matching a rewording the editors declared equivalent.
+ * searched as they are, and a document found by several keeps its best rank. Cheap because the
+ * variants are few (at most five searches per query) and each is an ordinary search.
+ *
+ * A variant's hit is ranked in the original query's terms (`asOriginal`), so a longer synonym
+ * cannot outrank the words people typed by its length: "cdn" → "content delivery network" must
+ * not rank a page with "content" and "delivery" above the one that says "CDN".
  */
 function searchWithSynonyms(catalog: Catalog, text: string): SearchHit[] {
   const { index } = catalog.dealSearch;
@@ -113,11 +117,29 @@ function searchWithSynonyms(catalog: Catalog, text: string): SearchHit[] {
   if (variants.length === 0) return hits;
   const best = new Map<number, SearchHit>();
   for (const hit of hits) best.set(hit.doc, hit);
+  const originalWords = queryWords(text).length;
   for (const variant of variants) {
-    for (const hit of search(index, variant)) {
+    const variantWords = queryWords(variant).length;
+    for (const found of search(index, variant)) {
+      const hit = asOriginal(found, originalWords, variantWords);
+      if (hit === undefined) continue;
       const known = best.get(hit.doc);
       if (known === undefined || compareHits(hit, known) < 0) best.set(hit.doc, hit);
     }
   }
   return [...best.values()];
+}
+
+/**
+ * A variant's hit measured against the original query: the share of the variant's words it
+ * matched, in original words, rounded down (none left drops it: matching "content" alone is not
+ * matching "cdn"), and its word rank scaled the same way. Otherwise a synonym counts as the
+ * words it stands for, exactly (as Algolia's and Meilisearch's synonyms do).
+ */
+function asOriginal(hit: SearchHit, originalWords: number, variantWords: number): SearchHit | undefined {
+  if (variantWords === originalWords) return hit;
+  const words = Math.floor((hit.words * originalWords) / Math.max(variantWords, 1));
+  if (words === 0) return undefined;
+  const wordRank = Math.max(1, Math.floor((hit.wordRank * (2 ** originalWords - 1)) / (2 ** variantWords - 1)));
+  return { ...hit, words, wordRank };
 }

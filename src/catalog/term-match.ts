@@ -70,7 +70,9 @@ export function typoMatches(dictionary: Dictionary, has: (term: string) => boole
     for (const term of dictionary.buckets.get(bucketKey(first, length)) ?? []) {
       if (term === stem) continue;
       const distance = Math.min(
-        boundedDistance(term, stem, budget),
+        // Against the stem, within the stem's own budget: "wedding" stems to `wed`, and `web` is
+        // one edit from that but not a typo of "wedding".
+        maxTypos(stem) === 0 ? budget + 1 : boundedDistance(term, stem, budget),
         boundedDistance(term, raw, budget),
         term.length < MIN_STEM_PREFIX ? budget + 1 : boundedDistance(term, raw, budget - 1, raw.length - SUFFIX) + 1,
       );

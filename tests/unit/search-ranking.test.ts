@@ -61,6 +61,12 @@ describe('typo tolerance', () => {
     expect([maxTypos('brex'), maxTypos('notin'), maxTypos('hubspots'), maxTypos('accelerat'), maxTypos('acceleratorss')]).toEqual([0, 1, 1, 2, 2]);
   });
 
+  test('a long word whose stem is short gets no typo on the stem ("wedding" → `wed` is not `web`)', () => {
+    const local = [deal('Web hosting'), deal('Wedding venues')];
+    const localIndex = indexOf(local);
+    expect(titles(localIndex, local, 'wedding')).toEqual(['Wedding venues']);
+  });
+
   test('no typo under 5 letters', () => {
     expect(find('brez the')).toEqual([]);
     expect(find('brx')).toEqual([]);
@@ -223,5 +229,29 @@ describe('ranking: relevance first, paid placement only breaks ties', () => {
       const order = listDeals(catalog, { search: query }).positions.map((p) => hitByPosition.get(p) as SearchHit);
       for (let i = 1; i < order.length; i++) expect(compareHits(order[i - 1] as SearchHit, order[i] as SearchHit), query).toBeLessThanOrEqual(0);
     }
+  });
+});
+
+describe('synonyms rank as the words they stand for', () => {
+  test('a synonym longer than the word typed cannot outrank it by its length, nor match by a part of it', async () => {
+    const base = runPipeline(await readContent(join(FIXTURES, 'valid')), { today: '2026-11-21' }).value?.data;
+    if (!base) throw new Error('fixture did not build');
+    const deals = [
+      deal('Partial', { description: 'Content and delivery, nothing else.' }),
+      deal('Literal', { description: 'A CDN.' }),
+      deal('Spelled out', { description: 'A content delivery network at the edge.' }),
+    ].sort(compareDeals);
+    const built = buildDealIndex(deals, base.categories);
+    const startups = buildStartupIndex(base.startups);
+    const catalog = createCatalog(
+      { ...base, deals, synonyms: { 'two-way': [['cdn', 'content delivery network']], 'one-way': {} } },
+      { deals: compactIndex(built.lunr, built.stats), startups: compactIndex(startups.lunr, startups.stats) },
+    );
+    const found = listDeals(catalog, { search: 'cdn' }).positions.map((p) => catalog.deals[p]?.title);
+    expect(found.sort()).toEqual(['Literal', 'Spelled out']);
+    // Both now match the one word "cdn" fully and exactly: the deal saying "content delivery
+    // network" (three words) ranks by field weight like the literal one, not above it by word count.
+    const partial = listDeals(catalog, { search: 'cdn content' }).positions.map((p) => catalog.deals[p]?.title);
+    expect(partial[partial.length - 1]).toBe('Partial');
   });
 });
