@@ -1,29 +1,22 @@
 /**
  * Search-gap counts in Redis, shared by every instance: per day a counter of searches and two
  * sorted sets (query → count) for zero and low outcomes, each expiring after RETAIN_DAYS.
- * Counting is best effort: while Redis is down a search is not counted (and the outage is
- * logged once by the connection), never refused or slowed.
+ * Counting is best effort: while Redis is down a batch is not counted (and the outage is logged
+ * once by the connection), and no search is refused or slowed.
  */
 import type { Redis } from 'ioredis';
-import { MAX_QUERIES_PER_DAY, RETAIN_DAYS, type DayGaps, type SearchGapStore, type SearchOutcome } from './store.ts';
+import { MAX_QUERIES_PER_DAY, RETAIN_DAYS, type DayGaps, type SearchGapStore } from './store.ts';
 
 const TTL_SECONDS = (RETAIN_DAYS + 1) * 24 * 60 * 60;
 
 /**
- * One atomic step: count the search and, for a zero or low outcome, the query, unless the
- * day's set is full and the query new (the same bound as the memory store).
- * KEYS: searches counter, then for zero or low the outcome's counter and set; ARGV: ttl, max, query.
+ * Count one query of a batch, unless the day's set is full and the query new (the same bound as
+ * the memory store), in one atomic step. KEYS: the outcome's set; ARGV: ttl, max, query, count.
  */
-const NOTE_SCRIPT = `
-redis.call('INCR', KEYS[1])
-redis.call('EXPIRE', KEYS[1], ARGV[1])
-if KEYS[2] then
-  redis.call('INCR', KEYS[2])
-  redis.call('EXPIRE', KEYS[2], ARGV[1])
-  if redis.call('ZSCORE', KEYS[3], ARGV[3]) or redis.call('ZCARD', KEYS[3]) < tonumber(ARGV[2]) then
-    redis.call('ZINCRBY', KEYS[3], 1, ARGV[3])
-    redis.call('EXPIRE', KEYS[3], ARGV[1])
-  end
+const COUNT_QUERY_SCRIPT = `
+if redis.call('ZSCORE', KEYS[1], ARGV[3]) or redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then
+  redis.call('ZINCRBY', KEYS[1], ARGV[4], ARGV[3])
+  redis.call('EXPIRE', KEYS[1], ARGV[1])
 end
 return 1
 `;
@@ -37,10 +30,22 @@ export class RedisSearchGapStore implements SearchGapStore {
     this.onError = onError;
   }
 
-  async note(day: string, outcome: SearchOutcome, query: string): Promise<void> {
+  /** One pipeline per batch (a batch holds about a second of searches: search-gaps.ts). */
+  async add(batch: DayGaps): Promise<void> {
     try {
-      const keys = outcome === 'found' ? [key(day, 'searches')] : [key(day, 'searches'), key(day, `${outcome}-searches`), key(day, outcome)];
-      await this.redis.eval(NOTE_SCRIPT, keys.length, ...keys, TTL_SECONDS, MAX_QUERIES_PER_DAY, query);
+      const pipeline = this.redis.pipeline();
+      const counters: [string, number][] = [
+        ['searches', batch.searches],
+        ['zero-searches', batch.zeroSearches],
+        ['low-searches', batch.lowSearches],
+      ];
+      for (const [part, count] of counters) if (count > 0) pipeline.incrby(key(batch.day, part), count).expire(key(batch.day, part), TTL_SECONDS);
+      for (const outcome of ['zero', 'low'] as const) {
+        for (const [query, count] of batch[outcome]) pipeline.eval(COUNT_QUERY_SCRIPT, 1, key(batch.day, outcome), TTL_SECONDS, MAX_QUERIES_PER_DAY, query, count);
+      }
+      const replies = (await pipeline.exec()) ?? [];
+      const failed = replies.find(([error]) => error);
+      if (failed) throw failed[0];
     } catch (error) {
       this.onError(error);
     }

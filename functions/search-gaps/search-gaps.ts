@@ -6,10 +6,15 @@
  * (GET /api/v1/admin/search-gaps) and the metrics endpoint.
  */
 import { normaliseQuery } from './normalise.ts';
-import { lastDays, type DayGaps, type SearchGapStore, type SearchOutcome } from './store.ts';
+import { countQuery, emptyDay, lastDays, type DayGaps, type SearchGapStore, type SearchOutcome } from './store.ts';
 
 /** A search with fewer matches than this "found little". */
 export const LOW_RESULTS = 3;
+/**
+ * Counts gather in memory and go to the store at most this often: a search then costs a few map
+ * updates, not a store call (which, in Redis, would be a round trip per search).
+ */
+const FLUSH_MS = 1000;
 /** The metric lists this many queries, over this many days. */
 const METRIC_TOP = 10;
 const METRIC_DAYS = 7;
@@ -39,6 +44,9 @@ export class SearchGaps {
   private readonly today: () => string;
   /** This process's searches by outcome, for the counter metric. */
   private readonly outcomes: Record<SearchOutcome, number> = { zero: 0, low: 0, found: 0 };
+  /** Counts not yet handed to the store, by day. */
+  private pending = new Map<string, DayGaps>();
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** @param today the current UTC day, YYYY-MM-DD */
   constructor(store: SearchGapStore, today: () => string) {
@@ -47,20 +55,41 @@ export class SearchGaps {
   }
 
   /**
-   * Count one finished search that matched `matches` deals. Never waits and never throws: the
-   * store counts in the background, best effort.
+   * Count one finished search that matched `matches` deals. Synchronous and cheap (the text is
+   * only normalised when it is kept); the store gets the counts within FLUSH_MS, best effort.
    * @example gaps.note('notion discount', 0)
    */
   note(text: string, matches: number): void {
-    const query = normaliseQuery(text);
-    if (query === undefined) return;
     const outcome: SearchOutcome = matches === 0 ? 'zero' : matches < LOW_RESULTS ? 'low' : 'found';
+    const query = outcome === 'found' ? '' : normaliseQuery(text);
+    if (query === undefined) return;
     this.outcomes[outcome]++;
-    void this.store.note(this.today(), outcome, query).catch(() => undefined);
+    const day = this.today();
+    let batch = this.pending.get(day);
+    if (!batch) {
+      batch = emptyDay(day);
+      this.pending.set(day, batch);
+    }
+    batch.searches++;
+    if (outcome !== 'found') {
+      batch[outcome === 'zero' ? 'zeroSearches' : 'lowSearches']++;
+      countQuery(batch[outcome], query);
+    }
+    this.flushTimer ??= setTimeout(() => void this.flush(), FLUSH_MS).unref();
+  }
+
+  /** Hand the gathered counts to the store now. */
+  async flush(): Promise<void> {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const batches = [...this.pending.values()];
+    this.pending = new Map();
+    await Promise.all(batches.map((batch) => this.store.add(batch).catch(() => undefined)));
   }
 
   /** The last `days` days (today included), with at most `limit` queries. */
   async report(days: number, limit: number): Promise<GapReport> {
+    await this.flush();
     const period = lastDays(this.today(), days);
     return summarise(await this.store.read(period), period, limit);
   }

@@ -19,8 +19,8 @@ export interface DayGaps {
 }
 
 export interface SearchGapStore {
-  /** Count one search on `day`; `query` (normalised) is kept only for a zero or low outcome. */
-  note(day: string, outcome: SearchOutcome, query: string): Promise<void>;
+  /** Add a batch of one day's counts (search-gaps.ts gathers them and hands them over now and then). */
+  add(batch: DayGaps): Promise<void>;
   /** The records of these days (a day with no searches may be left out). */
   read(days: readonly string[]): Promise<DayGaps[]>;
 }
@@ -36,20 +36,17 @@ export const MAX_QUERIES_PER_DAY = 5_000;
 export class MemorySearchGapStore implements SearchGapStore {
   private readonly days = new Map<string, DayGaps>();
 
-  async note(day: string, outcome: SearchOutcome, query: string): Promise<void> {
-    let record = this.days.get(day);
+  async add(batch: DayGaps): Promise<void> {
+    let record = this.days.get(batch.day);
     if (!record) {
-      record = { day, searches: 0, zeroSearches: 0, lowSearches: 0, zero: new Map(), low: new Map() };
-      this.days.set(day, record);
-      this.forgetOldDays(day);
+      record = emptyDay(batch.day);
+      this.days.set(batch.day, record);
+      this.forgetOldDays(batch.day);
     }
-    record.searches++;
-    if (outcome === 'found') return;
-    record[outcome === 'zero' ? 'zeroSearches' : 'lowSearches']++;
-    const counts = record[outcome];
-    const known = counts.get(query);
-    if (known !== undefined) counts.set(query, known + 1);
-    else if (counts.size < MAX_QUERIES_PER_DAY) counts.set(query, 1);
+    record.searches += batch.searches;
+    record.zeroSearches += batch.zeroSearches;
+    record.lowSearches += batch.lowSearches;
+    for (const outcome of ['zero', 'low'] as const) for (const [query, count] of batch[outcome]) countQuery(record[outcome], query, count);
   }
 
   async read(days: readonly string[]): Promise<DayGaps[]> {
@@ -60,6 +57,18 @@ export class MemorySearchGapStore implements SearchGapStore {
     const oldest = dayBefore(today, RETAIN_DAYS - 1);
     for (const day of this.days.keys()) if (day < oldest) this.days.delete(day);
   }
+}
+
+/** A day with nothing counted yet. */
+export function emptyDay(day: string): DayGaps {
+  return { day, searches: 0, zeroSearches: 0, lowSearches: 0, zero: new Map(), low: new Map() };
+}
+
+/** Add `count` to a query's count, unless the day's list is full and the query new (MAX_QUERIES_PER_DAY). */
+export function countQuery(counts: Map<string, number>, query: string, count = 1): void {
+  const known = counts.get(query);
+  if (known !== undefined) counts.set(query, known + count);
+  else if (counts.size < MAX_QUERIES_PER_DAY) counts.set(query, count);
 }
 
 /**

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { normaliseQuery, MAX_QUERY_CHARS } from '../../functions/search-gaps/normalise.ts';
 import { RedisSearchGapStore } from '../../functions/search-gaps/redis-store.ts';
 import { SearchGaps, summarise } from '../../functions/search-gaps/search-gaps.ts';
-import { lastDays, MAX_QUERIES_PER_DAY, MemorySearchGapStore, RETAIN_DAYS, type SearchGapStore } from '../../functions/search-gaps/store.ts';
+import { emptyDay, lastDays, MAX_QUERIES_PER_DAY, MemorySearchGapStore, RETAIN_DAYS, type DayGaps, type SearchGapStore } from '../../functions/search-gaps/store.ts';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.ts';
 
 describe('normaliseQuery', () => {
@@ -69,7 +69,6 @@ describe('SearchGaps', () => {
     gaps.note('old miss', 0);
     today = '2026-11-23';
     gaps.note('new miss', 0);
-    await new Promise((resolve) => setImmediate(resolve));
     expect((await gaps.report(7, 10)).queries.map((q) => q.query)).toEqual(['new miss']);
     expect((await gaps.report(30, 10)).queries.map((q) => q.query)).toEqual(['new miss', 'old miss']);
   });
@@ -124,6 +123,16 @@ afterAll(async () => {
   await redisServer.stop();
 });
 
+/** A batch of one search, as SearchGaps hands it over. */
+function one(day: string, outcome: 'zero' | 'low' | 'found', query: string): DayGaps {
+  const batch = emptyDay(day);
+  batch.searches = 1;
+  if (outcome === 'zero') batch.zeroSearches = 1;
+  if (outcome === 'low') batch.lowSearches = 1;
+  if (outcome !== 'found') batch[outcome].set(query, 1);
+  return batch;
+}
+
 const stores: [string, () => Promise<SearchGapStore>][] = [
   ['memory', async () => new MemorySearchGapStore()],
   [
@@ -139,11 +148,11 @@ const stores: [string, () => Promise<SearchGapStore>][] = [
 describe.each(stores)('%s store', (_name, open) => {
   test('counts searches and outcomes per day; lists zero and low queries by text', async () => {
     const store = await open();
-    await store.note('2026-11-23', 'zero', 'hubspt');
-    await store.note('2026-11-23', 'zero', 'hubspt');
-    await store.note('2026-11-23', 'low', 'cdn');
-    await store.note('2026-11-23', 'found', 'aws');
-    await store.note('2026-11-22', 'zero', 'hubspt');
+    await store.add(one('2026-11-23', 'zero', 'hubspt'));
+    await store.add(one('2026-11-23', 'zero', 'hubspt'));
+    await store.add(one('2026-11-23', 'low', 'cdn'));
+    await store.add(one('2026-11-23', 'found', 'aws'));
+    await store.add(one('2026-11-22', 'zero', 'hubspt'));
     const [today, yesterday] = await store.read(['2026-11-23', '2026-11-22']);
     expect(today).toMatchObject({ day: '2026-11-23', searches: 4, zeroSearches: 2, lowSearches: 1 });
     expect([...(today?.zero ?? [])]).toEqual([['hubspt', 2]]);
@@ -154,8 +163,18 @@ describe.each(stores)('%s store', (_name, open) => {
 
   test(`a day lists at most ${MAX_QUERIES_PER_DAY} distinct queries; beyond, searches still count and known queries still grow`, async () => {
     const store = await open();
-    for (let i = 0; i < MAX_QUERIES_PER_DAY + 50; i++) await store.note('2026-11-23', 'zero', `q${i}`);
-    await store.note('2026-11-23', 'zero', 'q0');
+    // In two batches, as a busy day would hand them over.
+    const first = emptyDay('2026-11-23');
+    const second = emptyDay('2026-11-23');
+    for (let i = 0; i < MAX_QUERIES_PER_DAY + 50; i++) {
+      const batch = i < 3000 ? first : second;
+      batch.searches++;
+      batch.zeroSearches++;
+      batch.zero.set(`q${i}`, 1);
+    }
+    await store.add(first);
+    await store.add(second);
+    await store.add(one('2026-11-23', 'zero', 'q0'));
     const [day] = await store.read(['2026-11-23']);
     expect(day?.zero.size).toBe(MAX_QUERIES_PER_DAY);
     expect(day?.zeroSearches).toBe(MAX_QUERIES_PER_DAY + 51);
@@ -166,9 +185,9 @@ describe.each(stores)('%s store', (_name, open) => {
 
 test('memory store: days older than the retention are dropped', async () => {
   const store = new MemorySearchGapStore();
-  await store.note('2026-10-01', 'zero', 'old');
-  await store.note(lastDays('2026-11-23', RETAIN_DAYS)[RETAIN_DAYS - 1] as string, 'zero', 'oldest kept');
-  await store.note('2026-11-23', 'zero', 'new');
+  await store.add(one('2026-10-01', 'zero', 'old'));
+  await store.add(one(lastDays('2026-11-23', RETAIN_DAYS)[RETAIN_DAYS - 1] as string, 'zero', 'oldest kept'));
+  await store.add(one('2026-11-23', 'zero', 'new'));
   expect((await store.read(['2026-10-01'])).length).toBe(0);
   expect((await store.read(lastDays('2026-11-23', RETAIN_DAYS))).flatMap((d) => [...d.zero.keys()]).sort()).toEqual(['new', 'oldest kept']);
 });
@@ -177,11 +196,11 @@ test('redis store: keys expire after the retention; a failure is reported, never
   await redis.flushall();
   const failures: unknown[] = [];
   const store = new RedisSearchGapStore(redis, (error) => failures.push(error));
-  await store.note('2026-11-23', 'zero', 'hubspt');
+  await store.add(one('2026-11-23', 'zero', 'hubspt'));
   const ttl = await redis.ttl('search-gaps:2026-11-23:zero');
   expect(ttl).toBeGreaterThan(RETAIN_DAYS * 86_400);
   expect(ttl).toBeLessThanOrEqual((RETAIN_DAYS + 1) * 86_400);
   const closed = new Redis(redisServer.url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0 });
-  await new RedisSearchGapStore(closed, (error) => failures.push(error)).note('2026-11-23', 'zero', 'lost');
+  await new RedisSearchGapStore(closed, (error) => failures.push(error)).add(one('2026-11-23', 'zero', 'lost'));
   expect(failures).toHaveLength(1);
 });
