@@ -49,20 +49,29 @@ export function listDeals(catalog: Catalog, query: DealListQuery): DealList {
 
   if (query.search !== undefined && query.search.trim() !== '') {
     const { positions } = catalog.dealSearch;
-    const hits = searchWithSynonyms(catalog, query.search)
-      .map((hit) => ({ position: positions[hit.doc] as number, hit }))
-      .filter((hit) => matches(hit.position));
-    const stats = dealStats(hits.map((h) => catalog.deals[h.position] as Deal), scope);
+    // One pass over what may be tens of thousands of hits: filter, and count for the stats.
+    const hits: SearchHit[] = [];
+    const counter = new StatsCounter(scope);
+    for (const hit of searchWithSynonyms(catalog, query.search)) {
+      const position = positions[hit.doc] as number;
+      if (!matches(position)) continue;
+      hits.push(hit);
+      counter.add(catalog.deals[position] as Deal);
+    }
     // DESIGN: the ranking rules (docs/api.md), then the default order (featured, recommended,
     // lastUpdated, title), which `catalog.deals` is already in: paid placement only breaks ties.
-    const ordered = topK(hits, (a, b) => compareHits(a.hit, b.hit) || a.position - b.position, limit);
-    return { positions: ordered.map((h) => h.position), stats };
+    const ordered = topK(hits, (a, b) => compareHits(a, b) || (positions[a.doc] as number) - (positions[b.doc] as number), limit);
+    return { positions: ordered.map((hit) => positions[hit.doc] as number), stats: counter.result() };
   }
   const all: number[] = [];
-  for (let position = 0; position < catalog.deals.length; position++) if (matches(position)) all.push(position);
+  const counter = new StatsCounter(scope);
+  for (let position = 0; position < catalog.deals.length; position++) {
+    if (!matches(position)) continue;
+    all.push(position);
+    counter.add(catalog.deals[position] as Deal);
+  }
   // `catalog.deals` is already in the default order.
-  const stats = dealStats(all.map((p) => catalog.deals[p] as Deal), scope);
-  return { positions: limit === undefined ? all : all.slice(0, limit), stats };
+  return { positions: limit === undefined ? all : all.slice(0, limit), stats: counter.result() };
 }
 
 /**
@@ -78,17 +87,34 @@ export function findDeal(catalog: Catalog, key: { slug?: string | undefined; id?
 
 /** Stats over a set of deals (DESIGN: over every match, before `limit`). */
 export function dealStats(deals: readonly Deal[], scope: Scope | 'all'): DealStats {
-  const stats: DealStats = { total: deals.length, active: 0, expired: 0, featured: 0, recommended: 0, scope, byCategory: {} };
-  const byCategory = new Map<string, number>();
-  for (const deal of deals) {
+  const counter = new StatsCounter(scope);
+  for (const deal of deals) counter.add(deal);
+  return counter.result();
+}
+
+/** Deal stats counted one deal at a time, so a caller need not gather the deals first. */
+class StatsCounter {
+  private readonly stats: DealStats;
+  private readonly byCategory = new Map<string, number>();
+
+  constructor(scope: Scope | 'all') {
+    this.stats = { total: 0, active: 0, expired: 0, featured: 0, recommended: 0, scope, byCategory: {} };
+  }
+
+  add(deal: Deal): void {
+    const { stats } = this;
+    stats.total++;
     if (deal.status === 'active') stats.active++;
     else if (deal.status === 'expired') stats.expired++;
     if (deal.featured) stats.featured++;
     if (deal.recommended) stats.recommended++;
-    byCategory.set(deal.category, (byCategory.get(deal.category) ?? 0) + 1);
+    this.byCategory.set(deal.category, (this.byCategory.get(deal.category) ?? 0) + 1);
   }
-  for (const name of [...byCategory.keys()].sort()) stats.byCategory[name] = byCategory.get(name) as number;
-  return stats;
+
+  result(): DealStats {
+    for (const name of [...this.byCategory.keys()].sort()) this.stats.byCategory[name] = this.byCategory.get(name) as number;
+    return this.stats;
+  }
 }
 
 /** DESIGN: default scope `deals`; a `category` without `scope` means that category's scope. */

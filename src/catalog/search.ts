@@ -257,18 +257,21 @@ export function searchWords(index: SearchIndex, words: readonly QueryWord[]): Se
   });
 
   const weightOfWord = informativeness(docsPerWord);
-  return touched.map((doc) => {
+  const hits = new Array<SearchHit>(touched.length);
+  for (let i = 0; i < touched.length; i++) {
+    const doc = touched[i] as number;
     const mask = scratch.mask[doc] as number;
     let words = 0;
     let wordRank = 0;
-    weightOfWord.forEach((weight, w) => {
+    for (let w = 0; w < weightOfWord.length; w++) {
       if (mask & (1 << w)) {
         words++;
-        wordRank += weight;
+        wordRank += weightOfWord[w] as number;
       }
-    });
-    return { doc, score: scratch.scores[doc] as number, words, wordRank, typos: scratch.typos[doc] as number, inexact: scratch.inexact[doc] as number };
-  });
+    }
+    hits[i] = { doc, score: scratch.scores[doc] as number, words, wordRank, typos: scratch.typos[doc] as number, inexact: scratch.inexact[doc] as number };
+  }
+  return hits;
 }
 
 /**
