@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../src/config.ts';
+import { settings } from './_settings.ts';
 import { accountsFile } from '../functions/auth/accounts.ts';
 import { hashPassword } from '../functions/auth/passwords.ts';
 import { newGeneration, normalizeEmail, readAccounts, ROLES, writeAccounts, type Role } from '../functions/auth/users.ts';
@@ -19,7 +19,7 @@ const { positionals, values } = parseArgs({
   options: { role: { type: 'string', default: 'member' }, password: { type: 'string' }, sso: { type: 'boolean', default: false } },
 });
 const [command, emailArg] = positionals;
-const file = accountsFile(loadConfig().dataDir);
+const file = accountsFile(settings().dataDir);
 const accounts = await readAccounts(file);
 
 const fail = (message: string): never => {

@@ -2,13 +2,13 @@
  * `npm run check`: validate content without building. One line per problem (file:line field:
  * what is wrong and what is allowed); exits 1 when any is an error. Warnings do not fail.
  */
-import { loadConfig } from '../src/config.ts';
+import { settings } from './_settings.ts';
 import { formatDiagnostic, hasErrors, sortDiagnostics } from '../src/pipeline/diagnostics.ts';
 import { runPipeline } from '../src/pipeline/build.ts';
 import { readContent } from '../src/pipeline/read-content.ts';
 import { today } from './_build-steps.ts';
 
-const contentDir = process.argv[2] ?? loadConfig().contentDir;
+const contentDir = process.argv[2] ?? settings().contentDir;
 const sources = await readContent(contentDir);
 const { diagnostics } = runPipeline(sources, { today: today(), index: false });
 for (const d of sortDiagnostics(diagnostics)) console.log(formatDiagnostic(d));

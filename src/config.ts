@@ -3,6 +3,7 @@
  * runs with no configuration at all.
  */
 import { resolve } from 'node:path';
+import * as z from 'zod';
 
 export interface Config {
   /** The content store: a folder of Markdown/YAML (a git work tree for writes). */
@@ -62,53 +63,103 @@ export interface OidcConfig {
 }
 
 /**
+ * The environment variables the service reads, as one schema: each is checked on its own, so a
+ * wrong value is reported by its name ("PORT: expected a whole number …"), all of them at once.
+ * Unset or empty means the embedded default.
+ */
+const optionalWholeNumber = z
+  .string()
+  .optional()
+  .transform((text, context) => {
+    if (text === undefined || text.trim() === '') return undefined;
+    const value = Number(text);
+    if (Number.isInteger(value) && value >= 0) return value;
+    context.addIssue({ code: 'custom', message: `expected a whole number of 0 or more, got ${JSON.stringify(text)}` });
+    return z.NEVER;
+  });
+const wholeNumber = (fallback: number) => optionalWholeNumber.transform((value) => value ?? fallback);
+const text = z.string().optional().transform((value) => (value === undefined || value === '' ? undefined : value));
+const url = (what: string) =>
+  text.refine((value) => value === undefined || URL.canParse(value), { message: `expected ${what} URL` });
+
+const EnvSchema = z.object({
+  CONTENT_DIR: text,
+  GENERATED_DIR: text,
+  DIST_DIR: text,
+  DATA_DIR: text,
+  HOST: text,
+  PORT: wholeNumber(4321).refine((port) => port <= 65535, { message: 'expected a port number (0 to 65535)' }),
+  ANSWER_CACHE: text,
+  ANSWER_CACHE_ENTRIES: wholeNumber(10_000),
+  ANSWER_CACHE_BYTES: wholeNumber(64 * 1024 * 1024),
+  SESSION_SECRET: text,
+  SESSION_TTL_SECONDS: wholeNumber(8 * 60 * 60),
+  API_LIFECYCLE: text,
+  RATE_LIMITS: text,
+  REDIS_URL: url('a redis://'),
+  DATABASE_URL: url('a postgres://'),
+  SUBMISSIONS_MAX_PENDING: wholeNumber(1000),
+  SUBMISSION_EMAIL_RETENTION_DAYS: wholeNumber(30),
+  TRUST_PROXY_HOPS: wholeNumber(0),
+  // Empty turns metrics off; anything else is a path.
+  METRICS_PATH: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === '' || value.startsWith('/'), { message: 'expected a path starting with / (or empty to turn metrics off)' }),
+  CONTENT_REMOTE: text,
+  CONTENT_BRANCH: text,
+  CONTENT_PULL_SECONDS: optionalWholeNumber,
+  CONTENT_WEBHOOK_SECRET: text,
+  OIDC_ISSUER: url('an https://'),
+  OIDC_CLIENT_ID: text,
+  OIDC_CLIENT_SECRET: text,
+  OIDC_NAME: text,
+  OIDC_REDIRECT_URI: url('an https://'),
+});
+
+/** A setting that is wrong, by the variable that holds it. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/**
+ * @throws ConfigError naming every variable whose value is wrong
  * @example loadConfig({ PORT: '8080' }).port // 8080
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env, root = process.cwd()): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`invalid setting${problems.length > 1 ? 's' : ''}: ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
   return {
-    contentDir: resolve(root, env.CONTENT_DIR ?? 'content'),
-    generatedDir: resolve(root, env.GENERATED_DIR ?? 'generated'),
-    distDir: resolve(root, env.DIST_DIR ?? 'dist'),
-    host: env.HOST ?? '127.0.0.1',
-    port: integer(env.PORT, 4321),
-    answerCacheEntries: env.ANSWER_CACHE === 'off' ? 0 : integer(env.ANSWER_CACHE_ENTRIES, 10_000),
-    answerCacheBytes: integer(env.ANSWER_CACHE_BYTES, 64 * 1024 * 1024),
-    dataDir: resolve(root, env.DATA_DIR ?? '.data'),
-    sessionSecret: env.SESSION_SECRET || undefined,
-    sessionTtlSeconds: integer(env.SESSION_TTL_SECONDS, 8 * 60 * 60),
-    apiLifecycle: env.API_LIFECYCLE || undefined,
-    rateLimits: env.RATE_LIMITS !== 'off',
-    redisUrl: env.REDIS_URL || undefined,
-    databaseUrl: env.DATABASE_URL || undefined,
-    submissionsMaxPending: integer(env.SUBMISSIONS_MAX_PENDING, 1000),
-    submissionEmailRetentionDays: integer(env.SUBMISSION_EMAIL_RETENTION_DAYS, 30),
-    trustProxyHops: integer(env.TRUST_PROXY_HOPS, 0),
-    metricsPath: env.METRICS_PATH ?? '/_internal/metrics',
-    contentRemote: env.CONTENT_REMOTE || undefined,
-    contentBranch: env.CONTENT_BRANCH || undefined,
-    contentPullSeconds: integer(env.CONTENT_PULL_SECONDS, env.CONTENT_REMOTE ? 5 : 0),
-    contentWebhookSecret: env.CONTENT_WEBHOOK_SECRET || undefined,
-    oidc: oidcConfig(env),
+    contentDir: resolve(root, e.CONTENT_DIR ?? 'content'),
+    generatedDir: resolve(root, e.GENERATED_DIR ?? 'generated'),
+    distDir: resolve(root, e.DIST_DIR ?? 'dist'),
+    host: e.HOST ?? '127.0.0.1',
+    port: e.PORT,
+    answerCacheEntries: e.ANSWER_CACHE === 'off' ? 0 : e.ANSWER_CACHE_ENTRIES,
+    answerCacheBytes: e.ANSWER_CACHE_BYTES,
+    dataDir: resolve(root, e.DATA_DIR ?? '.data'),
+    sessionSecret: e.SESSION_SECRET,
+    sessionTtlSeconds: e.SESSION_TTL_SECONDS,
+    apiLifecycle: e.API_LIFECYCLE,
+    rateLimits: e.RATE_LIMITS !== 'off',
+    redisUrl: e.REDIS_URL,
+    databaseUrl: e.DATABASE_URL,
+    submissionsMaxPending: e.SUBMISSIONS_MAX_PENDING,
+    submissionEmailRetentionDays: e.SUBMISSION_EMAIL_RETENTION_DAYS,
+    trustProxyHops: e.TRUST_PROXY_HOPS,
+    metricsPath: e.METRICS_PATH ?? '/_internal/metrics',
+    contentRemote: e.CONTENT_REMOTE,
+    contentBranch: e.CONTENT_BRANCH,
+    // Unset: every 5 s with a remote, never without one.
+    contentPullSeconds: e.CONTENT_PULL_SECONDS ?? (e.CONTENT_REMOTE ? 5 : 0),
+    contentWebhookSecret: e.CONTENT_WEBHOOK_SECRET,
+    oidc:
+      e.OIDC_ISSUER && e.OIDC_CLIENT_ID
+        ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, name: e.OIDC_NAME ?? 'single sign-on', redirectUri: e.OIDC_REDIRECT_URI }
+        : undefined,
   };
-}
-
-// --- internal ---
-
-function oidcConfig(env: Record<string, string | undefined>): OidcConfig | undefined {
-  if (!env.OIDC_ISSUER || !env.OIDC_CLIENT_ID) return undefined;
-  if (!URL.canParse(env.OIDC_ISSUER)) throw new Error(`OIDC_ISSUER must be a URL, got "${env.OIDC_ISSUER}"`);
-  return {
-    issuer: env.OIDC_ISSUER,
-    clientId: env.OIDC_CLIENT_ID,
-    clientSecret: env.OIDC_CLIENT_SECRET || undefined,
-    name: env.OIDC_NAME || 'single sign-on',
-    redirectUri: env.OIDC_REDIRECT_URI || undefined,
-  };
-}
-
-function integer(text: string | undefined, fallback: number): number {
-  if (text === undefined || text === '') return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`expected a whole number, got "${text}"`);
-  return value;
 }

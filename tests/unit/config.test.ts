@@ -1,0 +1,69 @@
+/**
+ * Settings from the environment (src/config.ts): embedded defaults when nothing is set, every
+ * wrong value reported by its variable's name at once, and an operator's command that ends with
+ * that message (no stack trace) and reads an optional `.env` the environment overrides.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+describe('loadConfig', () => {
+  test('nothing set: the embedded defaults', () => {
+    const config = loadConfig({}, '/srv/deals');
+    expect(config).toMatchObject({ port: 4321, host: '127.0.0.1', contentDir: '/srv/deals/content', metricsPath: '/_internal/metrics', rateLimits: true, contentPullSeconds: 0, oidc: undefined });
+    expect(loadConfig({ CONTENT_REMOTE: 'https://git.example/deals.git' }).contentPullSeconds).toBe(5);
+    expect(loadConfig({ CONTENT_REMOTE: 'https://git.example/deals.git', CONTENT_PULL_SECONDS: '0' }).contentPullSeconds).toBe(0);
+    expect(loadConfig({ PORT: '', METRICS_PATH: '' })).toMatchObject({ port: 4321, metricsPath: '' });
+  });
+
+  test('every wrong value is named, all at once', () => {
+    const wrong = () => loadConfig({ PORT: 'eighty', SESSION_TTL_SECONDS: '-5', REDIS_URL: 'not a url', METRICS_PATH: 'metrics', TRUST_PROXY_HOPS: '1.5' });
+    expect(wrong).toThrow(ConfigError);
+    const message = (() => {
+      try {
+        wrong();
+        return '';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    for (const name of ['PORT', 'SESSION_TTL_SECONDS', 'REDIS_URL', 'METRICS_PATH', 'TRUST_PROXY_HOPS']) expect(message).toContain(`${name}: `);
+    expect(message).toContain('got "eighty"');
+    expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT: expected a port number/);
+  });
+
+  test('OpenID Connect only with an issuer URL and a client id', () => {
+    expect(loadConfig({ OIDC_ISSUER: 'https://id.example' }).oidc).toBeUndefined();
+    expect(loadConfig({ OIDC_ISSUER: 'https://id.example', OIDC_CLIENT_ID: 'deals' }).oidc).toMatchObject({ issuer: 'https://id.example', clientId: 'deals', name: 'single sign-on' });
+    expect(() => loadConfig({ OIDC_ISSUER: 'id.example', OIDC_CLIENT_ID: 'deals' })).toThrow(/OIDC_ISSUER/);
+  });
+});
+
+describe('an operator command', () => {
+  const node = join(ROOT, 'node_modules', '.bin', 'node');
+
+  test('a wrong setting ends it with the variable and no stack trace (exit 2)', () => {
+    const run = spawnSync(node, [join(ROOT, 'scripts', 'check.ts')], { cwd: ROOT, env: { ...process.env, PORT: 'eighty' }, encoding: 'utf8' });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('PORT: expected a whole number of 0 or more, got "eighty"');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  test('.env in the working directory fills what the environment does not set; the environment wins', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'deals-env-'));
+    writeFileSync(join(dir, '.env'), 'CONTENT_DIR=from-dotenv\nPORT=not-a-number\n');
+    const withEnvWinning = spawnSync(node, [join(ROOT, 'scripts', 'check.ts')], { cwd: dir, env: { ...process.env, PORT: '8080' }, encoding: 'utf8' });
+    // PORT comes from the environment (valid), CONTENT_DIR from .env (a folder that does not exist here).
+    expect(withEnvWinning.stderr).not.toContain('PORT');
+    expect(`${withEnvWinning.stdout}${withEnvWinning.stderr}`).toContain('from-dotenv');
+    const { PORT: _unset, ...withoutPort } = process.env;
+    const fromFile = spawnSync(node, [join(ROOT, 'scripts', 'check.ts')], { cwd: dir, env: withoutPort, encoding: 'utf8' });
+    expect(fromFile.status).toBe(2);
+    expect(fromFile.stderr).toContain('PORT: expected a whole number of 0 or more, got "not-a-number"');
+  });
+});
