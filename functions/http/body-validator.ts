@@ -1,9 +1,16 @@
 /**
  * Request-body validation with ajv, compiled from the same JSON Schema the OpenAPI document
  * publishes. Every failure becomes one sentence naming the field and the rule it broke.
+ *
+ * Links first: every `format: uri` string of the schema is a link of this API, and goes through
+ * the one rule of every link field (src/schemas/fields.ts `normaliseHttpUrl`, the zod schemas'
+ * rule too) before ajv sees it: refused with the rule's reason, or replaced by its normalised
+ * form, which ajv-formats' `uri` then always accepts (`HTTPS://Example.com/a b` is stored as
+ * `https://example.com/a%20b`).
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { HTTP_URL, normaliseHttpUrl } from '../../src/schemas/fields.ts';
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
@@ -18,7 +25,10 @@ export function compileValidator<T>(schema: object): BodyValidator<T> {
   const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults: true, strictRequired: false });
   addFormats(ajv);
   const validate: ValidateFunction = ajv.compile(schema);
+  const links = linkFields(schema as JsonSchema, ajv);
   return (value) => {
+    const refused = normaliseLinks(value, links);
+    if (refused) return { ok: false, ...refused };
     if (validate(value)) return { ok: true, value: value as T };
     const error = pickError(validate.errors ?? []);
     return { ok: false, ...describe(error) };
@@ -26,6 +36,50 @@ export function compileValidator<T>(schema: object): BodyValidator<T> {
 }
 
 // --- internal ---
+
+interface JsonSchema {
+  properties?: Record<string, { format?: string }>;
+  if?: { properties?: Record<string, { const?: unknown }> };
+  then?: JsonSchema;
+}
+
+/** A link field: its name, and for one in a `then` branch, when its `if` holds and how to say so. */
+interface LinkField {
+  field: string;
+  when?: { test: ValidateFunction; words: string };
+}
+
+/** The `format: uri` properties of an object schema, those of its top-level `then` branch included. */
+function linkFields(schema: JsonSchema, ajv: Ajv2020): LinkField[] {
+  const uris = (s: JsonSchema | undefined) => Object.entries(s?.properties ?? {}).filter(([, p]) => p.format === 'uri').map(([field]) => field);
+  const fields: LinkField[] = uris(schema).map((field) => ({ field }));
+  const conditional = uris(schema.then);
+  if (schema.if && conditional.length > 0) {
+    const test = ajv.compile({ type: 'object', ...schema.if });
+    const words = Object.entries(schema.if.properties ?? {})
+      .filter(([, p]) => 'const' in p)
+      .map(([name, p]) => ` when ${name} is ${String(p.const)}`)
+      .join('');
+    fields.push(...conditional.map((field) => ({ field, when: { test, words } })));
+  }
+  return fields;
+}
+
+/** Check and normalise the links of a body in place; the first refusal, or undefined. */
+function normaliseLinks(value: unknown, links: readonly LinkField[]): { field: string; message: string } | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const body = value as Record<string, unknown>;
+  for (const { field, when } of links) {
+    const link = body[field];
+    // Not a string: ajv names the type.
+    if (typeof link !== 'string') continue;
+    if (when && !when.test(body)) continue;
+    const checked = normaliseHttpUrl(link);
+    if (!checked.ok) return { field, message: `${field} must be ${HTTP_URL}${checked.problem}${when?.words ?? ''}` };
+    body[field] = checked.url;
+  }
+  return undefined;
+}
 
 /** Prefer errors about a field over the `if`/`then` wrapper error that repeats them. */
 function pickError(errors: ErrorObject[]): ErrorObject {
