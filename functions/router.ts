@@ -49,10 +49,13 @@ const ROUTES = new Map<string, Route>([
   ['/admin/submissions/approve', { methods: { POST: approveSubmission }, cors: 'same-origin' }],
   ['/admin/submissions/reject', { methods: { POST: rejectSubmission }, cors: 'same-origin' }],
   ['/admin/search-gaps', { methods: { GET: getSearchGaps }, cors: 'same-origin' }],
-  // SPEC: the tool-protocol server lives at /api/mcp; it answers GET/DELETE with 405 itself.
   ['/health', { methods: { GET: getHealth }, cors: 'public' }],
   ['/hooks/content', { methods: { POST: postContentHook }, cors: 'same-origin' }],
-  ['/mcp', { methods: { POST: handleMcp, GET: handleMcp, DELETE: handleMcp }, cors: 'public', unversioned: true }],
+  // SPEC: the tool-protocol server lives at /api/mcp. POST only: a stateless server has no SSE
+  // stream for GET to open (left to the SDK, GET would hang forever) and no session for DELETE to
+  // end, so they get the 405 of any other method, and Allow, OPTIONS and the preflight all say
+  // `POST, OPTIONS` (issue 14, item 9). No GET here, so no HEAD either.
+  ['/mcp', { methods: { POST: handleMcp }, cors: 'public', unversioned: true }],
 ]);
 
 const EXPOSED_HEADERS = 'API-Version, ETag, Link, Retry-After, RateLimit, RateLimit-Policy, Server-Timing, Deprecation, Sunset, X-Request-Id';

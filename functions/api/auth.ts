@@ -8,7 +8,7 @@ import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { ApiError } from '../http/errors.ts';
-import { readBody } from '../http/request-body.ts';
+import { isFormBody, readBody, type BodySchema } from '../http/request-body.ts';
 import { currentSession, isSecureRequest, requireSameOrigin } from '../auth/guard.ts';
 import { verifyPassword } from '../auth/passwords.ts';
 import { sessionCookie, signSession } from '../auth/session.ts';
@@ -70,7 +70,7 @@ export async function postLogout(request: Request, deps: Deps): Promise<Response
   if (session) {
     const nowSeconds = Math.floor(deps.clock().getTime() / 1000);
     await deps.auth.revocations.revoke(session.sid, session.exp, nowSeconds);
-    const body = request.headers.get('content-length') === '0' || !request.body ? undefined : await readBody(request, 16 * 1024).catch(() => undefined);
+    const body = request.headers.get('content-length') === '0' || !request.body ? undefined : await readBody(request, 16 * 1024, LOGOUT_BODY).catch(() => undefined);
     if ((body as { everywhere?: unknown } | undefined)?.everywhere === true) await deps.auth.accounts.signOutEverywhere(session.email);
   }
   const cookie = sessionCookie('', 0, isSecureRequest(request, deps));
@@ -108,6 +108,9 @@ export function redirect(location: string, ...cookies: string[]): Response {
 /** A valid scrypt hash of a random password, for constant-time refusals. */
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
+/** The sign-out body (as in /openapi.json): the form's `everywhere=true` button reads as the boolean. */
+const LOGOUT_BODY: BodySchema = { properties: { everywhere: { type: 'boolean' } } };
+
 function isForm(request: Request): boolean {
-  return (request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded');
+  return isFormBody(request);
 }

@@ -10,10 +10,12 @@ import { compileValidator } from '../http/body-validator.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { limitKey } from '../http/limit-key.ts';
 import { ApiError } from '../http/errors.ts';
-import { readBody } from '../http/request-body.ts';
+import { isFormBody, MAX_BODY_BYTES, readBody } from '../http/request-body.ts';
 import { submissionRefusal } from '../submissions/refusal.ts';
 
-const validateSubmission = compileValidator<Submission>(submissionJsonSchema());
+/** The one schema: ajv validates with it, and form fields are decoded by its types (request-body.ts). */
+const SUBMISSION_SCHEMA = submissionJsonSchema();
+const validateSubmission = compileValidator<Submission>(SUBMISSION_SCHEMA);
 
 /**
  * A plain HTML form post (no JavaScript) gets a redirect: to the thanks page, or back to the
@@ -21,7 +23,7 @@ const validateSubmission = compileValidator<Submission>(submissionJsonSchema());
  * so a crafted /submit/?error= link cannot show its own words on this site). API callers get JSON.
  */
 export async function postSubmitDeal(request: Request, deps: Deps): Promise<Response> {
-  const fromForm = (request.headers.get('content-type') ?? '').startsWith('application/x-www-form-urlencoded') && (request.headers.get('accept') ?? '').includes('text/html');
+  const fromForm = isFormBody(request) && (request.headers.get('accept') ?? '').includes('text/html');
   if (!fromForm) return submit(request, deps);
   try {
     const response = await submit(request, deps);
@@ -35,7 +37,7 @@ export async function postSubmitDeal(request: Request, deps: Deps): Promise<Resp
 }
 
 /** The fields a form error may name: the submission's own, never a name the client sent. */
-const FORM_FIELDS = new Set(Object.keys((submissionJsonSchema() as { properties: Record<string, unknown> }).properties));
+const FORM_FIELDS = new Set(Object.keys((SUBMISSION_SCHEMA as { properties: Record<string, unknown> }).properties));
 
 /**
  * An ApiError as the code and field /submit/ shows a message for (src/pages/submit/index.astro).
@@ -89,7 +91,8 @@ async function submit(request: Request, deps: Deps): Promise<Response> {
 
 /** Validate and store one submission; throws the error to answer otherwise. */
 async function accept(request: Request, deps: Deps, now: Date): Promise<{ success: true; id: string; duplicate?: true }> {
-  const checked = validateSubmission(await readBody(request));
+  // JSON and form alike: a form's fields decoded by the schema's types, empty optional fields left out.
+  const checked = validateSubmission(await readBody(request, MAX_BODY_BYTES, SUBMISSION_SCHEMA));
   if (!checked.ok) {
     throw new ApiError(400, 'validation_error', checked.message, { hint: 'See the Deal submission schema in /openapi.json for every field rule.' });
   }

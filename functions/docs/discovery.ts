@@ -9,7 +9,17 @@ import type { Site } from '../../src/schemas/site.ts';
 
 export const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
 
-/** RFC 9727 linkset: the API, its OpenAPI description, docs, policy and status. */
+/**
+ * RFC 9727 linkset: the API, its OpenAPI description, docs, policy and status; and the MCP
+ * server with its documentation.
+ *
+ * The MCP context has no `service-desc` (RFC 8631: a machine-readable description of the
+ * service). Nothing of that kind exists for it: the agent card describes the agent's skills, not
+ * this endpoint, and the OpenAPI entry for `/api/mcp` only says it takes a JSON-RPC object by
+ * POST. An MCP server describes itself in its own protocol (`initialize`, `tools/list`,
+ * `resources/list`), so the honest link is `service-doc`: the human page's section on the MCP
+ * server (its URL, transport, tools and resources).
+ */
 export function apiCatalog(site: Site): object {
   const url = (path: string) => absolute(site.baseUrl, path);
   return {
@@ -23,8 +33,7 @@ export function apiCatalog(site: Site): object {
       },
       {
         anchor: url(paths.mcp),
-        'service-desc': [{ href: url(paths.agentCard), type: 'application/json', title: 'Agent card' }],
-        'service-doc': [{ href: url(paths.about), type: 'text/html' }],
+        'service-doc': [{ href: url(paths.mcpDoc), type: 'text/html', title: 'MCP server: transport, tools and resources' }],
       },
     ],
   };

@@ -2,7 +2,8 @@
  * `/api/mcp`: the MCP server over Streamable HTTP, stateless (any instance answers any
  * request), JSON responses. A stateless transport serves exactly one request, so each POST gets
  * a fresh server and transport. GET (which would open an endless SSE stream) and DELETE
- * answer 405.
+ * answer 405 with `Allow: POST, OPTIONS`: the router lists only POST for this route, so they
+ * never get here; the check below keeps that true if the handler is ever reached another way.
  *
  * The body is read and checked here, and the SDK gets the parsed message (issue 11: left to the
  * SDK, a body could be 4 MiB, nested without limit, and a batch of 100 messages for one

@@ -31,4 +31,6 @@ export const paths = {
   agentCard: '/.well-known/agent-card.json',
   health: '/api/v1/health',
   versioningPolicy: '/about/#versioning',
+  /** The about page's section on the MCP server (its `id="mcp"` heading). */
+  mcpDoc: '/about/#mcp',
 } as const;

@@ -260,6 +260,60 @@ describe('OPTIONS and CORS', () => {
   });
 });
 
+describe('/api/mcp: POST only, and every answer says so (issue 14, item 9)', () => {
+  // A stateless MCP server has no SSE stream for GET and no session for DELETE (STANDARDS 1),
+  // so OPTIONS, every 405 and the preflight name POST alone: no method they list answers 405.
+  const MCP_PATHS = ['/api/mcp', '/api/mcp/', '/api/v1/mcp'];
+
+  test.each(MCP_PATHS)('OPTIONS %s is 204 with Allow and Access-Control-Allow-Methods: POST, OPTIONS', async (path) => {
+    const response = await raw('OPTIONS', path);
+    expect(response.status).toBe(204);
+    expect(response.headers.allow).toBe('POST, OPTIONS');
+    expect(response.headers['access-control-allow-methods']).toBe('POST, OPTIONS');
+  });
+
+  test('a cross-origin preflight for POST is granted POST, OPTIONS and the MCP headers', async () => {
+    const response = await raw('OPTIONS', '/api/mcp', {
+      origin: 'https://agent.example',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type, mcp-protocol-version',
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.allow).toBe('POST, OPTIONS');
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+    expect(response.headers['access-control-allow-methods']).toBe('POST, OPTIONS');
+    expect(String(response.headers['access-control-allow-headers']).toLowerCase()).toContain('mcp-protocol-version');
+  });
+
+  test.each(['GET', 'DELETE', 'HEAD'])('a cross-origin preflight for %s gets no CORS grant (the method answers 405)', async (method) => {
+    const response = await raw('OPTIONS', '/api/mcp', { origin: 'https://agent.example', 'access-control-request-method': method });
+    expect(response.status).toBe(204);
+    expect(response.headers.allow).toBe('POST, OPTIONS');
+    expect(response.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  test.each(['GET', 'DELETE', 'PUT', 'PATCH'])('%s /api/mcp is 405 method_not_allowed with Allow: POST, OPTIONS', async (method) => {
+    const response = await raw(method, '/api/mcp', method === 'GET' ? { accept: 'text/event-stream' } : {});
+    expect(response.status).toBe(405);
+    expect(response.headers.allow).toBe('POST, OPTIONS');
+    expect(errorOf(response)).toMatchObject({ success: false, code: 'method_not_allowed', error: `Method ${method} is not supported here.`, hint: 'Use POST, OPTIONS.' });
+  });
+
+  test('HEAD /api/mcp is 405 with Allow: POST, OPTIONS and no body (there is no GET to mirror)', async () => {
+    const response = await raw('HEAD', '/api/mcp');
+    expect(response.status).toBe(405);
+    expect(response.headers.allow).toBe('POST, OPTIONS');
+    expect(response.body.byteLength).toBe(0);
+  });
+
+  test('TRACE /api/mcp (refused before routing) names the same methods', async () => {
+    const response = await raw('TRACE', '/api/mcp');
+    expect(response.status).toBe(405);
+    expect(response.headers.allow).toBe('POST, OPTIONS');
+    expect(errorOf(response).code).toBe('method_not_allowed');
+  });
+});
+
 describe('methods', () => {
   test('PATCH /api/v1/deals is 405 with Allow', async () => {
     const response = await raw('PATCH', '/api/v1/deals');

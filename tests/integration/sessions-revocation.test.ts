@@ -11,13 +11,14 @@ import { addAccount, call, callFrom, expectError, login, PROJECT_ROOT, useWriteS
 const account = (name: string, role: 'admin' | 'member' = 'admin'): TestAccount => ({ email: `${name}@example.com`, role, password: `${name}-password-9` });
 const SIGNER = account('signer');
 const EVERYWHERE = account('everywhere');
+const FORM_EVERYWHERE = account('formeverywhere');
 const ROTATOR = account('rotator');
 const PROMOTED = account('promoted');
 const RETURNER = account('returner');
 const REVOKED = account('revoked');
 
 let env: WriteServer;
-useWriteServer([SIGNER, EVERYWHERE, ROTATOR, PROMOTED, RETURNER, REVOKED], (started) => {
+useWriteServer([SIGNER, EVERYWHERE, FORM_EVERYWHERE, ROTATOR, PROMOTED, RETURNER, REVOKED], (started) => {
   env = started;
 });
 
@@ -62,6 +63,15 @@ describe('sign-out', () => {
     expectError(await write(second), 401, 'unauthorized');
     // Signing in again works, with a session of the new generation.
     expect((await session(await login(env.url, EVERYWHERE))).status).toBe(200);
+  });
+
+  test('the admin pages\' "Sign out everywhere" form button (everywhere=true, a form field read as the boolean) does the same', async () => {
+    const first = await login(env.url, FORM_EVERYWHERE);
+    const second = await login(env.url, FORM_EVERYWHERE);
+    const answer = await call(env.url, 'POST', '/api/v1/auth/logout', { cookie: first, rawBody: 'everywhere=true', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get('location')).toBe('/login?signed-out=1');
+    expectError(await session(second), 401, 'unauthorized');
   });
 });
 

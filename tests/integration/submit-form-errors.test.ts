@@ -46,7 +46,9 @@ describe('a refused form post redirects with a code and a field, never text', ()
   test.each([
     ['a company name too short', { company_name: 'A' }, 'too_short', 'company_name'],
     ['a description too long', { benefit_description: 'x'.repeat(2001) }, 'too_long', 'benefit_description'],
-    ['no description', { benefit_description: '' }, 'required', 'benefit_description'],
+    // An empty required field is the empty string, as in JSON (issue 14, item 9): refused by its length rule.
+    ['no description', { benefit_description: '' }, 'too_short', 'benefit_description'],
+    ['a checkbox sending a word that is no yes or no', { is_exclusive: 'maybe' }, 'invalid', 'is_exclusive'],
     ['a category not in the list', { category: 'crypto' }, 'not_allowed', 'category'],
     ['a website that is no URL', { website_url: 'not a url' }, 'invalid_url', 'website_url'],
     ['a redemption link that is no URL', { redemption_link: 'call us' }, 'invalid_url', 'redemption_link'],
@@ -56,8 +58,49 @@ describe('a refused form post redirects with a code and a field, never text', ()
     expect(Object.fromEntries(query)).toEqual({ error: code, field });
   });
 
+  test('a submission with no description at all: required', async () => {
+    const { benefit_description: _left, ...rest } = valid(2);
+    expect(Object.fromEntries(await postForm('127.0.30.1', rest))).toEqual({ error: 'required', field: 'benefit_description' });
+  });
+
   test('the sixth accepted submission in an hour: too_many, no field', async () => {
     for (let n = 10; n < 15; n++) expect((await postForm('127.0.30.3', valid(n))).get('id')).toMatch(/\S/);
     expect(Object.fromEntries(await postForm('127.0.30.3', valid(15)))).toEqual({ error: 'too_many' });
+  });
+});
+
+describe('an accepted form post: the fields as the browser sends them (issue 14, item 9)', () => {
+  /** Each post from an address of its own, with a company and link of its own. */
+  let next = 20;
+  test.each([
+    ['a checked box (value "on", as a box without a value sends)', { is_exclusive: 'on' }],
+    ['a checked box (value "1")', { is_exclusive: '1' }],
+    ['the box unchecked (the field absent)', {}],
+    ['a company named "on"', { company_name: 'on' }],
+    ['an empty deal value', { deal_value: '' }],
+    ['the optional fields left empty', { submitter_email: '', logo_url: '' }],
+  ])('%s: redirected to the thanks page', async (_name, change) => {
+    const n = next++;
+    const query = await postForm(`127.0.31.${n}`, { ...valid(n), ...change });
+    expect(query.get('id')).toMatch(/^sub-[0-9a-f]{16}$/);
+  });
+
+  test('multipart/form-data (a form with enctype="multipart/form-data") gets the same redirects', async () => {
+    const post = async (fields: Record<string, string>) => {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(fields)) form.append(name, value);
+      const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+      const answer = await callFrom('127.0.32.1', server.url, 'POST', '/api/v1/submit-deal', {
+        rawBody: await encoded.text(),
+        headers: { 'Content-Type': encoded.headers.get('content-type') ?? '', Accept: 'text/html,application/xhtml+xml' },
+      });
+      expect(answer.status, answer.text).toBe(303);
+      return new URL(answer.headers.get('location') ?? '', server.url);
+    };
+    const accepted = await post({ ...valid(40), is_exclusive: 'on', submitter_email: '' });
+    expect(accepted.pathname).toBe('/submit/thanks/');
+    const refused = await post({ ...valid(41), company_name: 'A' });
+    expect(refused.pathname).toBe('/submit/');
+    expect(Object.fromEntries(refused.searchParams)).toEqual({ error: 'too_short', field: 'company_name' });
   });
 });

@@ -233,6 +233,124 @@ describe('accepted submissions', () => {
   });
 });
 
+describe('a form post is answered exactly as the equivalent JSON post (issue 14, item 9)', () => {
+  type Fields = Record<string, string | undefined>;
+
+  /** The fields of a form post as its body and Content-Type: urlencoded, or multipart as a browser's FormData makes it. */
+  async function formBody(fields: Record<string, string>, encoding: 'urlencoded' | 'multipart'): Promise<{ body: string; type: string }> {
+    if (encoding === 'urlencoded') return { body: new URLSearchParams(fields).toString(), type: 'application/x-www-form-urlencoded' };
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+    return { body: await encoded.text(), type: encoded.headers.get('content-type') ?? '' };
+  }
+
+  /** A valid submission as form text with `change` applied (`undefined` leaves a field out), and a link of its own (no duplicate). */
+  function formFields(change: Fields): Record<string, string> {
+    const base: Fields = { ...(validSubmission() as Record<string, string>), ...change };
+    return Object.fromEntries(Object.entries(base).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  }
+
+  /** What a stored record says beyond its identity (id, date, and the link each post makes unique). */
+  function storedFields(result: JsonResult): Record<string, unknown> {
+    const { id, submittedAt, redemption_link, ...rest } = storedRecord(expectAccepted(result));
+    expect([typeof id, typeof submittedAt, typeof redemption_link]).toEqual(['string', 'string', 'string']);
+    return rest;
+  }
+
+  /**
+   * Post `form` (as form text) and `json` (the same submission as JSON) from fresh addresses: the
+   * same status, and the same stored fields or the same error.
+   */
+  async function expectSameAnswer(form: Fields, json: Record<string, unknown>, encoding: 'urlencoded' | 'multipart' = 'urlencoded'): Promise<JsonResult> {
+    const fields = formFields(form);
+    const encoded = await formBody(fields, encoding);
+    const asForm = await callFrom(freshAddress(), env.url, 'POST', '/api/v1/submit-deal', { rawBody: encoded.body, origin: null, headers: { 'Content-Type': encoded.type, Accept: 'application/json' } });
+    const asJson = await submit({ ...fields, ...json, redemption_link: `https://acme.example/startups/${uniqueWord()}` });
+    expect(asForm.status, asForm.text).toBe(asJson.status);
+    if (asJson.status === 201) {
+      expect(storedFields(asForm)).toEqual(storedFields(asJson));
+    } else {
+      const { timestamp: formTime, ...formError } = asForm.body as Record<string, unknown>;
+      const { timestamp: jsonTime, ...jsonError } = asJson.body as Record<string, unknown>;
+      expect([typeof formTime, typeof jsonTime]).toEqual(['string', 'string']);
+      expect(formError).toEqual(jsonError);
+    }
+    return asForm;
+  }
+
+  test('company_name=on is the company "on", not a boolean', async () => {
+    const answer = await expectSameAnswer({ company_name: 'on' }, { company_name: 'on' });
+    expect(storedRecord((answer.body as { id: string }).id).company_name).toBe('on');
+  });
+
+  test.each(['true', 'false', 'yes', 'no', '1', '0', 'off'])('a text field keeps the text %j', async (text) => {
+    const answer = await expectSameAnswer({ deal_value: text, submitter_email: `${text}@founders.example` }, { deal_value: text, submitter_email: `${text}@founders.example` });
+    expect(storedRecord((answer.body as { id: string }).id)).toMatchObject({ deal_value: text });
+  });
+
+  test.each([
+    ['1', true],
+    ['on', true],
+    ['true', true],
+    ['yes', true],
+    ['YES', true],
+    ['0', false],
+    ['off', false],
+    ['false', false],
+    ['no', false],
+  ])('is_exclusive=%s is the boolean %s', async (text, value) => {
+    const answer = await expectSameAnswer({ is_exclusive: text }, { is_exclusive: value });
+    expect(storedRecord((answer.body as { id: string }).id).is_exclusive).toBe(value);
+  });
+
+  test('is_exclusive absent (an unchecked box) is absent, as in JSON: the schema gives it no default', async () => {
+    const answer = await expectSameAnswer({ is_exclusive: undefined }, {});
+    expect('is_exclusive' in storedRecord((answer.body as { id: string }).id)).toBe(false);
+  });
+
+  test('is_exclusive=maybe is refused as JSON "maybe" is: 400 naming the field', async () => {
+    const answer = await expectSameAnswer({ is_exclusive: 'maybe' }, { is_exclusive: 'maybe' });
+    expect(expectError(answer, 400, 'validation_error').error).toBe('is_exclusive must be of type boolean');
+  });
+
+  test('an empty deal_value (required, no minimum length) is accepted and stored empty', async () => {
+    const answer = await expectSameAnswer({ deal_value: '' }, { deal_value: '' });
+    expect(storedRecord((answer.body as { id: string }).id).deal_value).toBe('');
+  });
+
+  test('an empty required field with a minimum length is refused by that rule, as in JSON', async () => {
+    const answer = await expectSameAnswer({ company_name: '' }, { company_name: '' });
+    expect(expectError(answer, 400, 'validation_error').error).toBe('company_name must be at least 2 characters');
+  });
+
+  test('empty optional fields (e-mail, logo, checkbox, redemption method) are left out in JSON and forms alike: defaults apply', async () => {
+    const empty = { submitter_email: '', logo_url: '', is_exclusive: '', redemption_method: '' };
+    const answer = await expectSameAnswer(empty, empty);
+    const record = storedRecord((answer.body as { id: string }).id);
+    expect(record.redemption_method).toBe('link');
+    for (const field of ['submitter_email', 'logo_url', 'is_exclusive']) expect(field in record, field).toBe(false);
+  });
+
+  test('multipart/form-data is read the same way', async () => {
+    const answer = await expectSameAnswer({ company_name: 'on', is_exclusive: '1', deal_value: '', logo_url: '' }, { company_name: 'on', is_exclusive: true, deal_value: '' }, 'multipart');
+    expect(storedRecord((answer.body as { id: string }).id)).toMatchObject({ company_name: 'on', is_exclusive: true, deal_value: '' });
+  });
+
+  test('a multipart post with a file, or without a readable body, is 400 bad_request and stores nothing', async () => {
+    const files = submissionFiles();
+    const form = new FormData();
+    for (const [name, value] of Object.entries(formFields({}))) form.append(name, value);
+    form.append('logo_url', new Blob(['\x89PNG']), 'logo.png');
+    const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+    const withFile = await callFrom(freshAddress(), env.url, 'POST', '/api/v1/submit-deal', { rawBody: await encoded.text(), origin: null, headers: { 'Content-Type': encoded.headers.get('content-type') ?? '' } });
+    expectError(withFile, 400, 'bad_request');
+    const garbled = await callFrom(freshAddress(), env.url, 'POST', '/api/v1/submit-deal', { rawBody: 'not multipart', origin: null, headers: { 'Content-Type': 'multipart/form-data; boundary=x' } });
+    expectError(garbled, 400, 'bad_request');
+    expect(submissionFiles()).toEqual(files);
+  });
+});
+
 describe('methods', () => {
   for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
     test(`${method} is 405 method_not_allowed with Allow naming POST`, async () => {
