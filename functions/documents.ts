@@ -27,7 +27,7 @@ const DOCUMENTS = new Map<string, DocumentSpec>([
   [paths.llmsFull, { type: 'text/plain; charset=utf-8', render: (c) => llmsFullTxt(c) }],
   [paths.sitemap, { type: 'application/xml; charset=utf-8', render: (c) => sitemapXml(c) }],
   [paths.robots, { type: 'text/plain; charset=utf-8', render: (c) => robotsTxt(c) }],
-  [paths.openapi, { type: JSON_TYPE, render: (c, deps) => pretty(openApiDocument(c.site, deps.lifecycle)), headers: { Link: `<${paths.apiCatalog}>; rel="api-catalog"` } }],
+  [paths.openapi, { type: JSON_TYPE, render: (c, deps) => pretty(openApiDocument(c, deps.lifecycle)), headers: { Link: `<${paths.apiCatalog}>; rel="api-catalog"` } }],
   [paths.apiCatalog, { type: API_CATALOG_TYPE, render: (c) => pretty(apiCatalog(c.site)), headers: { Link: `<${paths.apiCatalog}>; rel="api-catalog"` } }],
   [paths.agentCard, { type: JSON_TYPE, render: (c) => pretty(agentCard(c.site)) }],
   ['/.well-known/oauth-protected-resource', { type: JSON_TYPE, render: (c) => pretty(protectedResourceMetadata(c.site)) }],
