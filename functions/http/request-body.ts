@@ -6,7 +6,7 @@
  * that object when the caller gives one (issue 14, item 9): a form has only text, so a field
  * whose schema type is boolean takes `true`/`on`/`1`/`yes` and `false`/`off`/`0`/`no`, and
  * every other field keeps its text as typed (`company_name=on` is the string "on"). Then one
- * rule for JSON and forms alike: an empty string in a field the schema does not require is
+ * rule for JSON and forms alike: text is trimmed, and an empty string in a field the schema does not require is
  * that field left out (a browser sends every text input, filled in or not); in a required field
  * it stays the empty string, for the schema to judge. Defaults (such as an unchecked box's
  * `false`) are the validator's to fill in, for JSON and forms alike.
@@ -219,12 +219,19 @@ function schemaTypes(schema: unknown): Set<string> {
   return types;
 }
 
-/** An object body without the empty strings of fields the schema does not require (JSON and forms alike). */
+/**
+ * An object body with the schema's text fields trimmed (white space around a value is never
+ * meant: "  Acme " is "Acme", and a field of spaces is empty), then without the empty strings of
+ * fields the schema does not require (JSON and forms alike).
+ */
 function withoutEmptyOptional(value: unknown, schema: BodySchema): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value) || !schema.properties) return value;
   const object = value as Record<string, unknown>;
   for (const key of Object.keys(object)) {
-    if (object[key] === '' && Object.hasOwn(schema.properties, key) && !schema.required?.includes(key)) delete object[key];
+    if (!Object.hasOwn(schema.properties, key)) continue;
+    const field = object[key];
+    if (typeof field === 'string') object[key] = field.trim();
+    if (object[key] === '' && !schema.required?.includes(key)) delete object[key];
   }
   return object;
 }

@@ -324,6 +324,15 @@ describe('a form post is answered exactly as the equivalent JSON post (issue 14,
     expect(expectError(answer, 400, 'validation_error').error).toBe('company_name must be at least 2 characters');
   });
 
+  test('text is trimmed in JSON and forms alike: "  Acme  " is stored as "Acme", a field of spaces is empty', async () => {
+    const answer = await expectSameAnswer({ company_name: '  Trimmed Co  ', submitter_email: '   ' }, { company_name: '  Trimmed Co  ', submitter_email: '   ' });
+    const record = storedRecord((answer.body as { id: string }).id);
+    expect(record.company_name).toBe('Trimmed Co');
+    expect('submitter_email' in record).toBe(false);
+    const spaces = await expectSameAnswer({ company_name: '    ' }, { company_name: '    ' });
+    expect(expectError(spaces, 400, 'validation_error').error).toBe('company_name must be at least 2 characters');
+  });
+
   test('empty optional fields (e-mail, logo, checkbox, redemption method) are left out in JSON and forms alike: defaults apply', async () => {
     const empty = { submitter_email: '', logo_url: '', is_exclusive: '', redemption_method: '' };
     const answer = await expectSameAnswer(empty, empty);
