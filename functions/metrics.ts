@@ -1,42 +1,53 @@
 /**
- * Request metrics in the Prometheus text format: counts by route group, method and status,
- * and a latency histogram. Served by the Node adapter at METRICS_PATH to loopback clients only.
+ * Request metrics in the Prometheus text format through prom-client: counts by route group,
+ * method and status, a latency histogram, and prom-client's default process metrics. Served by
+ * the Node adapter at METRICS_PATH to loopback clients only.
  */
+
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 const BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
+/**
+ * prom-client's default process metrics (event-loop lag, GC, heap, CPU, handles), once per
+ * process: they describe the process, whichever server in it is scraped.
+ */
+let processRegistry: Registry | undefined;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
 export class Metrics {
-  private readonly counts = new Map<string, number>();
-  private readonly histogram = new Map<string, number[]>();
-  private readonly sums = new Map<string, number>();
-  private readonly started = Date.now();
+  /** This server's own series (a registry per server, so servers in one process never share counts). */
+  private readonly registry = new Registry();
+  private readonly requests = new Counter({ name: 'http_requests_total', help: 'Requests answered.', labelNames: ['route', 'method', 'status'] as const, registers: [this.registry] });
+  private readonly duration = new Histogram({ name: 'http_request_duration_seconds', help: 'Time to answer.', labelNames: ['route'] as const, buckets: BUCKETS, registers: [this.registry] });
+
+  constructor() {
+    const started = Date.now();
+    new Gauge({
+      name: 'process_uptime_seconds',
+      help: 'Seconds since start.',
+      registers: [this.registry],
+      collect() {
+        this.set(Math.round((Date.now() - started) / 1000));
+      },
+    });
+  }
 
   /** Record one finished request. `group` is a bounded label such as `/api/v1/deals` or `page`. */
   observe(group: string, method: string, status: number, seconds: number): void {
-    const key = `route="${group}",method="${method}",status="${status}"`;
-    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
-    const buckets = this.histogram.get(group) ?? BUCKETS.map(() => 0);
-    BUCKETS.forEach((limit, i) => {
-      if (seconds <= limit) buckets[i] = (buckets[i] ?? 0) + 1;
-    });
-    this.histogram.set(group, buckets);
-    this.sums.set(group, (this.sums.get(group) ?? 0) + seconds);
+    this.requests.inc({ route: group, method, status: String(status) });
+    this.duration.observe({ route: group }, seconds);
   }
 
-  /** The exposition text. */
-  render(): string {
-    const lines = ['# HELP http_requests_total Requests answered.', '# TYPE http_requests_total counter'];
-    for (const [key, value] of this.counts) lines.push(`http_requests_total{${key}} ${value}`);
-    lines.push('# HELP http_request_duration_seconds Time to answer.', '# TYPE http_request_duration_seconds histogram');
-    for (const [group, buckets] of this.histogram) {
-      const count = [...this.counts].filter(([key]) => key.startsWith(`route="${group}"`)).reduce((sum, [, v]) => sum + v, 0);
-      BUCKETS.forEach((limit, i) => lines.push(`http_request_duration_seconds_bucket{route="${group}",le="${limit}"} ${buckets[i] ?? 0}`));
-      lines.push(`http_request_duration_seconds_bucket{route="${group}",le="+Inf"} ${count}`);
-      lines.push(`http_request_duration_seconds_sum{route="${group}"} ${(this.sums.get(group) ?? 0).toFixed(6)}`);
-      lines.push(`http_request_duration_seconds_count{route="${group}"} ${count}`);
-    }
-    lines.push('# HELP process_uptime_seconds Seconds since start.', '# TYPE process_uptime_seconds gauge', `process_uptime_seconds ${((Date.now() - this.started) / 1000).toFixed(0)}`);
-    return `${lines.join('\n')}\n`;
+  /** The exposition text (Prometheus text format 0.0.4): this server's series, then the process's. */
+  async render(): Promise<string> {
+    return Registry.merge([this.registry, processMetrics()]).metrics();
   }
 }
 

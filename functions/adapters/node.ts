@@ -61,8 +61,8 @@ export function createNodeServer(deps: Deps, site: { clientDir: string; astro?: 
     else if (isDocument(path)) work = serveApi(req, res, deps, responses, handleDocument, context, undefined, base);
     // The derived client, not the socket: behind a proxy on this host every socket is loopback.
     else if (deps.config.metricsPath && path === deps.config.metricsPath && isLoopbackAddress(context.address)) {
-      work = deps.searchGaps.metricsText().then((searchLines) => {
-        res.writeHead(200, { ...base, 'API-Version': 'v1', 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Cache-Control': 'no-store' }).end(metrics.render() + searchLines);
+      work = Promise.all([metrics.render(), deps.searchGaps.metricsText()]).then(([requestLines, searchLines]) => {
+        res.writeHead(200, { ...base, 'API-Version': 'v1', 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Cache-Control': 'no-store' }).end(requestLines + searchLines);
       });
     } else {
       for (const [name, value] of Object.entries(base)) res.setHeader(name, value);

@@ -218,7 +218,8 @@ describe('Prometheus metrics', () => {
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
     const lines = response.body.toString('utf8').split('\n').filter((line) => line !== '' && !line.startsWith('#'));
-    for (const line of lines) expect(line).toMatch(/^[a-z_]+(\{[a-z_]+="[^"]*"(,[a-z_]+="[^"]*")*\})? [\d.]+$/);
+    // The text format: a metric name, optional labels, a float (exponents, NaN in any case as Go's parser reads it, and ±Inf).
+    for (const line of lines) expect(line).toMatch(/^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[a-zA-Z_][a-zA-Z0-9_]*="[^"]*"(,[a-zA-Z_][a-zA-Z0-9_]*="[^"]*")*\})? (-?[\d.]+(e[+-]?\d+)?|[Nn]a[Nn]|[+-]Inf)$/);
     return new Map(lines.map((line) => [line.slice(0, line.lastIndexOf(' ')), Number(line.slice(line.lastIndexOf(' ') + 1))]));
   }
 
@@ -230,7 +231,13 @@ describe('Prometheus metrics', () => {
     const after = await samples(server.url);
     expect(after.get(key)).toBe(before + 2);
     expect(after.get('http_request_duration_seconds_count{route="/api/v1/startups"}')).toBeGreaterThanOrEqual(2);
-    expect(after.get('http_request_duration_seconds_bucket{route="/api/v1/startups",le="+Inf"}')).toBe(after.get('http_request_duration_seconds_count{route="/api/v1/startups"}'));
+    expect(after.get('http_request_duration_seconds_bucket{le="+Inf",route="/api/v1/startups"}')).toBe(after.get('http_request_duration_seconds_count{route="/api/v1/startups"}'));
+  });
+
+  // (GC durations appear once a collection has happened, which a short test cannot count on.)
+  test("prom-client's default process metrics come along: event-loop lag, heap, CPU, memory", async () => {
+    const names = new Set([...(await samples(server.url)).keys()].map((key) => key.replace(/\{.*$/, '')));
+    for (const name of ['nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes', 'process_cpu_seconds_total', 'process_resident_memory_bytes', 'process_uptime_seconds']) expect(names, name).toContain(name);
   });
 
   test('invented API paths share one label, so clients cannot grow the series without bound', async () => {
