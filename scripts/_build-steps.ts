@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { createCatalog, type Catalog } from '../src/catalog/catalog.ts';
 import type { Config } from '../src/config.ts';
 import { formatDiagnostic, sortDiagnostics } from '../src/pipeline/diagnostics.ts';
 import { emitCatalog, emitJsonSchemas } from '../src/pipeline/emit.ts';
@@ -67,4 +68,17 @@ export async function buildAll(config: Config): Promise<boolean> {
   if (!(await buildContent(config)) || !(await buildSite(config))) return false;
   await writeFile(join(config.generatedDir, BUILD_INFO), JSON.stringify({ inputs, distDir: config.distDir }));
   return true;
+}
+
+/**
+ * Build a content folder into a catalog in memory with the project's own pipeline, as `npm
+ * start` does (the search evaluation and the OpenAPI lint read the starter catalog this way).
+ * @throws Error listing the content's errors, one formatted line each, when it does not build
+ * @example const catalog = await buildCatalog(join(ROOT, 'content'), '2026-11-23')
+ */
+export async function buildCatalog(contentDir: string, day: string = today()): Promise<Catalog> {
+  const built = runPipeline(await readContent(contentDir), { today: day });
+  const errors = sortDiagnostics(built.diagnostics).filter((d) => d.severity === 'error');
+  if (!built.value || errors.length > 0) throw new Error(`${contentDir} does not build (npm run check lists the problems):\n${errors.map(formatDiagnostic).join('\n')}`);
+  return createCatalog(built.value.data, built.value.postings);
 }

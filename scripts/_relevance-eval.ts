@@ -8,12 +8,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import MiniSearch from 'minisearch';
 import { parse } from 'yaml';
-import { createCatalog, type Catalog } from '../src/catalog/catalog.ts';
+import type { Catalog } from '../src/catalog/catalog.ts';
 import { listDeals } from '../src/catalog/deals-query.ts';
-import { runPipeline } from '../src/pipeline/build.ts';
-import { readContent } from '../src/pipeline/read-content.ts';
 import type { Deal } from '../src/schemas/deal.ts';
 import { DEAL_LIST_PARAMS, parseQuery } from '../src/schemas/query.ts';
+import { buildCatalog } from './_build-steps.ts';
 import { mean, ndcgAt, reciprocalRank, successAt, type Judgments } from './_relevance-metrics.ts';
 
 /** The repository root, from this file's place in `scripts/`. */
@@ -89,16 +88,6 @@ export function loadJudgedQueries(file: string, slugs: ReadonlySet<string>): Jud
   });
 }
 
-/**
- * Build the starter catalog in memory with the project's own pipeline, as `npm start` does.
- * @example const catalog = await buildCatalog(join(ROOT, 'content'), '2026-11-23')
- */
-export async function buildCatalog(contentDir: string, today: string): Promise<Catalog> {
-  const built = runPipeline(await readContent(contentDir), { today });
-  const errors = built.diagnostics.filter((d) => d.severity === 'error');
-  if (!built.value || errors.length > 0) throw new Error(`${contentDir} does not build: ${errors.map((d) => d.message).join('; ')}`);
-  return createCatalog(built.value.data, built.value.postings);
-}
 
 /**
  * Our engine: the query string parsed and answered by the same functions as `GET /api/v1/deals`

@@ -13,13 +13,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCatalog } from '../src/catalog/catalog.ts';
-import { formatDiagnostic, sortDiagnostics } from '../src/pipeline/diagnostics.ts';
-import { runPipeline } from '../src/pipeline/build.ts';
-import { readContent } from '../src/pipeline/read-content.ts';
+import type { Catalog } from '../src/catalog/catalog.ts';
 import { openApiDocument } from '../functions/docs/openapi.ts';
 import { lifecycleTable, type RouteLifecycle } from '../functions/lifecycle.ts';
-import { today } from './_build-steps.ts';
+import { buildCatalog } from './_build-steps.ts';
 import { settings } from './_settings.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -34,13 +31,13 @@ interface Problem {
 }
 
 const config = settings();
-const built = runPipeline(await readContent(config.contentDir), { today: today() });
-if (!built.value) {
-  for (const d of sortDiagnostics(built.diagnostics).filter((d) => d.severity === 'error')) console.error(formatDiagnostic(d));
-  console.error(`lint:openapi: the content in ${config.contentDir} does not build (npm run check lists the problems)`);
+let catalog: Catalog;
+try {
+  catalog = await buildCatalog(config.contentDir);
+} catch (error) {
+  console.error(`lint:openapi: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
-const catalog = createCatalog(built.value.data, built.value.postings);
 const served = lifecycleTable(config.apiLifecycle);
 const documents = [
   { name: 'openapi.json', lifecycle: served },

@@ -15,7 +15,7 @@ import { sessionCookie, signSession } from '../auth/session.ts';
 import { normalizeEmail, type Account } from '../auth/users.ts';
 
 export async function postLogin(request: Request, deps: Deps): Promise<Response> {
-  const form = isForm(request);
+  const form = isFormBody(request);
   requireSameOrigin(request, deps);
   const body = await readBody(request, 16 * 1024);
   const email = typeof (body as { email?: unknown })?.email === 'string' ? normalizeEmail((body as { email: string }).email) : '';
@@ -74,7 +74,7 @@ export async function postLogout(request: Request, deps: Deps): Promise<Response
     if ((body as { everywhere?: unknown } | undefined)?.everywhere === true) await deps.auth.accounts.signOutEverywhere(session.email);
   }
   const cookie = sessionCookie('', 0, isSecureRequest(request, deps));
-  if (isForm(request)) return redirect('/login?signed-out=1', cookie);
+  if (isFormBody(request)) return redirect('/login?signed-out=1', cookie);
   const response = await answerResponse(request, jsonAnswer(200, { success: true }, { 'Cache-Control': 'no-store' }));
   response.headers.append('Set-Cookie', cookie);
   return response;
@@ -110,7 +110,3 @@ const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAA
 
 /** The sign-out body (as in /openapi.json): the form's `everywhere=true` button reads as the boolean. */
 const LOGOUT_BODY: BodySchema = { properties: { everywhere: { type: 'boolean' } } };
-
-function isForm(request: Request): boolean {
-  return isFormBody(request);
-}

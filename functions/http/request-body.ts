@@ -30,7 +30,7 @@ export interface BodySchema {
  */
 export async function readBody(request: Request, maxBytes = MAX_BODY_BYTES, schema?: BodySchema): Promise<unknown> {
   const value = await readValue(request, maxBytes, schema);
-  return schema ? withoutEmptyOptional(value, schema) : value;
+  return schema ? trimmedWithoutEmptyOptional(value, schema) : value;
 }
 
 /**
@@ -224,7 +224,7 @@ function schemaTypes(schema: unknown): Set<string> {
  * meant: "  Acme " is "Acme", and a field of spaces is empty), then without the empty strings of
  * fields the schema does not require (JSON and forms alike).
  */
-function withoutEmptyOptional(value: unknown, schema: BodySchema): unknown {
+function trimmedWithoutEmptyOptional(value: unknown, schema: BodySchema): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value) || !schema.properties) return value;
   const object = value as Record<string, unknown>;
   for (const key of Object.keys(object)) {
