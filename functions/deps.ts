@@ -24,7 +24,7 @@ import { ContentSync } from './content-sync.ts';
 import { RedisSearchGapStore } from './search-gaps/redis-store.ts';
 import { SearchGaps } from './search-gaps/search-gaps.ts';
 import { MemorySearchGapStore } from './search-gaps/store.ts';
-import { builtSite, type BuiltSite } from './live-pages.ts';
+import { builtSite, type BuiltSite } from './site/live-pages.ts';
 
 export interface Deps {
   config: Config;

@@ -1,7 +1,7 @@
 /**
  * A catalog page to render from the live catalog: one whose content changed since the site was
  * built (an admin write, or content pulled from the remote). The Node adapter decides
- * (functions/live-pages.ts); src/pages/live/page.astro renders it with the same
+ * (functions/site/live-pages.ts); src/pages/live/page.astro renders it with the same
  * component as the built page.
  */
 import type { DealCategory } from './schemas/category.ts';

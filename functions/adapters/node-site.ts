@@ -8,7 +8,7 @@ import type { Deps } from '../deps.ts';
 import { prefersMarkdown } from '../http/negotiate.ts';
 import { twinFor } from '../../src/agents/markdown-twins.ts';
 import type { LivePageCache } from './live-page-cache.ts';
-import { changedPage, LIVE_PAGE_ROUTE } from '../live-pages.ts';
+import { changedPage, LIVE_PAGE_ROUTE } from '../site/live-pages.ts';
 import { serveStatic } from './static-files.ts';
 
 /** Astro's middleware-mode handler (`dist/server/entry.mjs`), when the build has one. */

@@ -106,7 +106,7 @@ export function rawBody(response: Response): Uint8Array | undefined {
 export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === '*') return true;
-  const base = etag.slice(1, -1);
+  const base = etag.replace(/^W\//, '').slice(1, -1);
   return ifNoneMatch.split(',').some((candidate) => {
     const tag = candidate.trim().replace(/^W\//, '').slice(1, -1);
     return tag === base || tag === `${base}-br` || tag === `${base}-gzip`;

@@ -1,11 +1,11 @@
 /**
- * Which pages the server renders live instead of serving the built file (functions/adapters/
+ * Which pages the server renders live instead of serving the built file (functions/site/
  * live-pages.ts), on real catalogs: the fixture as built, then changed the way an admin write
  * changes it (ContentSnapshot + withChangedDeals), or replaced the way a pull of listings does.
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { builtSite, changedPage, type BuiltSite } from '../../functions/live-pages.ts';
+import { builtSite, changedPage, type BuiltSite } from '../../functions/site/live-pages.ts';
 import { createCatalog, withChangedDeals, type Catalog } from '../../src/catalog/catalog.ts';
 import { runPipeline } from '../../src/pipeline/build.ts';
 import { ContentSnapshot } from '../../src/pipeline/content-snapshot.ts';

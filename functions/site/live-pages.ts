@@ -9,10 +9,10 @@
  * - Startup pages: once the listings were replaced (only a pull of content changes them).
  * Other pages (about, submit, login, admin) do not depend on the catalog.
  */
-import type { Catalog } from '../src/catalog/catalog.ts';
-import type { LivePage } from '../src/live-page.ts';
-import type { Deal } from '../src/schemas/deal.ts';
-import type { Startup } from '../src/schemas/startup.ts';
+import type { Catalog } from '../../src/catalog/catalog.ts';
+import type { LivePage } from '../../src/live-page.ts';
+import type { Deal } from '../../src/schemas/deal.ts';
+import type { Startup } from '../../src/schemas/startup.ts';
 
 /** What the built site was made from: enough to tell which pages are out of date. */
 export interface BuiltSite {

@@ -1,0 +1,77 @@
+/**
+ * The site as a Web handler, `Request → Response`: built files from Astro's output; pages
+ * whose catalog content changed since the build, rendered live (once per catalog version)
+ * with their Markdown twins; Astro's on-demand pages (search results); then the 404 page.
+ * Platform-neutral: an adapter passes every request that is not for the API, the documents
+ * or the metrics, and adds the headers every answer carries (security headers, request id).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Deps } from '../deps.ts';
+import { prefersMarkdown } from '../http/negotiate.ts';
+import { twinFor } from '../../src/agents/markdown-twins.ts';
+import type { RenderOptions } from './astro-entry.ts';
+import { LivePageCache } from './live-page-cache.ts';
+import { changedPage, LIVE_PAGE_ROUTE } from './live-pages.ts';
+import { serveStatic } from './static-files.ts';
+
+/** Astro's on-demand renderer (`render` of `dist/server/entry.mjs`, functions/site/astro-entry.ts). */
+export type AstroRender = (request: Request, locals: App.Locals, options?: RenderOptions) => Promise<Response | undefined>;
+
+export type SiteDeps = Pick<Deps, 'state' | 'builtSite' | 'config' | 'searchGaps'>;
+
+/**
+ * The site handler over a built site: `clientDir` is Astro's `dist/client`, `render` its
+ * on-demand renderer (see `loadAstroRender`); without it, on-demand pages are 404s.
+ * @example const site = createSite(deps, { clientDir: join(distDir, 'client'), render: await loadAstroRender(distDir) });
+ */
+export function createSite(deps: SiteDeps, options: { clientDir: string; render?: AstroRender | undefined }): (request: Request) => Promise<Response> {
+  const { clientDir, render } = options;
+  const livePages = new LivePageCache();
+  const errorPage = (pathname: string) => serveStatic(new Request('http://site/'), clientDir, pathname);
+  const notFound = async (request: Request): Promise<Response> => (await serveStatic(request, clientDir, '/404.html', 404)) ?? plainNotFound();
+
+  return async (request) => {
+    const path = new URL(request.url).pathname;
+    const catalog = deps.state().catalog;
+    const locals = (livePage?: App.Locals['livePage']): App.Locals => ({
+      catalog,
+      ssoName: deps.config.oidc?.name,
+      livePage,
+      searched: (query, matches) => deps.searchGaps.note(query, matches),
+    });
+    // Other methods reach only on-demand pages (where Astro checks the origin of form posts), as before.
+    if (request.method !== 'GET' && request.method !== 'HEAD') return (await render?.(request, locals(), { errorPage })) ?? plainNotFound();
+
+    const changed = changedPage(path, deps.builtSite, catalog);
+    if (changed?.kind === 'gone') return notFound(request);
+    if (changed && (changed.markdown || prefersMarkdown(request.headers.get('accept')))) {
+      return livePages.serveTwin(request, changed.path, catalog.version, () => twinFor(changed.path, catalog) ?? '');
+    }
+    if (changed) {
+      // At the page's own URL (its canonical link), whatever form of it was asked for (`index.html`).
+      const renderPage = async () => render?.(new Request(new URL(changed.path, request.url), { headers: request.headers }), locals(changed.page), { route: LIVE_PAGE_ROUTE, errorPage });
+      return (await livePages.serve(request, changed.path, catalog.version, renderPage)) ?? notFound(request);
+    }
+    // On-demand pages (search results) render from the live catalog.
+    return (await serveStatic(request, clientDir, path)) ?? (await render?.(request, locals(), { errorPage })) ?? notFound(request);
+  };
+}
+
+/**
+ * Astro's on-demand renderer from a build (`<distDir>/server/entry.mjs`), when the build has one.
+ * @example const render = await loadAstroRender('dist');
+ */
+export async function loadAstroRender(distDir: string): Promise<AstroRender | undefined> {
+  const entry = join(distDir, 'server', 'entry.mjs');
+  if (!existsSync(entry)) return undefined;
+  const module = (await import(pathToFileURL(entry).href)) as { render?: AstroRender };
+  return module.render;
+}
+
+// --- internal ---
+
+function plainNotFound(): Response {
+  return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+}

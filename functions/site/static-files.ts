@@ -1,0 +1,127 @@
+/**
+ * Static files from Astro's build output as Web responses: safe path resolution inside the
+ * root, directory index pages, Markdown twins on `Accept: text/markdown`, weak ETags and 304,
+ * brotli/gzip for text (compressed once per file version, through the answer sender of
+ * functions/http/answer.ts), a long cache for hashed assets.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import mime from 'mime';
+import { answerResponse, matchesEtag, type Answer } from '../http/answer.ts';
+import { chooseCoding, compress, COMPRESS_MIN_BYTES, type Coding } from '../http/compress.ts';
+import { LruCache } from '../http/lru-cache.ts';
+import { prefersMarkdown } from '../http/negotiate.ts';
+
+/** Bytes of one version of a file or page, and their compressed forms (made once, on first use). */
+export interface BodyEntry {
+  version: string;
+  body: Uint8Array;
+  encoded: Partial<Record<Coding, Promise<Uint8Array>>>;
+}
+
+/** File bytes and their compressed forms, by path and version. */
+const files = new LruCache<BodyEntry>(2000, 64 * 1024 * 1024, (f) => f.body.byteLength);
+
+/**
+ * The response for `pathname` under `root` when such a file exists, else `undefined`; a GET
+ * or HEAD only. A page request that prefers Markdown gets the page's `index.md` twin.
+ * @example await serveStatic(request, 'dist/client', '/deals/') // the built deals page
+ */
+export async function serveStatic(request: Request, root: string, pathname: string, status = 200): Promise<Response | undefined> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+  const base = resolve(root);
+  const wantsMarkdown = prefersMarkdown(request.headers.get('accept'));
+  const file = (wantsMarkdown && (await findTwin(base, pathname))) || (await findFile(base, pathname));
+  if (!file) return undefined;
+  const ext = extname(file.path);
+  const version = `${file.size.toString(36)}-${Math.floor(file.mtimeMs).toString(36)}`;
+  const isPage = ext === '.html' || (ext === '.md' && file.path.endsWith(`${sep}index.md`));
+  let cached = files.get(file.path);
+  if (!cached || cached.version !== version) {
+    cached = { version, body: new Uint8Array(await readFile(file.path)), encoded: {} };
+    files.set(file.path, cached);
+  }
+  const type = contentType(ext);
+  const headers: Record<string, string> = {
+    'Content-Type': type.header,
+    'Cache-Control': pathname.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+    'X-Content-Type-Options': 'nosniff',
+  };
+  return sendEntry(request, cached, headers, { tag: `${version}${ext === '.md' ? '-md' : ''}`, compressible: type.text, vary: isPage ? 'Accept' : undefined, status });
+}
+
+/**
+ * Answer with `entry` through the answer sender: the weak ETag `W/"<tag>"` (with `-br` /
+ * `-gzip` for a coding), 304 on a matching `If-None-Match`, brotli/gzip (best quality, made
+ * once per entry) when `compressible`, the client takes it and the body is large enough.
+ * `vary` is what the answer varies on besides `Accept-Encoding`.
+ */
+export async function sendEntry(request: Request, entry: BodyEntry, headers: Record<string, string>, options: { tag: string; compressible: boolean; vary?: string | undefined; status: number }): Promise<Response> {
+  const sizable = entry.body.byteLength >= COMPRESS_MIN_BYTES;
+  // The sender adds `Accept-Encoding` to Vary itself for bodies it may compress.
+  const vary = [options.vary, options.compressible && !sizable ? 'Accept-Encoding' : undefined].filter(Boolean).join(', ');
+  const answer: Answer = { status: options.status, body: entry.body, etag: `W/"${options.tag}"`, headers: vary ? { ...headers, Vary: vary } : headers, encoded: entry.encoded };
+  if (!options.compressible) return identityResponse(request, answer, options.vary);
+  const coding = sizable && options.status === 200 ? chooseCoding(request.headers.get('accept-encoding')) : undefined;
+  // Made once per entry, at the quality of files (the sender's own default is the fast one).
+  if (coding && !matchesEtag(request.headers.get('if-none-match'), answer.etag)) entry.encoded[coding] ??= compress(entry.body, coding, 'best');
+  return answerResponse(request, answer);
+}
+
+// --- internal ---
+
+/** Text types carry `; charset=utf-8` (as Astro writes them), except SVG; text is compressed. */
+function contentType(ext: string): { header: string; text: boolean } {
+  const type = mime.getType(ext) ?? 'application/octet-stream';
+  const text = type.startsWith('text/') || type === 'application/json' || type === 'application/xml' || type.endsWith('+xml') || type.endsWith('+json');
+  const charset = text && type !== 'image/svg+xml';
+  return { header: charset ? `${type}; charset=utf-8` : type, text };
+}
+
+/**
+ * A body that is never compressed (images, fonts): the sender sees no `Accept-Encoding`, and
+ * the `Vary: Accept-Encoding` it adds to large bodies goes.
+ */
+async function identityResponse(request: Request, answer: Answer, vary: string | undefined): Promise<Response> {
+  const headers: Record<string, string> = {};
+  const ifNoneMatch = request.headers.get('if-none-match');
+  if (ifNoneMatch !== null) headers['If-None-Match'] = ifNoneMatch;
+  const response = await answerResponse(new Request(request.url, { method: request.method, headers }), answer);
+  if (vary) response.headers.set('Vary', vary);
+  else response.headers.delete('Vary');
+  return response;
+}
+
+interface Found {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** The Markdown twin of a page path (`/deals/x/` → `/deals/x/index.md`). */
+function findTwin(root: string, pathname: string): Promise<Found | undefined> {
+  if (extname(pathname) !== '') return Promise.resolve(undefined);
+  return findFile(root, `${pathname.endsWith('/') ? pathname : `${pathname}/`}index.md`);
+}
+
+async function findFile(root: string, pathname: string): Promise<Found | undefined> {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+  if (decoded.includes('\0')) return undefined;
+  const base = normalize(join(root, decoded));
+  // Never leave the root, whatever `..` or encoded separators the path holds.
+  if (base !== root && !base.startsWith(root.endsWith(sep) ? root : root + sep)) return undefined;
+  for (const candidate of decoded.endsWith('/') ? [join(base, 'index.html')] : [base, `${base}.html`, join(base, 'index.html')]) {
+    try {
+      const info = await stat(candidate);
+      if (info.isFile()) return { path: candidate, size: info.size, mtimeMs: info.mtimeMs };
+    } catch {
+      // Not this candidate; try the next.
+    }
+  }
+  return undefined;
+}
