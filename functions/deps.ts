@@ -4,6 +4,7 @@
  */
 import type { Catalog } from '../src/catalog/catalog.ts';
 import type { Config } from '../src/config.ts';
+import type { RequestContext } from './http/middleware.ts';
 import { dealsAnswer } from './api/deals.ts';
 import { startupsAnswer } from './api/startups.ts';
 import { createCatalogState, type CatalogState, type Pin } from './catalog-state.ts';
@@ -53,8 +54,8 @@ export interface Deps {
   searchGaps: SearchGaps;
 }
 
-/** A platform-neutral handler (STYLE 1). */
-export type Handler = (request: Request, deps: Deps) => Promise<Response>;
+/** A platform-neutral handler (STYLE 1): the request, the services, and what the front door knows about the request. */
+export type Handler = (request: Request, deps: Deps, context: RequestContext) => Promise<Response>;
 
 /** Routes whose default answer (no query string) is kept precomputed. */
 const PINNED: readonly Pin[] = [

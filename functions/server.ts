@@ -5,10 +5,10 @@
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Config } from '../src/config.ts';
 import { createNodeServer } from './adapters/node.ts';
-import type { AstroHandler } from './adapters/node-site.ts';
+import { createApp } from './http/app.ts';
+import { createSite, loadAstroRender } from './site/site.ts';
 import { loadGeneratedCatalog } from './catalog-state.ts';
 import { createDeps, type Deps } from './deps.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -39,10 +39,9 @@ export async function startServer(config: Config, log: Logger = createLogger()):
   // Old submissions out of the content repository (once), then the e-mail sweep: now and hourly.
   await migrateSubmissions(deps);
   await deps.submissions.start();
-  const entry = join(config.distDir, 'server', 'entry.mjs');
-  const astro = existsSync(entry) ? ((await import(pathToFileURL(entry).href)) as { handler: AstroHandler }).handler : undefined;
   const clientDir = existsSync(join(config.distDir, 'client')) ? join(config.distDir, 'client') : config.distDir;
-  const server = createNodeServer(deps, { clientDir, astro });
+  const site = createSite(deps, { clientDir, render: await loadAstroRender(config.distDir) });
+  const server = createNodeServer(createApp(deps, { site }), { trustProxyHops: config.trustProxyHops, log });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

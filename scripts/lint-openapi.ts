@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Catalog } from '../src/catalog/catalog.ts';
 import { openApiDocument } from '../functions/docs/openapi.ts';
+import { API_ROUTES } from '../functions/http/routes.ts';
 import { lifecycleTable, type RouteLifecycle } from '../functions/lifecycle.ts';
 import { buildCatalog } from './_build-steps.ts';
 import { settings } from './_settings.ts';
@@ -49,7 +50,7 @@ let failed = false;
 try {
   for (const { name, lifecycle } of documents) {
     const file = join(dir, name);
-    writeFileSync(file, `${JSON.stringify(openApiDocument(catalog, lifecycle), null, 2)}\n`);
+    writeFileSync(file, `${JSON.stringify(openApiDocument(catalog, lifecycle, API_ROUTES), null, 2)}\n`);
     for (const [linter, problems] of [['redocly', redocly(file)], ['spectral', spectral(file)]] as const) {
       for (const p of problems) console.log(`${name}: ${linter} ${p.severity} ${p.rule} at ${p.where}: ${p.message}`);
       const count = (severity: Problem['severity']) => problems.filter((p) => p.severity === severity).length;

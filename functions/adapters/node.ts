@@ -1,145 +1,71 @@
 /**
- * Node adapter: one `node:http` server for the API and the site. `/api/*` goes straight to
- * the platform-neutral handlers (never through Astro's per-request pipeline); documents such
- * as llms.txt come from the catalog; everything else is the site (node-site.ts: built files,
- * live pages, Astro's on-demand pages, the 404 page). Every response gets the security headers
- * and an `X-Request-Id`.
+ * Node adapter: turns a `node:http` request into a Web `Request` for the app (http/app.ts) and
+ * writes its `Response` back, and nothing else. Who the client is comes from the socket (and
+ * `X-Forwarded-*` behind trusted proxies only).
  */
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
-import type { Deps, Handler } from '../deps.ts';
-import { handleDocument, isDocument } from '../documents.ts';
-import { clientAddressFrom, forwardedHttps, setRequestContext, type RequestContext } from '../http/client-address.ts';
-import { isLoopbackAddress } from '../http/loopback.ts';
-import { policyFor, rateLimitHeaders } from '../http/rate-limits.ts';
-import { securityHeaders } from '../http/security-headers.ts';
-import { Metrics, routeGroup } from '../metrics.ts';
-import { allowFor, apiRouteLabel, handleApi, resolvePath } from '../router.ts';
-import { errorAnswer, rawBody, replayOf } from '../http/answer.ts';
-import { methodNotAllowed } from '../http/errors.ts';
-import { ResponseCache } from './response-cache.ts';
-import { LivePageCache } from './live-page-cache.ts';
-import { serveSite, type AstroHandler } from './node-site.ts';
+import { pipeline, Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import type { App } from '../http/app.ts';
+import { rawBody } from '../http/answer.ts';
+import { clientAddressFrom, forwardedHttps } from '../http/client-address.ts';
+import type { Logger } from '../log.ts';
 
-// Computed once: every response carries them (SECURITY.md).
-const PLAIN_HEADERS = securityHeaders(false);
-const SECURE_HEADERS = securityHeaders(true);
+/** Methods the Fetch standard forbids in a Request: sent to the app as GET, named in `Client.method` (it refuses them). */
+const UNREPRESENTABLE_METHODS = new Set(['TRACE', 'TRACK']);
 
 /**
  * Create (not start) the server.
- * @example createNodeServer(deps, { clientDir: 'dist/client' }).listen(4321)
+ * @example createNodeServer(createApp(deps, { site }), { trustProxyHops: 0, log }).listen(4321)
  */
-export function createNodeServer(deps: Deps, site: { clientDir: string; astro?: AstroHandler | undefined }): Server {
-  const responses = new ResponseCache(deps.config.answerCacheEntries, deps.config.answerCacheBytes);
-  const livePages = new LivePageCache();
-  const metrics = new Metrics();
+export function createNodeServer(app: App, options: { trustProxyHops: number; log: Logger }): Server {
   return createServer((req, res) => {
-    const started = performance.now();
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const context = contextOf(req, deps);
-    const base = { ...(servedOverHttps(req, deps) ? SECURE_HEADERS : PLAIN_HEADERS), 'X-Request-Id': context.requestId ?? '' };
-    res.once('finish', () => {
-      const seconds = (performance.now() - started) / 1000;
-      metrics.observe(routeGroup(path, apiRouteLabel(path)), req.method ?? 'GET', res.statusCode, seconds);
-      // Reads are counted, not logged (they would drown the log); writes and failures are logged.
-      if (res.statusCode >= 500 || (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS')) {
-        deps.log.info('request', { requestId: context.requestId, method: req.method, path, status: res.statusCode, ms: Math.round(seconds * 1000) });
-      }
-    });
-
-    let work: Promise<void>;
-    if (UNREPRESENTABLE_METHODS.has(req.method ?? '')) {
-      // TRACE and TRACK cannot become a Web Request (fetch forbids them): refuse here.
-      const isApi = path === '/api' || path.startsWith('/api/');
-      const allow = (isApi ? allowFor(path) : undefined) ?? (isApi || isDocument(path) ? 'GET, HEAD, OPTIONS' : 'GET, HEAD');
-      const answer = errorAnswer(methodNotAllowed(req.method ?? '', allow.split(', ')), new Date());
-      res.writeHead(405, { ...base, ...answer.headers, 'API-Version': 'v1', Allow: allow, 'Content-Length': String(answer.body.byteLength), ...(req.complete ? {} : { Connection: 'close' }) });
-      res.end(answer.body);
-      work = Promise.resolve();
-    } else if (path === '/api' || path.startsWith('/api/')) work = serveApi(req, res, deps, responses, handleApi, context, path, base);
-    else if (isDocument(path)) work = serveApi(req, res, deps, responses, handleDocument, context, undefined, base);
-    // The derived client, not the socket: behind a proxy on this host every socket is loopback.
-    else if (deps.config.metricsPath && path === deps.config.metricsPath && isLoopbackAddress(context.address)) {
-      work = Promise.all([metrics.render(), deps.searchGaps.metricsText()]).then(([requestLines, searchLines]) => {
-        res.writeHead(200, { ...base, 'API-Version': 'v1', 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Cache-Control': 'no-store' }).end(requestLines + searchLines);
+    const method = req.method ?? 'GET';
+    const https = forwardedHttps(header(req, 'x-forwarded-proto'), options.trustProxyHops);
+    const address = clientAddressFrom(req.socket.remoteAddress, header(req, 'x-forwarded-for'), options.trustProxyHops);
+    app
+      .fetch(toRequest(req, https, UNREPRESENTABLE_METHODS.has(method) ? 'GET' : method), { address, method })
+      .then((response) => send(req, res, response))
+      .catch((error: unknown) => {
+        // The app answers every failure itself; this is a failure to write the answer.
+        options.log.error('adapter_error', { path: req.url, error: error instanceof Error ? error.stack : String(error) });
+        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end();
       });
-    } else {
-      for (const [name, value] of Object.entries(base)) res.setHeader(name, value);
-      // Pages never read a body: one still arriving would block the next request on this connection.
-      if (!req.complete) res.setHeader('Connection', 'close');
-      work = serveSite(req, res, site, deps, livePages);
-    }
-    work.catch((error: unknown) => {
-      deps.log.error('adapter_error', { requestId: context.requestId, path, error: error instanceof Error ? error.stack : String(error) });
-      if (!res.headersSent) res.writeHead(500, { ...base, 'API-Version': 'v1', 'Content-Type': 'application/json; charset=utf-8' });
-      res.end(res.headersSent ? undefined : JSON.stringify({ success: false, error: 'The server failed to answer this request.', code: 'internal_error', timestamp: new Date().toISOString() }));
-    });
   });
 }
 
 // --- internal ---
 
-function contextOf(req: IncomingMessage, deps: Deps): RequestContext {
-  const given = req.headers['x-request-id'];
-  const requestId = typeof given === 'string' && /^[\w.:-]{1,64}$/.test(given) ? given : randomUUID();
-  const forwarded = req.headers['x-forwarded-for'];
-  return { address: clientAddressFrom(req.socket.remoteAddress, Array.isArray(forwarded) ? forwarded.join(',') : forwarded, deps.config.trustProxyHops), requestId };
-}
-
-/**
- * Run a Web-standard handler for a Node request. API requests are counted against their rate
- * limit first, so a response served from the micro-cache is limited like any other.
- */
-async function serveApi(
-  req: IncomingMessage,
-  res: ServerResponse,
-  deps: Deps,
-  responses: ResponseCache,
-  handler: Handler,
-  context: RequestContext,
-  apiPath: string | undefined,
-  base: Record<string, string>,
-): Promise<void> {
-  let rateHeaders: Record<string, string> = {};
-  if (apiPath !== undefined) {
-    context.rate = await deps.rateLimits.consume(policyFor(resolvePath(apiPath)?.path ?? apiPath, req.method ?? 'GET'), context.address);
-    rateHeaders = rateLimitHeaders(context.rate);
-  }
-  const key = context.rate?.allowed === false ? undefined : responses.keyFor(req);
-  const state = deps.state();
-  const hit = key === undefined ? undefined : responses.get(key, state);
-  if (hit) {
-    hit.replay?.((name) => headerValue(req, name));
-    res.writeHead(hit.status, { ...base, ...hit.headers, ...rateHeaders });
-    res.end(hit.body);
-    return;
-  }
-  const request = toRequest(req, servedOverHttps(req, deps));
-  setRequestContext(request, context);
-  const response = await handler(request, deps);
-  const headers: Record<string, string> = {};
+/** Write a Web Response: bytes at once when the app made them, else the stream (stopped when the client goes). */
+function send(req: IncomingMessage, res: ServerResponse, response: Response): void {
+  const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
-    headers[name] = value;
+    if (name !== 'set-cookie') headers[name] = value;
   });
-  const raw = rawBody(response);
-  if (raw) headers['content-length'] = String(raw.byteLength);
-  // Answered before the body was read (405, 401, 413…): the rest of it would block the next
-  // request on this connection, so close the connection after this answer.
-  if (!req.complete) headers.connection = 'close';
-  if (key !== undefined) {
-    const { ratelimit: _r, 'ratelimit-policy': _p, ...cacheable } = headers;
-    responses.offer(key, state, response.status, cacheable, raw, replayOf(response));
-  }
   const cookies = response.headers.getSetCookie();
-  res.writeHead(response.status, { ...base, ...headers, ...(cookies.length > 0 ? { 'set-cookie': cookies } : {}) });
-  if (raw) res.end(raw);
-  else if (response.body) Readable.fromWeb(response.body as import('node:stream/web').ReadableStream).pipe(res);
-  else res.end();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  const bytes = rawBody(response);
+  if (bytes) headers['content-length'] = String(bytes.byteLength);
+  // Answered before the body was read (405, 401, 413…): the rest of it would block the next request on this connection.
+  if (!req.complete) headers.connection = 'close';
+  res.writeHead(response.status, headers);
+  if (bytes || !response.body) res.end(bytes);
+  else pipeline(Readable.fromWeb(response.body as NodeReadableStream), res, () => undefined);
 }
 
-/** Methods the Fetch standard forbids in a Request (CONNECT never reaches a request handler). */
-const UNREPRESENTABLE_METHODS = new Set(['TRACE', 'TRACK']);
+/** IncomingMessage → Web Request (https:// when a trusted proxy says so); the body streams only for methods that carry one. */
+function toRequest(req: IncomingMessage, https: boolean, method: string): Request {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
+  const hasBody = method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
+  return new Request(`${https ? 'https' : 'http'}://${usableHost(req.headers.host)}${req.url ?? '/'}`, {
+    method,
+    headers,
+    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
+  } as RequestInit);
+}
 
 /** The Host header when it is a plain name or address with a valid port; `localhost` otherwise. */
 function usableHost(host: string | undefined): string {
@@ -147,29 +73,8 @@ function usableHost(host: string | undefined): string {
   return match && (match[1] === undefined || Number(match[1]) <= 65535) ? (host as string) : 'localhost';
 }
 
-/** Whether a trusted proxy says the client reached it over HTTPS (never trusted without TRUST_PROXY_HOPS). */
-function servedOverHttps(req: IncomingMessage, deps: Deps): boolean {
-  const proto = req.headers['x-forwarded-proto'];
-  return forwardedHttps(Array.isArray(proto) ? proto.join(',') : proto, deps.config.trustProxyHops);
-}
-
-/** IncomingMessage → Web Request (https:// when a trusted proxy says so); the body streams only for methods that carry one. */
-function toRequest(req: IncomingMessage, https: boolean): Request {
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
-  const host = usableHost(req.headers.host);
-  const method = req.method ?? 'GET';
-  const hasBody = method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
-  return new Request(`${https ? 'https' : 'http'}://${host}${req.url ?? '/'}`, {
-    method,
-    headers,
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
-  } as RequestInit);
-}
-
-/** A request header as the Fetch API would give it: repeated values joined, absent as null. */
-function headerValue(req: IncomingMessage, name: string): string | null {
-  const value = req.headers[name.toLowerCase()];
-  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+/** A request header, repeated values joined. */
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(',') : value;
 }

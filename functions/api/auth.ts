@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
-import { clientAddress } from '../http/client-address.ts';
+import type { RequestContext } from '../http/middleware.ts';
 import { ApiError } from '../http/errors.ts';
 import { isFormBody, readBody, type BodySchema } from '../http/request-body.ts';
 import { currentSession, isSecureRequest, requireSameOrigin } from '../auth/guard.ts';
@@ -14,7 +14,7 @@ import { verifyPassword } from '../auth/passwords.ts';
 import { sessionCookie, signSession } from '../auth/session.ts';
 import { normalizeEmail, type Account } from '../auth/users.ts';
 
-export async function postLogin(request: Request, deps: Deps): Promise<Response> {
+export async function postLogin(request: Request, deps: Deps, context: RequestContext): Promise<Response> {
   const form = isFormBody(request);
   requireSameOrigin(request, deps);
   const body = await readBody(request, 16 * 1024);
@@ -27,7 +27,7 @@ export async function postLogin(request: Request, deps: Deps): Promise<Response>
 
   const now = deps.clock().getTime();
   // The failure is reserved before the password is checked: parallel guesses cannot all pass.
-  const throttle = await deps.auth.loginThrottle.begin(clientAddress(request), email, now);
+  const throttle = await deps.auth.loginThrottle.begin(context.address, email, now);
   if (!('attempt' in throttle)) {
     if (form) return redirect('/login?error=throttled');
     throw new ApiError(429, 'rate_limited', 'Too many failed sign-in attempts.', {

@@ -9,7 +9,7 @@ import type { Deps } from '../deps.ts';
 import { jsonAnswer, textAnswer, type Answer } from '../http/answer.ts';
 import { ApiError } from '../http/errors.ts';
 import { invalidParameter, PUBLIC_CACHE } from '../http/params.ts';
-import { serveAnswer } from '../http/serve-answer.ts';
+import { serveAnswer } from '../http/answer.ts';
 
 /** The answer for one query string; throws ApiError 400/404. */
 export function dealsAnswer(catalog: Catalog, params: URLSearchParams): Answer {

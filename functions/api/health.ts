@@ -8,7 +8,7 @@
 import { currentSession } from '../auth/guard.ts';
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
-import { clientAddress } from '../http/client-address.ts';
+import type { RequestContext } from '../http/middleware.ts';
 import { isLoopbackAddress } from '../http/loopback.ts';
 
 const started = Date.now();
@@ -19,7 +19,7 @@ export const HEALTH_PROBLEMS = ['store_unwritable', 'content_pull_failed', 'cont
 export type HealthProblem = (typeof HEALTH_PROBLEMS)[number];
 
 /** GET /api/v1/health: the summary for anyone, the details for this machine or an admin. */
-export async function getHealth(request: Request, deps: Deps): Promise<Response> {
+export async function getHealth(request: Request, deps: Deps, context: RequestContext): Promise<Response> {
   const store = await deps.store.status();
   const redis = deps.redis ? deps.redis.status() : 'disabled';
   const sync = deps.content.status();
@@ -30,7 +30,7 @@ export async function getHealth(request: Request, deps: Deps): Promise<Response>
   if (redis === 'down') problems.push('redis_down');
   const { catalog } = deps.state();
   const summary = { success: true, status: problems.length === 0 ? 'ok' : 'degraded', problems, catalogVersion: catalog.version, deals: catalog.deals.length, startups: catalog.startups.length };
-  if (!(await mayReadDetails(request, deps))) return answerResponse(request, jsonAnswer(200, summary, { 'Cache-Control': 'no-store' }));
+  if (!(await mayReadDetails(request, deps, context))) return answerResponse(request, jsonAnswer(200, summary, { 'Cache-Control': 'no-store' }));
   const body = {
     ...summary,
     contentCommit: store.commit,
@@ -51,7 +51,7 @@ export async function getHealth(request: Request, deps: Deps): Promise<Response>
 // --- internal ---
 
 /** A client on this machine (behind a trusted proxy: the client it names) or an admin session. */
-async function mayReadDetails(request: Request, deps: Deps): Promise<boolean> {
-  if (isLoopbackAddress(clientAddress(request))) return true;
+async function mayReadDetails(request: Request, deps: Deps, context: RequestContext): Promise<boolean> {
+  if (isLoopbackAddress(context.address)) return true;
   return (await currentSession(request, deps))?.role === 'admin';
 }

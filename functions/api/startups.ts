@@ -5,7 +5,7 @@ import { parseQuery, STARTUP_LIST_PARAMS } from '../../src/schemas/query.ts';
 import type { Deps } from '../deps.ts';
 import { textAnswer, type Answer } from '../http/answer.ts';
 import { invalidParameter, PUBLIC_CACHE } from '../http/params.ts';
-import { serveAnswer } from '../http/serve-answer.ts';
+import { serveAnswer } from '../http/answer.ts';
 
 /** The answer for one query string; throws ApiError 400. */
 export function startupsAnswer(catalog: Catalog, params: URLSearchParams): Answer {

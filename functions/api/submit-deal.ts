@@ -7,7 +7,7 @@ import { submissionJsonSchema, type Submission } from '../../src/schemas/submiss
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { compileValidator } from '../http/body-validator.ts';
-import { clientAddress } from '../http/client-address.ts';
+import type { RequestContext } from '../http/middleware.ts';
 import { limitKey } from '../http/limit-key.ts';
 import { ApiError } from '../http/errors.ts';
 import { isFormBody, MAX_BODY_BYTES, readBody } from '../http/request-body.ts';
@@ -22,11 +22,11 @@ const validateSubmission = compileValidator<Submission>(SUBMISSION_SCHEMA);
  * form with an error code and the field it names (never text: the page words each code itself,
  * so a crafted /submit/?error= link cannot show its own words on this site). API callers get JSON.
  */
-export async function postSubmitDeal(request: Request, deps: Deps): Promise<Response> {
+export async function postSubmitDeal(request: Request, deps: Deps, context: RequestContext): Promise<Response> {
   const fromForm = isFormBody(request) && (request.headers.get('accept') ?? '').includes('text/html');
-  if (!fromForm) return submit(request, deps);
+  if (!fromForm) return submit(request, deps, context);
   try {
-    const response = await submit(request, deps);
+    const response = await submit(request, deps, context);
     const { id } = (await response.clone().json()) as { id: string };
     return new Response(null, { status: 303, headers: { Location: `/submit/thanks/?id=${encodeURIComponent(id)}`, 'Cache-Control': 'no-store' } });
   } catch (error) {
@@ -62,8 +62,8 @@ const FORM_RULES: ReadonlyArray<readonly [RegExp, string]> = [
   [/URL/, 'invalid_url'],
 ];
 
-async function submit(request: Request, deps: Deps): Promise<Response> {
-  const key = limitKey(clientAddress(request));
+async function submit(request: Request, deps: Deps, context: RequestContext): Promise<Response> {
+  const key = limitKey(context.address);
   const now = deps.clock();
   const policy = { 'RateLimit-Policy': `"submissions";q=${deps.submitLimit.limit};w=${deps.submitLimit.windowMs / 1000}` };
   // Reserve the place before any work, in one atomic step: parallel submissions cannot all pass

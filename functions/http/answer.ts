@@ -1,11 +1,14 @@
 /**
- * A prepared JSON answer: identity bytes, a strong ETag and lazily compressed variants, so a
+ * The sender, and the answers it sends. A prepared JSON answer: identity bytes, a strong ETag and lazily compressed variants, so a
  * repeated answer costs no serialisation, hashing or compression. `answerResponse` turns one
  * into a Web `Response` for a given request (conditional GET, content coding).
  */
 import { createHash } from 'node:crypto';
 import { chooseCoding, compress, COMPRESS_MIN_BYTES, type Coding } from './compress.ts';
 import { errorBody, type ApiError } from './errors.ts';
+import { MAX_CACHED_QUERY_LENGTH } from './lru-cache.ts';
+import type { AnswerFor } from '../catalog-state.ts';
+import type { Deps } from '../deps.ts';
 
 export interface Answer {
   status: number;
@@ -69,12 +72,13 @@ export async function answerResponse(request: Request, answer: Answer, extraHead
   const headers: Record<string, string> = { ...answer.headers, ...extraHeaders };
   const compressible = answer.body.byteLength >= COMPRESS_MIN_BYTES;
   if (compressible) headers.Vary = headers.Vary ? `${headers.Vary}, Accept-Encoding` : 'Accept-Encoding';
-  const cacheable = answer.status === 200 && (request.method === 'GET' || request.method === 'HEAD');
-  if (!cacheable) return bytesResponse(answer.status, answer.body, headers);
+  const read = request.method === 'GET' || request.method === 'HEAD';
+  if (!read) return bytesResponse(answer.status, answer.body, headers);
 
   const coding = compressible ? chooseCoding(request.headers.get('accept-encoding')) : undefined;
-  headers.ETag = coding ? `${answer.etag.slice(0, -1)}-${coding}"` : answer.etag;
-  if (matchesEtag(request.headers.get('if-none-match'), answer.etag)) {
+  // Only a 200 has a validator; other answers (the 404 page) are still compressed.
+  if (answer.status === 200) headers.ETag = coding ? `${answer.etag.slice(0, -1)}-${coding}"` : answer.etag;
+  if (answer.status === 200 && matchesEtag(request.headers.get('if-none-match'), answer.etag)) {
     delete headers['Content-Type'];
     return bytesResponse(304, undefined, headers);
   }
@@ -113,10 +117,49 @@ export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
   });
 }
 
+/**
+ * Serve a GET route whose answer is a pure function of the catalog and the query string:
+ * pinned answer, else cached answer (both per catalog version), else computed and cached.
+ * Computation time is reported in `Server-Timing` so the benchmark can read the time spent
+ * inside the server.
+  * @param route cache namespace, such as `deals`
+ * @param served called for every request served, from any cache or computed (the search-gap counter), with the request's header reader
+ * @example serveAnswer(request, deps, 'deals', dealsAnswer)
+ */
+export async function serveAnswer(request: Request, deps: Deps, route: string, compute: AnswerFor, served?: Served): Promise<Response> {
+  const url = new URL(request.url);
+  const key = route + url.search;
+  const state = deps.state();
+  const ready = (url.search === '' ? state.pinned(route) : undefined) ?? state.answers.get(key);
+  if (ready) return withServed(request, await answerResponse(request, ready, { 'Server-Timing': 'cache;desc="hit"' }), ready, url, served);
+
+  const started = performance.now();
+  const answer = compute(state.catalog, url.searchParams);
+  const elapsed = performance.now() - started;
+  // A long query string is computed every time: its key would cost more memory than its answer.
+  if (url.search.length - 1 <= MAX_CACHED_QUERY_LENGTH) state.answers.set(key, answer);
+  return withServed(request, await answerResponse(request, answer, { 'Server-Timing': `app;dur=${elapsed.toFixed(3)}` }), answer, url, served);
+}
+
+export type Served = (answer: Answer, params: URLSearchParams, header: (name: string) => string | null) => void;
+
+/** Tell `served` about this request now, and about each later one the adapter's micro-cache answers with this response. */
+function withServed(request: Request, response: Response, answer: Answer, url: URL, served: Served | undefined): Response {
+  if (!served) return response;
+  served(answer, url.searchParams, (name) => request.headers.get(name));
+  onReplay(response, (header) => served(answer, url.searchParams, header));
+  return response;
+}
+
 // --- internal ---
 
 function bytesResponse(status: number, body: Uint8Array | undefined, headers: Record<string, string>): Response {
   const response = new Response(body && status !== 304 ? (body as Uint8Array<ArrayBuffer>) : null, { status, headers });
   if (body && status !== 304) rawBodies.set(response, body);
   return response;
+}
+
+/** A response of stored bytes (the answer cache), writable by adapters without streaming. */
+export function storedResponse(status: number, headers: Record<string, string>, body: Uint8Array): Response {
+  return bytesResponse(status, body, headers);
 }

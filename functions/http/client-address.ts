@@ -1,30 +1,7 @@
 /**
- * What a platform adapter knows about a request that Web `Request` has no field for: the
- * client address (DESIGN: the socket address; `X-Forwarded-For` only behind trusted proxies),
- * the request id, and the rate-limit decision the adapter already took.
+ * Who sent a request (DESIGN: the socket address; `X-Forwarded-For` only behind trusted
+ * proxies) and whether it came over HTTPS, for the platform adapters.
  */
-import type { RateDecision } from './rate-limits.ts';
-
-export interface RequestContext {
-  address: string;
-  requestId?: string;
-  rate?: RateDecision;
-}
-
-const contexts = new WeakMap<Request, RequestContext>();
-
-export function setRequestContext(request: Request, context: RequestContext): void {
-  contexts.set(request, context);
-}
-
-export function requestContext(request: Request): RequestContext | undefined {
-  return contexts.get(request);
-}
-
-/** The client's address, or `unknown` (all such requests then share one budget). */
-export function clientAddress(request: Request): string {
-  return contexts.get(request)?.address ?? 'unknown';
-}
 
 /**
  * The client address given the socket peer and `X-Forwarded-For`, trusting `hops` proxies:

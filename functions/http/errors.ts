@@ -4,30 +4,9 @@
  * no stack, path or library name in the body.
  */
 
-/** SPEC: the allowed `code` values. */
-export const ERROR_CODES = [
-  'bad_request',
-  'validation_error',
-  'unauthorized',
-  'forbidden',
-  'not_found',
-  'method_not_allowed',
-  'rate_limited',
-  'conflict',
-  'service_unavailable',
-  'internal_error',
-] as const;
-
-export type ErrorCode = (typeof ERROR_CODES)[number];
-
-/** SPEC error object. */
-export interface ErrorBody {
-  success: false;
-  error: string;
-  code: ErrorCode;
-  hint?: string;
-  timestamp: string;
-}
+export { ERROR_CODES, type ErrorBody } from '../../src/schemas/answers.ts';
+import type { ErrorBody } from '../../src/schemas/answers.ts';
+type ErrorCode = ErrorBody['code'];
 
 /**
  * An HTTP error with its status, stable code and optional hint and headers.

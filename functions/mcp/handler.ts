@@ -16,7 +16,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { requestBodyTooLargeMessage } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '../deps.ts';
-import { documentText } from '../documents.ts';
+import { documentText } from '../docs/document-cache.ts';
 import { ApiError, methodNotAllowed } from '../http/errors.ts';
 import { jsonDepthExceeds, MAX_JSON_DEPTH, readRawBody } from '../http/request-body.ts';
 import { buildMcpServer } from './tools.ts';

@@ -42,10 +42,3 @@ export async function render(request: Request, locals: App.Locals, options: Rend
     prerenderedErrorPageFetch: async (url) => (errorPage && (await errorPage(new URL(url).pathname))) || new Response(null, { status: 404 }),
   });
 }
-
-/**
- * @astrojs/node's middleware-mode handler, `handler(req, res, next, locals)`, for the Node
- * adapter of today (functions/adapters/node-site.ts) until it serves the site through
- * functions/site/site.ts; then this line goes.
- */
-export { handler } from '@astrojs/node/server.js';

@@ -9,7 +9,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { documentCacheCounts } from '../../functions/documents.ts';
+import { documentCacheCounts } from '../../functions/docs/document-cache.ts';
 import { MAX_JSON_DEPTH } from '../../functions/http/request-body.ts';
 import { MCP_MAX_BODY_BYTES } from '../../functions/mcp/handler.ts';
 import { expectErrorBody } from '../helpers/api-schemas.ts';

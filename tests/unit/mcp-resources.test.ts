@@ -7,7 +7,8 @@
 import { join } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { documentCacheCounts, handleDocument } from '../../functions/documents.ts';
+import { documentAnswer, documentCacheCounts } from '../../functions/docs/document-cache.ts';
+import { documentRoute } from '../../functions/http/routes.ts';
 import type { Deps } from '../../functions/deps.ts';
 import { SearchGaps } from '../../functions/search-gaps/search-gaps.ts';
 import { MemorySearchGapStore } from '../../functions/search-gaps/store.ts';
@@ -57,7 +58,7 @@ test('llms-full.txt is rendered once per catalog version for MCP reads and GET a
   expect(await countsDuring(() => readResource(paths.llmsFull))).toEqual({ renders: 0, hits: 1 });
   // The HTTP document is the same cache entry.
   let http = '';
-  expect(await countsDuring(async () => (http = await (await handleDocument(new Request(`http://x${paths.llmsFull}`), deps)).text()))).toEqual({ renders: 0, hits: 1 });
+  expect(await countsDuring(async () => (http = new TextDecoder().decode(documentAnswer(documentRoute(paths.llmsFull) as NonNullable<ReturnType<typeof documentRoute>>, catalog, deps).body)))).toEqual({ renders: 0, hits: 1 });
   expect(http).toBe(first);
 });
 

@@ -1,0 +1,253 @@
+/**
+ * The steps every request passes, in the order `createApp` lists them (http/app.ts), and the
+ * request context they share: who sent the request, its id, what its path names in the route
+ * table and the rate decision, made once per request and passed to every step and handler as
+ * an argument. Each step gets the request, its context and `next`, which runs the steps after
+ * it and never throws: `compose` turns anything thrown below a step into the SPEC error answer
+ * first, so every step adds its headers to error answers too.
+ */
+import { randomUUID } from 'node:crypto';
+import { isLoopbackAddress } from './loopback.ts';
+import type { Deps } from '../deps.ts';
+import { lifecycleHeaders } from '../lifecycle.ts';
+import { Metrics, routeGroup } from '../metrics.ts';
+import { answerResponse, errorAnswer, rawBody, replayOf, storedResponse, type Replay } from './answer.ts';
+import { chooseCoding } from './compress.ts';
+import { ApiError, asApiError } from './errors.ts';
+import { LruCache, MAX_CACHED_QUERY_LENGTH } from './lru-cache.ts';
+import { rateLimitHeaders, type PolicyName, type RateDecision } from './rate-limits.ts';
+import { allowedMethods, API_VERSION, crossOriginMethods, documentRoute, publicPath, resolveApi, VERSIONED_PREFIX, type ApiTarget, type DocumentRoute, type Method } from './routes.ts';
+import { securityHeaders } from './security-headers.ts';
+import type { CatalogState } from '../catalog-state.ts';
+
+/** What a platform adapter tells the app about a request. */
+export interface Client {
+  /** The client's address (DESIGN: the socket peer; `X-Forwarded-For` only behind trusted proxies). */
+  address: string;
+  /** The platform's own request id, if it has one; otherwise a valid `X-Request-Id` sent, or a new one. */
+  requestId?: string | undefined;
+  /** The method asked for when a Web Request cannot carry it (TRACE, TRACK): the adapter sends GET. */
+  method?: string | undefined;
+}
+
+/** What the path names: an API route (or an unknown `/api` path), a document, the metrics, or the site. */
+export type Target = { kind: 'api'; api: ApiTarget } | { kind: 'document'; document: DocumentRoute } | { kind: 'metrics' } | { kind: 'site' };
+
+export interface RequestContext {
+  readonly address: string;
+  readonly requestId: string;
+  readonly method: string;
+  readonly url: URL;
+  /** Whether the client reached the site over HTTPS (the adapter says so with the URL's scheme). */
+  readonly https: boolean;
+  readonly target: Target;
+  /** The rate-limit decision, once the limit step took it. */
+  rate?: RateDecision;
+}
+
+/**
+ * @param metricsPath where the metrics are served to loopback clients (none when undefined)
+ */
+export function contextFor(request: Request, client: Client, metricsPath: string | undefined): RequestContext {
+  const url = new URL(request.url);
+  const given = request.headers.get('x-request-id');
+  return {
+    address: client.address,
+    requestId: client.requestId ?? (given !== null && /^[\w.:-]{1,64}$/.test(given) ? given : randomUUID()),
+    method: client.method ?? request.method,
+    url,
+    https: url.protocol === 'https:',
+    target: targetOf(url.pathname, client.address, metricsPath),
+  };
+}
+
+function targetOf(pathname: string, address: string, metricsPath: string | undefined): Target {
+  if (pathname === '/api' || pathname.startsWith('/api/')) return { kind: 'api', api: resolveApi(pathname) };
+  const document = documentRoute(pathname);
+  if (document) return { kind: 'document', document };
+  // The derived client, not the socket: behind a proxy on this host every socket is loopback.
+  if (metricsPath && pathname === metricsPath && isLoopbackAddress(address)) return { kind: 'metrics' };
+  return { kind: 'site' };
+}
+
+export type Next = () => Promise<Response>;
+export type Middleware = (request: Request, context: RequestContext, next: Next) => Promise<Response>;
+export type Endpoint = (request: Request, context: RequestContext) => Promise<Response>;
+
+/**
+ * Chain `steps` around `endpoint`. What a step or the endpoint throws becomes the error answer
+ * (`failed`) right there, and travels back out through the steps above it.
+ */
+export function compose(steps: readonly Middleware[], endpoint: Endpoint, failed: (thrown: unknown, request: Request, context: RequestContext) => Promise<Response>): Endpoint {
+  return (request, context) => {
+    const run = (index: number): Promise<Response> => {
+      const step = steps[index];
+      const attempt = async () => (step ? step(request, context, () => run(index + 1)) : endpoint(request, context));
+      return attempt().catch((thrown: unknown) => failed(thrown, request, context));
+    };
+    return run(0);
+  };
+}
+
+/** The one error writer: the SPEC error object; anything unexpected is logged with its stack and answered as a bare 500. */
+export function errorWriter(deps: Deps): (thrown: unknown, request: Request, context: RequestContext) => Promise<Response> {
+  return (thrown, request, context) => {
+    const { error, unexpected } = asApiError(thrown);
+    if (unexpected) deps.log.error('unhandled_error', { requestId: context.requestId, method: context.method, path: context.url.pathname, error: thrown instanceof Error ? thrown.stack : String(thrown) });
+    return answerResponse(request, errorAnswer(error, deps.clock()));
+  };
+}
+
+/** Count every request in the metrics; log writes and failures (reads are counted, not logged: they would drown the log). */
+export function observe(deps: Deps, metrics: Metrics): Middleware {
+  return async (_request, context, next) => {
+    const started = performance.now();
+    const response = await next();
+    const seconds = (performance.now() - started) / 1000;
+    const { target, method, url } = context;
+    const route = target.kind === 'api' && target.api.route ? publicPath(target.api.route) : undefined;
+    metrics.observe(routeGroup(url.pathname, route), method, response.status, seconds);
+    if (response.status >= 500 || (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS')) {
+      deps.log.info('request', { requestId: context.requestId, method, path: url.pathname, status: response.status, ms: Math.round(seconds * 1000) });
+    }
+    return response;
+  };
+}
+
+// Computed once: every response carries them (SECURITY.md).
+const PLAIN_HEADERS = Object.entries(securityHeaders(false));
+const SECURE_HEADERS = Object.entries(securityHeaders(true));
+
+/** The request id and the security headers, on every response. */
+export const identify: Middleware = async (_request, context, next) => {
+  const response = await next();
+  for (const [name, value] of context.https ? SECURE_HEADERS : PLAIN_HEADERS) response.headers.set(name, value);
+  response.headers.set('X-Request-Id', context.requestId);
+  return response;
+};
+
+/** API requests count against their route's limit (DESIGN "general rate limit") before anything else is done for them. */
+export function rateLimit(deps: Deps): Middleware {
+  return async (request, context, next) => {
+    if (context.target.kind !== 'api') return next();
+    const decision = await deps.rateLimits.consume(policyOf(context), context.address);
+    context.rate = decision;
+    const response = decision.allowed
+      ? await next()
+      : await answerResponse(
+          request,
+          errorAnswer(new ApiError(429, 'rate_limited', 'Too many requests from this address.', { hint: `Wait ${decision.resetSeconds} seconds; see the RateLimit headers.`, headers: { 'Retry-After': String(decision.resetSeconds) } }), deps.clock()),
+        );
+    // A handler with a limit of its own (submissions) reports that one.
+    if (!response.headers.has('RateLimit-Policy')) for (const [name, value] of Object.entries(rateLimitHeaders(decision))) response.headers.set(name, value);
+    return response;
+  };
+}
+
+const EXPOSED_HEADERS = 'API-Version, ETag, Link, Retry-After, RateLimit, RateLimit-Policy, Server-Timing, Deprecation, Sunset, X-Request-Id';
+const ALLOWED_HEADERS = 'Content-Type, If-None-Match, If-Match, Accept, Accept-Encoding, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, Search-Intent';
+
+/**
+ * CORS (DESIGN "CORS"): public routes and documents answer any origin; same-origin routes and
+ * admin operations never grant another origin anything, not even a preflight.
+ */
+export const cors: Middleware = async (request, context, next) => {
+  const response = await next();
+  const { target } = context;
+  if (target.kind !== 'api' && target.kind !== 'document') return response;
+  const route = target.kind === 'api' ? target.api.route : undefined;
+  const granted = target.kind === 'document' ? ['GET', 'HEAD', 'OPTIONS'] : route ? crossOriginMethods(route) : ['OPTIONS'];
+  if (route && granted.length === 0) return response;
+  const asked = context.method === 'OPTIONS' ? request.headers.get('access-control-request-method')?.toUpperCase() : undefined;
+  if (asked && !granted.includes(asked)) return response;
+  response.headers.set('Access-Control-Allow-Origin', '*');
+  response.headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+  if (context.method === 'OPTIONS' && response.status === 204) {
+    response.headers.set('Access-Control-Allow-Methods', granted.join(', '));
+    response.headers.set('Access-Control-Allow-Headers', ALLOWED_HEADERS);
+    response.headers.set('Access-Control-Max-Age', '86400');
+  }
+  return response;
+};
+
+/** `API-Version` on every response (SPEC "Versioning"); the successor link on `/api` aliases; the lifecycle signals of a deprecated route. */
+export function versioning(deps: Deps): Middleware {
+  return async (_request, context, next) => {
+    const response = await next();
+    response.headers.set('API-Version', API_VERSION);
+    if (context.target.kind !== 'api') return response;
+    const { route, alias, path } = context.target.api;
+    const { url } = context;
+    if (alias && !route?.unversioned) {
+      // The query is kept for ordinary requests; a huge one would make the header too large for proxies.
+      response.headers.append('Link', `<${VERSIONED_PREFIX}${url.pathname.slice(4)}${url.search.length <= 1024 ? url.search : ''}>; rel="successor-version"`);
+    }
+    const lifecycle = route ? deps.lifecycle.get(path) : undefined;
+    if (lifecycle) {
+      const signals = lifecycleHeaders(lifecycle);
+      response.headers.set('Deprecation', signals.deprecation);
+      response.headers.set('Sunset', signals.sunset);
+      for (const link of signals.links) response.headers.append('Link', link);
+    }
+    return response;
+  };
+}
+
+interface Stored {
+  state: CatalogState;
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+  /** What the handler would still have done for this request (answer.ts `Replay`). */
+  replay: Replay | undefined;
+}
+
+/**
+ * Finished public answers of API routes and documents, by content coding and URL, for one
+ * catalog version: a repeated request skips routing and the handler. Conditional requests
+ * take the full path (which answers 304); the handler's own caches (serve-answer.ts) still
+ * hold the answers behind them.
+ */
+export function answerCache(deps: Deps): Middleware {
+  const cache = new LruCache<Stored>(deps.config.answerCacheEntries, deps.config.answerCacheBytes, (stored) => stored.body.byteLength);
+  return async (request, context, next) => {
+    const { target, method, url } = context;
+    const cacheable = (target.kind === 'api' || target.kind === 'document') && (method === 'GET' || method === 'HEAD') && !request.headers.has('if-none-match') && url.search.length - 1 <= MAX_CACHED_QUERY_LENGTH;
+    if (!cacheable) return next();
+    const key = `${chooseCoding(request.headers.get('accept-encoding')) ?? 'identity'} ${url.pathname}${url.search}`;
+    const state = deps.state();
+    const hit = cache.get(key);
+    if (hit && hit.state === state) {
+      hit.replay?.((name) => request.headers.get(name));
+      return storedResponse(hit.status, hit.headers, hit.body);
+    }
+    const response = await next();
+    const body = rawBody(response);
+    if (response.status === 200 && body && response.headers.get('cache-control')?.startsWith('public')) {
+      const headers: Record<string, string> = {};
+      response.headers.forEach((value, name) => {
+        headers[name] = value;
+      });
+      cache.set(key, { state, status: 200, headers: { ...headers, 'server-timing': 'cache;desc="hit"' }, body, replay: replayOf(response) });
+    }
+    return response;
+  };
+}
+
+// --- internal ---
+
+/** The limit policy of a request: its operation's, else its route's, except that anything but a read on a read route counts as a write. */
+function policyOf(context: RequestContext): PolicyName {
+  const route = context.target.kind === 'api' ? context.target.api.route : undefined;
+  const operation = route?.methods[(context.method === 'HEAD' ? 'GET' : context.method) as Method];
+  const policy = operation?.rate ?? route?.rate ?? 'read';
+  return policy === 'read' && !['GET', 'HEAD', 'OPTIONS'].includes(context.method) ? 'write' : policy;
+}
+
+/** The `Allow` value of what a request's path names. */
+export function allowOf(context: RequestContext): string[] {
+  const { target } = context;
+  if (target.kind === 'api') return target.api.route ? allowedMethods(target.api.route) : ['GET', 'HEAD', 'OPTIONS'];
+  if (target.kind === 'document') return ['GET', 'HEAD', 'OPTIONS'];
+  return ['GET', 'HEAD'];
+}

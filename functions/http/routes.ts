@@ -1,0 +1,522 @@
+/**
+ * The route table: every API route and every document, one row each. The front door
+ * (http/app.ts) routes, limits, grants CORS and adds lifecycle headers from these rows, and the
+ * OpenAPI document (docs/openapi.ts) is a loop over them, so the two cannot drift. A new
+ * endpoint is one row here and one handler.
+ *
+ * A row: `path` below `/api/v1` (also answered under the `/api` alias unless `unversioned`),
+ * `cors` (public routes answer any origin; same-origin routes never grant another one), `rate`
+ * (the limit policy of the route; an operation may name its own), and per method the handler,
+ * who may call it (`access`: an `admin` operation is never granted to another origin either)
+ * and its description for the OpenAPI document.
+ */
+import { llmsFullTxt, llmsTxt } from '../../src/agents/llms.ts';
+import { paths } from '../../src/agents/site-urls.ts';
+import { robotsTxt, sitemapXml } from '../../src/agents/sitemap.ts';
+import type { Catalog } from '../../src/catalog/catalog.ts';
+import { DEAL_LIST_PARAMS, STARTUP_LIST_PARAMS } from '../../src/schemas/query.ts';
+import { deleteDeals, postDeals, putDeals } from '../api/admin-deals.ts';
+import { getSession, postLogin, postLogout } from '../api/auth.ts';
+import { postContentHook } from '../api/content-hook.ts';
+import { getDeals } from '../api/deals.ts';
+import { getHealth } from '../api/health.ts';
+import { getOidcCallback, getOidcStart } from '../api/oidc-login.ts';
+import { approveSubmission, getSubmissions, rejectSubmission } from '../api/review.ts';
+import { getSearchGaps } from '../api/search-gaps.ts';
+import { getStartups } from '../api/startups.ts';
+import { postSubmitDeal } from '../api/submit-deal.ts';
+import type { Deps, Handler } from '../deps.ts';
+import { agentCard, apiCatalog, API_CATALOG_TYPE, authorizationServerMetadata, jsonWebKeySet, protectedResourceMetadata } from '../docs/discovery.ts';
+import type { CatalogExamples } from '../docs/examples.ts';
+import { openApiDocument } from '../docs/openapi.ts';
+import { answer, cached, errors, etag, forms, headerRefs, json, LOCATION, MCP_HEADERS, notModified, ok, parameters, plainHeader, ref, SET_COOKIE, type Json } from '../docs/openapi-kit.ts';
+import type { PolicyName } from './rate-limits.ts';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** Who may call an operation: anyone, a signed-in admin, or anyone with a session changing the answer. */
+export type Access = 'public' | 'admin' | 'optional';
+
+export interface Operation {
+  handler: Handler;
+  access: Access;
+  /** The limit policy when it differs from the route's (a write to a read route is limited as a write anyway). */
+  rate?: PolicyName;
+  /** The OpenAPI operation: id, tags, summary, description, parameters, body and responses by status. */
+  doc: (examples: CatalogExamples) => Json;
+}
+
+export interface ApiRoute {
+  path: string;
+  cors: 'public' | 'same-origin';
+  rate: PolicyName;
+  /** Not part of the versioned API (the MCP endpoint): no `/api/v1` form, no successor link. */
+  unversioned?: boolean;
+  methods: Partial<Record<Method, Operation>>;
+}
+
+/** The MCP SDK is loaded on the first MCP request, not at start-up (it costs ~70 ms to import). */
+const handleMcp: Handler = async (request, deps) => (await import('../mcp/handler.ts')).handleMcp(request, deps);
+
+export const API_ROUTES: readonly ApiRoute[] = [
+  {
+    path: '/deals',
+    cors: 'public', rate: 'read',
+    methods: {
+      GET: {
+        handler: getDeals,
+        access: 'public',
+        doc: (examples) => ({
+          operationId: 'listOrSearchDeals',
+          tags: ['deals'],
+          summary: 'List, search or look up deals',
+          description: 'Lists, searches and filters deals (or programs, with `scope`), or looks one up by `slug` or `id`, which answers the single-deal shape. Matching, ranking and ordering: the API guide (docs/api.md). `stats` counts every match before `limit`.',
+          parameters: [
+            ...parameters(DEAL_LIST_PARAMS),
+            { name: 'Search-Intent', in: 'header', description: '`incremental`: a search sent while someone is still typing; answered as usual, not counted among finished searches (docs/search-gaps.md).', schema: { type: 'string', enum: ['incremental'] } },
+          ],
+          responses: {
+            '200': ok('A single deal (with `slug` or `id`) or a list.', { oneOf: [ref('DealAnswer'), ref('DealList')] }, { headers: cached, examples: examples.deals }),
+            '304': notModified(headerRefs(['ETag', 'Server-Timing'])),
+            ...errors('400', '404', '429', '500'),
+          },
+        }),
+      },
+      POST: {
+        handler: postDeals,
+        access: 'admin',
+        doc: (examples) => ({
+          operationId: 'createDeal',
+          tags: ['deals'],
+          summary: 'Create a deal, or bulk-upsert deals by slug',
+          description: 'One deal: its defaults filled (`id`, `slug` from the title, `status` `active`, flags `false`, `lastUpdated` today); an existing slug is a 400 `conflict`. `{ "deals": [...] }`: every deal created or updated by slug, all or nothing, in one commit. Same-origin only (`Origin`).',
+          requestBody: { required: true, content: json({ oneOf: [ref('DealInput'), ref('BulkDeals')] }, examples.createDeal) },
+          responses: {
+            '200': ok('Created (the deal, with its ETag), or bulk upsert processed (the counts).', { anyOf: [ref('DealAnswer'), ref('WriteResult')] }, { headers: etag }),
+            ...errors('400', '401', '403', '413', '415', '429', '500', '503'),
+          },
+        }),
+      },
+      PUT: {
+        handler: putDeals,
+        access: 'admin',
+        doc: (examples) => ({
+          operationId: 'updateDeal',
+          tags: ['deals'],
+          summary: 'Update a deal by id or slug',
+          description: '`id` and/or `slug` name the deal (at least one is required); with an `id`, a new `slug` renames the deal and keeps its id. Every other field given replaces the stored one; `null` removes an optional field. `lastUpdated` becomes today unless given.',
+          parameters: [{ name: 'If-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'The deal\'s ETag from GET; 412 when it changed since.' }],
+          requestBody: { required: true, content: json(ref('DealUpdate'), examples.updateDeal) },
+          responses: { '200': ok('Updated (the deal as now served, with its ETag).', ref('DealAnswer'), { headers: etag }), ...errors('400', '401', '403', '404', '412', '413', '415', '429', '500', '503') },
+        }),
+      },
+      DELETE: {
+        handler: deleteDeals,
+        access: 'admin',
+        doc: (examples) => ({
+          operationId: 'deleteDeal',
+          tags: ['deals'],
+          summary: 'Delete deals by id, ids or slug',
+          description: 'Deletes the deals named by `id`, `ids` (comma-separated ids) and `slug`, in one commit. At least one of `id`, `ids` or `slug` is required: without any (or with only empty values) the answer is 400 `validation_error`. Every deal named must exist (else 404, nothing deleted). `If-Match` applies when one deal is named.',
+          parameters: [
+            { name: 'id', in: 'query', description: 'A deal id. One of `id`, `ids` or `slug` is required.', schema: { type: 'string' }, example: examples.dealId },
+            { name: 'ids', in: 'query', description: 'Comma-separated deal ids. One of `id`, `ids` or `slug` is required.', schema: { type: 'string' }, example: examples.dealId },
+            { name: 'slug', in: 'query', description: 'A deal slug. One of `id`, `ids` or `slug` is required.', schema: { type: 'string' }, example: examples.dealSlug },
+            { name: 'If-Match', in: 'header', required: false, description: 'The deal\'s ETag from GET; 412 when it changed since.', schema: { type: 'string' } },
+          ],
+          responses: { '200': ok('Deleted.', ref('WriteResult')), ...errors('400', '401', '403', '404', '412', '429', '500', '503') },
+        }),
+      },
+    },
+  },
+  {
+    path: '/startups',
+    cors: 'public', rate: 'read',
+    methods: {
+      GET: {
+        handler: getStartups,
+        access: 'public',
+        doc: (examples) => ({
+          operationId: 'listStartups',
+          tags: ['startups'],
+          summary: 'Filter startups listed for sale',
+          description: 'Every filter combines with AND; revenue bounds are inclusive and a listing without a revenue figure never satisfies one. Order: featured, for sale, newest, name (with `search`: relevance first).',
+          parameters: parameters(STARTUP_LIST_PARAMS),
+          responses: {
+            '200': ok('Matching listings.', ref('StartupList'), { headers: cached, examples: examples.startups }),
+            '304': notModified(headerRefs(['ETag', 'Server-Timing'])),
+            ...errors('400', '405', '429', '500'),
+          },
+        }),
+      },
+    },
+  },
+  {
+    path: '/submit-deal',
+    cors: 'public', rate: 'submit',
+    methods: {
+      POST: {
+        handler: postSubmitDeal,
+        access: 'public',
+        doc: (examples) => ({
+          operationId: 'submitDeal',
+          tags: ['submissions'],
+          summary: 'Submit a deal for editorial review',
+          description: 'Anyone may submit; 5 are accepted per address per rolling hour (refused ones do not count). 201 once the submission is stored durably in the private submission store (no git commit); the same company and link within a day answers the earlier id with `duplicate: true`. The `RateLimit` fields of a 201 or 429 report the hourly submission limit.',
+          requestBody: { required: true, content: { ...json(ref('DealSubmission'), examples.submitDeal), ...forms(ref('DealSubmission')) } },
+          responses: {
+            '201': ok('Accepted for review.', ref('SubmissionAccepted'), { examples: { accepted: { summary: 'Accepted', value: { success: true, id: 'sub-4f3c2b1a09e8d7c6' } } } }),
+            '303': answer('A plain HTML form post (a form encoding with `Accept: text/html`): redirect to the thanks page, or back to the form with an `error` code (`required`, `too_short`, `too_long`, `not_allowed`, `invalid_url`, `invalid_email`, `invalid`, `too_many`, `too_large`) and the `field` it names, never text.', { headers: { Location: LOCATION } }),
+            ...errors('400', '405', '413', '415', '429', '500', '503'),
+          },
+        }),
+      },
+    },
+  },
+  {
+    path: '/auth/login',
+    cors: 'same-origin', rate: 'auth',
+    methods: {
+      POST: {
+        handler: postLogin,
+        access: 'public',
+        doc: () => ({
+          operationId: 'signIn',
+          tags: ['auth'],
+          summary: 'Sign in with a local account',
+          description: 'Sets the session cookie. Same-origin only (`Origin`). Failed attempts are limited per address and e-mail (429 with `Retry-After`). A form post gets a 303 redirect instead of JSON.',
+          requestBody: { required: true, content: { ...json(ref('SignIn'), { signIn: { summary: 'E-mail and password', value: { email: 'editor@example.com', password: 'correct horse battery staple' } } }), ...forms(ref('SignIn')) } },
+          responses: {
+            '200': ok('Signed in.', ref('SessionAnswer'), { headers: { 'Set-Cookie': SET_COOKIE } }),
+            '303': answer('Form post: to the admin pages (signed in) or back to /login with an `error` reason.', { headers: { Location: LOCATION, 'Set-Cookie': SET_COOKIE } }),
+            ...errors('400', '401', '403', '413', '415', '429', '500'),
+          },
+        }),
+      },
+    },
+  },
+  {
+    path: '/auth/logout',
+    cors: 'same-origin', rate: 'auth',
+    methods: {
+      POST: {
+        handler: postLogout,
+        access: 'optional',
+        doc: () => ({
+          operationId: 'signOut',
+          tags: ['auth'],
+          summary: 'Sign out',
+          description: 'The session sent is revoked until it would have expired (a copied cookie stops working too); `everywhere` ends every session of the account. Without a session it only clears the cookie. Same-origin only (`Origin`). A form post gets a 303 redirect.',
+          requestBody: {
+            required: false,
+            content: { ...json(ref('SignOut'), { everywhere: { summary: 'End every session of this account', value: { everywhere: true } } }), ...forms(ref('SignOut')) },
+          },
+          responses: {
+            '200': ok('Signed out.', { type: 'object', required: ['success'], properties: { success: { const: true } } }, { headers: { 'Set-Cookie': SET_COOKIE } }),
+            '303': answer('Form post: to /login.', { headers: { Location: LOCATION, 'Set-Cookie': SET_COOKIE } }),
+            ...errors('403', '429', '500'),
+          },
+        }),
+      },
+    },
+  },
+  {
+    path: '/auth/oidc',
+    cors: 'same-origin', rate: 'auth',
+    methods: {
+      GET: {
+        handler: getOidcStart,
+        access: 'public',
+        doc: () => ({
+          operationId: 'signInWithProvider',
+          tags: ['auth'],
+          summary: 'Sign in through the OpenID Connect provider',
+          description: 'Browser sign-in, when a provider is configured (404 otherwise): redirects to it (authorization code flow with PKCE).',
+          responses: { '303': answer('To the provider, or to /login with an `error` reason.', { headers: { Location: LOCATION, 'Set-Cookie': plainHeader('The short-lived sign-in flow cookie.') } }), ...errors('404', '429', '500') },
+        }),
+      },
+    },
+  },
+  {
+    path: '/auth/oidc/callback',
+    cors: 'same-origin', rate: 'auth',
+    methods: {
+      GET: {
+        handler: getOidcCallback,
+        access: 'public',
+        doc: () => ({
+          operationId: 'providerCallback',
+          tags: ['auth'],
+          summary: 'Return from the OpenID Connect provider',
+          description: 'Where the provider sends the browser back; sets the session cookie for a verified e-mail that has an account.',
+          parameters: [
+            { name: 'code', in: 'query', description: 'The authorization code the provider issued.', schema: { type: 'string' } },
+            { name: 'state', in: 'query', description: 'The state this site sent the provider.', schema: { type: 'string' } },
+            { name: 'error', in: 'query', description: 'Set by the provider when the person cancelled or it refused.', schema: { type: 'string' } },
+          ],
+          responses: { '303': answer('To /admin/ (or /) with the session cookie, or to /login with an `error` reason.', { headers: { Location: LOCATION, 'Set-Cookie': SET_COOKIE } }), ...errors('404', '429', '500') },
+        }),
+      },
+    },
+  },
+  {
+    path: '/auth/session',
+    cors: 'same-origin', rate: 'auth',
+    methods: {
+      GET: {
+        handler: getSession,
+        access: 'admin',
+        doc: () => ({
+          operationId: 'currentSession',
+          tags: ['auth'],
+          summary: 'Who is signed in',
+          description: 'The account of the session cookie sent (admin or member) and when the session expires.',
+          responses: { '200': ok('The session.', ref('SessionAnswer'), { headers: etag }), '304': notModified(), ...errors('401', '429', '500') },
+        }),
+      },
+    },
+  },
+  {
+    path: '/admin/submissions',
+    cors: 'same-origin', rate: 'write',
+    methods: {
+      GET: {
+        handler: getSubmissions,
+        access: 'admin',
+        doc: () => ({
+          operationId: 'listSubmissions',
+          tags: ['admin', 'submissions'],
+          summary: 'List the review queue',
+          description: 'Submissions from the private submission store, newest first, a page at a time; reviewed ones come from its archive. `total` counts every match.',
+          parameters: [
+            { name: 'status', in: 'query', description: 'Which submissions.', schema: { type: 'string', enum: ['pending', 'approved', 'rejected', 'all'], default: 'pending' } },
+            { name: 'limit', in: 'query', description: 'Page size; above 1000 it is capped at 1000.', schema: { type: 'integer', minimum: 1, default: 200 } },
+            { name: 'offset', in: 'query', description: 'How many to skip.', schema: { type: 'integer', minimum: 0, default: 0 } },
+          ],
+          responses: {
+            '200': ok('One page of submissions.', { type: 'object', required: ['success', 'submissions', 'total'], properties: { success: { const: true }, submissions: { type: 'array', items: ref('SubmissionRecord') }, total: { type: 'integer' } } }, { headers: etag }),
+            '304': notModified(),
+            ...errors('400', '401', '403', '429', '500', '503'),
+          },
+        }),
+      },
+    },
+  },
+  {
+    path: '/admin/submissions/approve',
+    cors: 'same-origin', rate: 'write',
+    methods: {
+      POST: {
+        handler: approveSubmission,
+        access: 'admin',
+        doc: (examples) => ({
+          operationId: 'approveSubmission',
+          tags: ['admin', 'submissions'],
+          summary: 'Approve a submission: publish it as a deal',
+          description: 'Publishes a pending submission as a deal (one commit of the deal file, authored by the admin) and marks it approved. `status`, `category`, `title` and `slug` default to `active`, the category matching the submission\'s, the company and value, and a slug of them; an empty string counts as not given.',
+          requestBody: { required: true, content: json(ref('Approval'), examples.approve) },
+          responses: {
+            '200': ok('Approved.', { type: 'object', required: ['success', 'deal', 'submission'], properties: { success: { const: true }, deal: ref('Deal'), submission: ref('SubmissionRecord') } }),
+            ...errors('400', '401', '403', '404', '413', '415', '429', '500', '503'),
+          },
+        }),
+      },
+    },
+  },
+  {
+    path: '/admin/submissions/reject',
+    cors: 'same-origin', rate: 'write',
+    methods: {
+      POST: {
+        handler: rejectSubmission,
+        access: 'admin',
+        doc: () => ({
+          operationId: 'rejectSubmission',
+          tags: ['admin', 'submissions'],
+          summary: 'Reject a submission with a reason',
+          description: 'Records the rejection and its reason in the private submission store only (nothing reaches the content history).',
+          requestBody: { required: true, content: json(ref('Rejection'), { reject: { summary: 'Rejected with a reason', value: { id: 'sub-4f3c2b1a09e8d7c6', reason: 'The offer is only open to existing customers.' } } }) },
+          responses: {
+            '200': ok('Rejected.', { type: 'object', required: ['success', 'submission'], properties: { success: { const: true }, submission: ref('SubmissionRecord') } }),
+            ...errors('400', '401', '403', '404', '413', '415', '429', '500', '503'),
+          },
+        }),
+      },
+    },
+  },
+  {
+    path: '/admin/search-gaps',
+    cors: 'same-origin', rate: 'write',
+    methods: {
+      GET: {
+        handler: getSearchGaps,
+        access: 'admin',
+        doc: () => ({
+          operationId: 'listSearchGaps',
+          tags: ['admin'],
+          summary: 'Searches that found nothing or little',
+          description: 'Normalised search text and counts per period, most frequent first: the searches people could not finish (docs/search-gaps.md).',
+          parameters: [
+            { name: 'days', in: 'query', description: 'The period in UTC days, today included; above 30 it is capped at 30.', schema: { type: 'integer', minimum: 1, default: 7 } },
+            { name: 'limit', in: 'query', description: 'How many queries to list; above 500 it is capped at 500.', schema: { type: 'integer', minimum: 1, default: 50 } },
+          ],
+          responses: {
+            '200': ok('The period\'s counts and its most frequent queries that found nothing (`zero`) or 1 or 2 deals (`low`).', ref('SearchGapReport'), { headers: etag }),
+            '304': notModified(),
+            ...errors('400', '401', '403', '429', '500', '503'),
+          },
+        }),
+      },
+    },
+  },
+  {
+    path: '/health',
+    cors: 'public', rate: 'read',
+    methods: {
+      GET: {
+        handler: getHealth,
+        access: 'optional',
+        doc: (examples) => ({
+          operationId: 'health',
+          tags: ['health'],
+          summary: 'Liveness and what this instance serves',
+          description: 'Always 200 while the instance answers: `status` is `ok`, or `degraded` with short `problems` codes, never a 5xx of its own. Catalog version and counts for anyone; content commit, store, content sync, remote, Redis and process details only to a client on the server\'s own machine or an admin session.',
+          responses: {
+            '200': ok('The instance is alive.', ref('Health'), { headers: etag, examples: examples.health }),
+            '304': notModified(),
+            ...errors('429', '500'),
+          },
+        }),
+      },
+    },
+  },
+  {
+    path: '/hooks/content',
+    cors: 'same-origin', rate: 'read',
+    methods: {
+      POST: {
+        handler: postContentHook,
+        access: 'public',
+        doc: () => ({
+          operationId: 'contentWebhook',
+          tags: ['admin'],
+          summary: 'Content repository push webhook: pull now',
+          description: 'Only with CONTENT_REMOTE and CONTENT_WEBHOOK_SECRET (404 otherwise). Signed like GitHub\'s and Gitea\'s webhooks: `X-Hub-Signature-256: sha256=<HMAC-SHA256 of the raw body>`. The body itself is not read: the instance fetches the branch it follows.',
+          parameters: [{ name: 'X-Hub-Signature-256', in: 'header', required: true, description: '`sha256=` and the hex HMAC-SHA256 of the raw body with the shared secret.', schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' } }],
+          requestBody: { required: false, content: json({ type: 'object', description: 'The push event (not read).' }) },
+          responses: {
+            '200': ok('Pulled.', { type: 'object', required: ['success', 'commit', 'changed'], properties: { success: { const: true }, commit: { type: 'string' }, changed: { type: 'boolean' } } }),
+            ...errors('401', '404', '413', '429', '500', '503'),
+          },
+        }),
+      },
+    },
+  },
+  {
+    path: '/mcp',
+    cors: 'public', rate: 'mcp', unversioned: true,
+    methods: {
+      POST: {
+        handler: handleMcp,
+        access: 'public',
+        doc: (examples) => ({
+          operationId: 'mcp',
+          tags: ['agents'],
+          summary: 'Model Context Protocol (Streamable HTTP)',
+          description: 'Stateless MCP server with JSON responses: tools `search_deals`, `get_site_info`, `list_categories`; resources llms.txt, llms-full.txt, sitemap.xml. One JSON-RPC message per POST (no batches), at most 64 KiB. The transport needs `Accept` listing both `application/json` and `text/event-stream` (406 otherwise) and `Content-Type: application/json` (415 otherwise). Only POST: other methods answer 405.',
+          parameters: [
+            { name: 'Accept', in: 'header', required: true, description: 'Must list both `application/json` and `text/event-stream` (Streamable HTTP); answers are `application/json`.', schema: { type: 'string', enum: ['application/json, text/event-stream'] } },
+            { name: 'Mcp-Protocol-Version', in: 'header', required: false, description: 'The protocol version agreed in `initialize` (such as `2025-06-18`); an unsupported one answers 400.', schema: { type: 'string' } },
+          ],
+          requestBody: { required: true, content: json(ref('JsonRpcRequest'), examples.mcp) },
+          responses: {
+            '200': answer('The JSON-RPC answer: a `result`, or an `error` (such as -32601 for an unknown method).', { common: MCP_HEADERS, content: json(ref('JsonRpcResponse')) }),
+            '202': answer('A notification, accepted (no body).', { common: MCP_HEADERS }),
+            '400': answer('Not one valid JSON-RPC message: not JSON (-32700), a batch or nested too deep (-32600), or an unsupported `Mcp-Protocol-Version` (-32000).', { common: MCP_HEADERS, content: json(ref('JsonRpcError')) }),
+            '406': answer('`Accept` does not list both `application/json` and `text/event-stream` (-32000).', { common: MCP_HEADERS, content: json(ref('JsonRpcError')) }),
+            '413': answer('The body is larger than 64 KiB (-32000).', { common: MCP_HEADERS, content: json(ref('JsonRpcError')) }),
+            '415': answer('`Content-Type` is not `application/json` (-32000).', { common: MCP_HEADERS, content: json(ref('JsonRpcError')) }),
+            ...errors('429', '500'),
+          },
+        }),
+      },
+    },
+  },
+];
+
+/** A document outside `/api` that is a function of the catalog (GET and HEAD; public CORS; no rate limit). */
+export interface DocumentRoute {
+  path: string;
+  type: string;
+  render: (catalog: Catalog, deps: Deps) => string;
+  headers?: Record<string, string>;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const TEXT_TYPE = 'text/plain; charset=utf-8';
+const pretty = (value: unknown) => JSON.stringify(value, null, 2);
+const API_CATALOG_LINK = { Link: `<${paths.apiCatalog}>; rel="api-catalog"` };
+
+export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
+  { path: paths.llms, type: TEXT_TYPE, render: (c) => llmsTxt(c) },
+  { path: paths.llmsFull, type: TEXT_TYPE, render: (c) => llmsFullTxt(c) },
+  { path: paths.sitemap, type: 'application/xml; charset=utf-8', render: (c) => sitemapXml(c) },
+  { path: paths.robots, type: TEXT_TYPE, render: (c) => robotsTxt(c) },
+  { path: paths.openapi, type: JSON_TYPE, render: (c, deps) => pretty(openApiDocument(c, deps.lifecycle, API_ROUTES)), headers: API_CATALOG_LINK },
+  { path: paths.apiCatalog, type: API_CATALOG_TYPE, render: (c) => pretty(apiCatalog(c.site)), headers: API_CATALOG_LINK },
+  { path: paths.agentCard, type: JSON_TYPE, render: (c) => pretty(agentCard(c.site)) },
+  { path: '/.well-known/oauth-protected-resource', type: JSON_TYPE, render: (c) => pretty(protectedResourceMetadata(c.site)) },
+  // RFC 9728 §3: the metadata of resource <origin>/api/v1 is also at the well-known path plus /api/v1.
+  { path: `/.well-known/oauth-protected-resource${paths.api}`, type: JSON_TYPE, render: (c) => pretty(protectedResourceMetadata(c.site)) },
+  { path: '/.well-known/oauth-authorization-server', type: JSON_TYPE, render: (c, deps) => pretty(authorizationServerMetadata(c.site, deps.config.oidc?.issuer)) },
+  { path: '/.well-known/openid-configuration', type: JSON_TYPE, render: (c, deps) => pretty(authorizationServerMetadata(c.site, deps.config.oidc?.issuer)) },
+  { path: '/.well-known/jwks.json', type: JSON_TYPE, render: () => pretty(jsonWebKeySet()) },
+];
+
+// --- lookups derived from the rows ---
+
+export const API_VERSION = 'v1';
+export const VERSIONED_PREFIX = '/api/v1';
+
+const API_BY_PATH = new Map(API_ROUTES.map((route) => [route.path, route]));
+const DOCUMENT_BY_PATH = new Map(DOCUMENT_ROUTES.map((route) => [route.path, route]));
+
+/** What an `/api` request path names: its row (if any), its path below `/api/v1`, and whether it came through the alias. */
+export interface ApiTarget {
+  route: ApiRoute | undefined;
+  path: string;
+  alias: boolean;
+}
+
+/**
+ * @example resolveApi('/api/deals/') // { route: <deals row>, path: '/deals', alias: true }
+ */
+export function resolveApi(pathname: string): ApiTarget {
+  const trimmed = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+  let path: string | undefined;
+  let alias = false;
+  if (trimmed.startsWith(`${VERSIONED_PREFIX}/`)) path = trimmed.slice(VERSIONED_PREFIX.length);
+  else if (trimmed.startsWith('/api/') && !/^\/api\/v\d+(\/|$)/.test(trimmed)) {
+    path = trimmed.slice(4);
+    alias = true;
+  }
+  return { route: path === undefined ? undefined : API_BY_PATH.get(path), path: path ?? trimmed, alias };
+}
+
+export const documentRoute = (pathname: string): DocumentRoute | undefined => DOCUMENT_BY_PATH.get(pathname);
+
+/** The methods of a row as sent in `Allow`: its own, HEAD with GET, and OPTIONS. */
+export function allowedMethods(route: ApiRoute): string[] {
+  const methods: string[] = Object.keys(route.methods);
+  if (route.methods.GET) methods.splice(1, 0, 'HEAD');
+  return [...methods, 'OPTIONS'];
+}
+
+/** The methods another origin may use: none on a same-origin route, and never an admin operation. */
+export function crossOriginMethods(route: ApiRoute): string[] {
+  if (route.cors === 'same-origin') return [];
+  return allowedMethods(route).filter((method) => route.methods[(method === 'HEAD' ? 'GET' : method) as Method]?.access !== 'admin');
+}
+
+/** The public path of a row: `/api/v1/deals`, or `/api/mcp` for an unversioned one. */
+export const publicPath = (route: ApiRoute): string => (route.unversioned ? `/api${route.path}` : `${VERSIONED_PREFIX}${route.path}`);
