@@ -3,25 +3,24 @@
  * by an adapter, or per test with a fixture catalog.
  */
 import type { Catalog } from '../src/catalog/catalog.ts';
-import type { Config } from '../src/config.ts';
+import type { Config } from './config.ts';
 import type { RequestContext } from './http/middleware.ts';
-import { dealsAnswer } from './api/deals.ts';
-import { startupsAnswer } from './api/startups.ts';
-import { createCatalogState, type CatalogState, type Pin } from './catalog-state.ts';
+import { createCatalogState, type CatalogState } from './reads/catalog-state.ts';
+import { PINNED } from './reads/pinned.ts';
 import { AccountBook } from './auth/accounts.ts';
 import { LoginThrottle } from './auth/login-throttle.ts';
 import { MemoryRevocations, RedisRevocations, type Revocations } from './auth/revocations.ts';
 import { OidcSignIn } from './auth/oidc.ts';
-import { lifecycleTable, type RouteLifecycle } from './lifecycle.ts';
+import { lifecycleTable, type RouteLifecycle } from './http/lifecycle.ts';
 import { MemoryRollingLimit, RedisRollingLimit, type RollingLimit } from './http/rolling-limit.ts';
 import { RateLimits } from './http/rate-limits.ts';
-import type { RedisLink } from './redis.ts';
-import { createLogger, type Logger } from './log.ts';
+import type { RedisLink } from './ops/redis.ts';
+import { createLogger, type Logger } from './ops/log.ts';
 import type { ContentStore } from './store/content-store.ts';
 import { SubmissionDesk } from './submissions/desk.ts';
 import { openSubmissionStore } from './submissions/open.ts';
 import type { SubmissionStore } from './submissions/store.ts';
-import { ContentSync } from './content-sync.ts';
+import { ContentSync } from './store/content-sync.ts';
 import { RedisSearchGapStore } from './search-gaps/redis-store.ts';
 import { SearchGaps } from './search-gaps/search-gaps.ts';
 import { MemorySearchGapStore } from './search-gaps/store.ts';
@@ -57,11 +56,6 @@ export interface Deps {
 /** A platform-neutral handler (STYLE 1): the request, the services, and what the front door knows about the request. */
 export type Handler = (request: Request, deps: Deps, context: RequestContext) => Promise<Response>;
 
-/** Routes whose default answer (no query string) is kept precomputed. */
-const PINNED: readonly Pin[] = [
-  { key: 'deals', compute: dealsAnswer, source: (catalog) => catalog.deals },
-  { key: 'startups', compute: startupsAnswer, source: (catalog) => catalog.startups },
-];
 
 /**
  * Wire the process's dependencies around a loaded catalog.

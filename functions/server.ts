@@ -5,16 +5,16 @@
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
-import type { Config } from '../src/config.ts';
+import type { Config } from './config.ts';
 import { createNodeServer } from './adapters/node.ts';
 import { createApp } from './http/app.ts';
 import { createSite, loadAstroRender } from './site/site.ts';
-import { loadGeneratedCatalog } from './catalog-state.ts';
+import { loadGeneratedCatalog } from './reads/catalog-state.ts';
 import { createDeps, type Deps } from './deps.ts';
-import { createLogger, type Logger } from './log.ts';
+import { createLogger, type Logger } from './ops/log.ts';
 import { GitStore } from './store/git-store.ts';
 import { loadSessionSecret } from './auth/accounts.ts';
-import { readBuiltCommit } from './content-sync.ts';
+import { readBuiltCommit } from './store/content-sync.ts';
 import { migrateSubmissions } from './submissions/migrate.ts';
 
 export interface RunningServer {
@@ -30,7 +30,7 @@ export interface RunningServer {
 export async function startServer(config: Config, log: Logger = createLogger()): Promise<RunningServer> {
   const secret = await loadSessionSecret(config.dataDir, config.sessionSecret);
   // ioredis is only loaded when Redis is configured.
-  const redis = config.redisUrl ? (await import('./redis.ts')).connectRedis(config.redisUrl, log) : undefined;
+  const redis = config.redisUrl ? (await import('./ops/redis.ts')).connectRedis(config.redisUrl, log) : undefined;
   const remote = config.contentRemote ? { name: config.contentRemote, branch: config.contentBranch } : undefined;
   const deps = createDeps(config, await loadGeneratedCatalog(config.generatedDir), await GitStore.open(config.contentDir, remote), secret, log, redis);
   await deps.content.start(config.contentRemote ? config.contentPullSeconds : 0, await readBuiltCommit(config.generatedDir));

@@ -91,7 +91,7 @@ export function loadJudgedQueries(file: string, slugs: ReadonlySet<string>): Jud
 
 /**
  * Our engine: the query string parsed and answered by the same functions as `GET /api/v1/deals`
- * (functions/api/deals.ts), with every scope and status so programs and expired deals count.
+ * (functions/reads/deals.ts), with every scope and status so programs and expired deals count.
  * @example ourEngine(catalog)('free aws credits')
  */
 export function ourEngine(catalog: Catalog): Engine {

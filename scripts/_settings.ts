@@ -5,7 +5,7 @@
  * the variable's name and what was expected, not a stack trace.
  */
 import { existsSync } from 'node:fs';
-import { ConfigError, loadConfig, type Config } from '../src/config.ts';
+import { ConfigError, loadConfig, type Config } from '../functions/config.ts';
 
 export function settings(): Config {
   if (existsSync('.env')) process.loadEnvFile('.env');

@@ -14,7 +14,7 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../functions/config.ts';
 import type { CatalogData } from '../src/catalog/catalog.ts';
 import { buildContent } from './_build-steps.ts';
 

@@ -2,7 +2,7 @@
  * `npm run emit-schemas`: write the JSON Schema of every content type to `generated/schemas/`
  * (editors point their YAML tooling at these; see docs/editing-content.md).
  */
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../functions/config.ts';
 import { emitJsonSchemas } from '../src/pipeline/emit.ts';
 
 const written = await emitJsonSchemas(loadConfig().generatedDir);

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { Catalog } from '../src/catalog/catalog.ts';
 import { openApiDocument } from '../functions/docs/openapi.ts';
 import { API_ROUTES } from '../functions/http/routes.ts';
-import { lifecycleTable, type RouteLifecycle } from '../functions/lifecycle.ts';
+import { lifecycleTable, type RouteLifecycle } from '../functions/http/lifecycle.ts';
 import { buildCatalog } from './_build-steps.ts';
 import { settings } from './_settings.ts';
 

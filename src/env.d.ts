@@ -1,11 +1,11 @@
 /// <reference types="astro/client" />
 declare namespace App {
   interface Locals {
-    /** The live catalog, passed in by the Node adapter to on-demand pages (search results). */
+    /** The live catalog, passed in by the site handler (functions/site/site.ts) to on-demand pages (search results). */
     catalog?: import('./catalog/catalog.ts').Catalog;
     /** The OpenID Connect provider's button label, when one is configured (login page). */
     ssoName?: string | undefined;
-    /** A catalog page changed since the build, rendered live at its own URL (set by the Node adapter). */
+    /** A catalog page changed since the build, rendered live at its own URL (set by the site handler). */
     livePage?: import('./live-page.ts').LivePage | undefined;
     /** Count a finished search and how many deals it matched (the search-gap counter, set by the Node adapter). */
     searched?: (query: string, matches: number) => void;

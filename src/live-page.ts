@@ -1,6 +1,6 @@
 /**
  * A catalog page to render from the live catalog: one whose content changed since the site was
- * built (an admin write, or content pulled from the remote). The Node adapter decides
+ * built (an admin write, or content pulled from the remote). The site handler decides
  * (functions/site/live-pages.ts); src/pages/live/page.astro renders it with the same
  * component as the built page.
  */

@@ -5,13 +5,13 @@
  * work tree, which a function does not have, so they answer 503 there: run admin writes on a
  * Node instance and let the functions redeploy from git.
  */
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../config.ts';
 import { loadSessionSecret } from '../auth/accounts.ts';
-import { loadGeneratedCatalog } from '../catalog-state.ts';
+import { loadGeneratedCatalog } from '../reads/catalog-state.ts';
 import { createDeps } from '../deps.ts';
 import { createApp, type App } from '../http/app.ts';
-import { createLogger } from '../log.ts';
-import { connectRedis } from '../redis.ts';
+import { createLogger } from '../ops/log.ts';
+import { connectRedis } from '../ops/redis.ts';
 import { GitStore } from '../store/git-store.ts';
 import { openSubmissionStore } from '../submissions/open.ts';
 

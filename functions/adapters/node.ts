@@ -9,7 +9,7 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { App } from '../http/app.ts';
 import { rawBody } from '../http/answer.ts';
 import { clientAddressFrom, forwardedHttps } from '../http/client-address.ts';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../ops/log.ts';
 
 /** Methods the Fetch standard forbids in a Request: sent to the app as GET, named in `Client.method` (it refuses them). */
 const UNREPRESENTABLE_METHODS = new Set(['TRACE', 'TRACK']);

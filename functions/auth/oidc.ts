@@ -8,7 +8,7 @@
  * any instance can finish a sign-in another one started.
  */
 import type { Configuration } from 'openid-client';
-import type { OidcConfig } from '../../src/config.ts';
+import type { OidcConfig } from '../config.ts';
 import { isLoopbackHost } from '../http/loopback.ts';
 import { seal, unseal } from './session.ts';
 

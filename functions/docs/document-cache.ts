@@ -7,7 +7,7 @@
 import type { Catalog } from '../../src/catalog/catalog.ts';
 import type { Deps } from '../deps.ts';
 import { textAnswer, type Answer } from '../http/answer.ts';
-import { documentRoute, type DocumentRoute } from '../http/routes.ts';
+import type { DocumentRoute } from '../http/routes.ts';
 
 interface Rendered {
   text: string;
@@ -25,13 +25,8 @@ export function documentAnswer(route: DocumentRoute, catalog: Catalog, deps: Dep
   return renderedDocument(route, catalog, deps).answer;
 }
 
-/**
- * The text of a document for `catalog`.
- * @example documentText(paths.llmsFull, deps.state().catalog, deps)
- */
-export function documentText(pathname: string, catalog: Catalog, deps: Deps): string {
-  const route = documentRoute(pathname);
-  if (!route) throw new Error(`${pathname} is not a document`);
+/** The text of a document for `catalog` (what the MCP resources return). */
+export function documentText(route: DocumentRoute, catalog: Catalog, deps: Deps): string {
   return renderedDocument(route, catalog, deps).text;
 }
 

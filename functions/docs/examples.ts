@@ -3,8 +3,8 @@
  * as the API, so they are always real answers.
  */
 import type { Catalog } from '../../src/catalog/catalog.ts';
-import { dealsAnswer } from '../api/deals.ts';
-import { startupsAnswer } from '../api/startups.ts';
+import { dealsAnswer } from '../reads/deals.ts';
+import { startupsAnswer } from '../reads/startups.ts';
 import type { Json } from './openapi-kit.ts';
 
 /** The examples of one catalog (what the route table's operation descriptions may use). */

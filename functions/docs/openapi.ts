@@ -15,10 +15,10 @@ import { DealStatsSchema, ErrorBodySchema } from '../../src/schemas/answers.ts';
 import { DealSchema, DEAL_STATUSES } from '../../src/schemas/deal.ts';
 import { StartupSchema } from '../../src/schemas/startup.ts';
 import { submissionJsonSchema } from '../../src/schemas/submission.ts';
-import { HEALTH_PROBLEMS } from '../api/health.ts';
+import { HEALTH_PROBLEMS } from '../reads/health.ts';
 import { SESSION_COOKIE } from '../auth/session.ts';
 import type { ApiRoute } from '../http/routes.ts';
-import { DEPRECATION_NOTICE_DAYS, type RouteLifecycle } from '../lifecycle.ts';
+import { DEPRECATION_NOTICE_DAYS, type RouteLifecycle } from '../http/lifecycle.ts';
 import { catalogExamples } from './examples.ts';
 import { component, errorResponse, ERROR_STATUSES, HEADERS, LIFECYCLE_HEADERS, ref, requiring, TAGS, withHeaders, withoutDialect, type Json } from './openapi-kit.ts';
 

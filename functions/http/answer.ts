@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { chooseCoding, compress, COMPRESS_MIN_BYTES, type Coding } from './compress.ts';
 import { errorBody, type ApiError } from './errors.ts';
 import { MAX_CACHED_QUERY_LENGTH } from './lru-cache.ts';
-import type { AnswerFor } from '../catalog-state.ts';
+import type { AnswerFor } from '../reads/catalog-state.ts';
 import type { Deps } from '../deps.ts';
 
 export interface Answer {
@@ -24,12 +24,12 @@ export interface Answer {
 const JSON_TYPE = 'application/json; charset=utf-8';
 const encoder = new TextEncoder();
 
-/** Bytes behind responses built here, so the Node adapter can write them without streaming. */
+/** Bytes behind responses built here, so adapters can write them without streaming. */
 const rawBodies = new WeakMap<Response, Uint8Array>();
 
 /**
  * What a handler still has to do when its stored response is served again without it (the
- * Node adapter's micro-cache): count a search. Given the header reader of the new request.
+ * answer cache in http/middleware.ts): count a search. Given the header reader of the new request.
  */
 export type Replay = (header: (name: string) => string | null) => void;
 const replays = new WeakMap<Response, Replay>();
@@ -143,7 +143,7 @@ export async function serveAnswer(request: Request, deps: Deps, route: string, c
 
 export type Served = (answer: Answer, params: URLSearchParams, header: (name: string) => string | null) => void;
 
-/** Tell `served` about this request now, and about each later one the adapter's micro-cache answers with this response. */
+/** Tell `served` about this request now, and about each later one the answer cache answers with this response. */
 function withServed(request: Request, response: Response, answer: Answer, url: URL, served: Served | undefined): Response {
   if (!served) return response;
   served(answer, url.searchParams, (name) => request.headers.get(name));

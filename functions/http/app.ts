@@ -5,7 +5,7 @@
  * document, the metrics, or the site.
  */
 import type { Deps } from '../deps.ts';
-import { Metrics } from '../metrics.ts';
+import { Metrics } from '../ops/metrics.ts';
 import { documentAnswer } from '../docs/document-cache.ts';
 import { answerResponse } from './answer.ts';
 import { ApiError, methodNotAllowed } from './errors.ts';

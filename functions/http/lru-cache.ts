@@ -1,6 +1,6 @@
 /**
  * Bounded least-recently-used map, by entry count and by total size. Used for prepared
- * answers and for the Node adapter's response cache. The size of an entry is its value's
+ * answers and for the app's answer cache (http/middleware.ts). The size of an entry is its value's
  * size plus its key's length: a key is kept as surely as its value, and keys come from
  * request URLs (issue 11, item 8: long URLs made keys outweigh the answers).
  */

@@ -9,8 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { isLoopbackAddress } from './loopback.ts';
 import type { Deps } from '../deps.ts';
-import { lifecycleHeaders } from '../lifecycle.ts';
-import { Metrics, routeGroup } from '../metrics.ts';
+import { lifecycleHeaders } from './lifecycle.ts';
+import { Metrics, routeGroup } from '../ops/metrics.ts';
 import { answerResponse, errorAnswer, rawBody, replayOf, storedResponse, type Replay } from './answer.ts';
 import { chooseCoding } from './compress.ts';
 import { ApiError, asApiError } from './errors.ts';
@@ -18,7 +18,7 @@ import { LruCache, MAX_CACHED_QUERY_LENGTH } from './lru-cache.ts';
 import { rateLimitHeaders, type PolicyName, type RateDecision } from './rate-limits.ts';
 import { allowedMethods, API_VERSION, crossOriginMethods, documentRoute, publicPath, resolveApi, VERSIONED_PREFIX, type ApiTarget, type DocumentRoute, type Method } from './routes.ts';
 import { securityHeaders } from './security-headers.ts';
-import type { CatalogState } from '../catalog-state.ts';
+import type { CatalogState } from '../reads/catalog-state.ts';
 
 /** What a platform adapter tells the app about a request. */
 export interface Client {
@@ -205,7 +205,7 @@ interface Stored {
 /**
  * Finished public answers of API routes and documents, by content coding and URL, for one
  * catalog version: a repeated request skips routing and the handler. Conditional requests
- * take the full path (which answers 304); the handler's own caches (serve-answer.ts) still
+ * take the full path (which answers 304); the handler's own caches (answer.ts `serveAnswer`) still
  * hold the answers behind them.
  */
 export function answerCache(deps: Deps): Middleware {

@@ -5,7 +5,7 @@
  */
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../ops/log.ts';
 import { limitKey } from './limit-key.ts';
 
 /** Per-route policies, per client address (DESIGN: generous for reads, tighter for sign-in and writes). */

@@ -15,18 +15,19 @@ import { paths } from '../../src/agents/site-urls.ts';
 import { robotsTxt, sitemapXml } from '../../src/agents/sitemap.ts';
 import type { Catalog } from '../../src/catalog/catalog.ts';
 import { DEAL_LIST_PARAMS, STARTUP_LIST_PARAMS } from '../../src/schemas/query.ts';
-import { deleteDeals, postDeals, putDeals } from '../api/admin-deals.ts';
-import { getSession, postLogin, postLogout } from '../api/auth.ts';
-import { postContentHook } from '../api/content-hook.ts';
-import { getDeals } from '../api/deals.ts';
-import { getHealth } from '../api/health.ts';
-import { getOidcCallback, getOidcStart } from '../api/oidc-login.ts';
-import { approveSubmission, getSubmissions, rejectSubmission } from '../api/review.ts';
-import { getSearchGaps } from '../api/search-gaps.ts';
-import { getStartups } from '../api/startups.ts';
-import { postSubmitDeal } from '../api/submit-deal.ts';
+import { deleteDeals, postDeals, putDeals } from '../writes/admin-deals.ts';
+import { getSession, postLogin, postLogout } from '../auth/sign-in.ts';
+import { postContentHook } from '../writes/content-hook.ts';
+import { getDeals } from '../reads/deals.ts';
+import { getHealth } from '../reads/health.ts';
+import { getOidcCallback, getOidcStart } from '../auth/oidc-login.ts';
+import { approveSubmission, getSubmissions, rejectSubmission } from '../writes/review.ts';
+import { getSearchGaps } from '../reads/search-gaps.ts';
+import { getStartups } from '../reads/startups.ts';
+import { postSubmitDeal } from '../writes/submit-deal.ts';
 import type { Deps, Handler } from '../deps.ts';
 import { agentCard, apiCatalog, API_CATALOG_TYPE, authorizationServerMetadata, jsonWebKeySet, protectedResourceMetadata } from '../docs/discovery.ts';
+import { documentText } from '../docs/document-cache.ts';
 import type { CatalogExamples } from '../docs/examples.ts';
 import { openApiDocument } from '../docs/openapi.ts';
 import { answer, cached, errors, etag, forms, headerRefs, json, LOCATION, MCP_HEADERS, notModified, ok, parameters, plainHeader, ref, SET_COOKIE, type Json } from '../docs/openapi-kit.ts';
@@ -55,8 +56,16 @@ export interface ApiRoute {
   methods: Partial<Record<Method, Operation>>;
 }
 
-/** The MCP SDK is loaded on the first MCP request, not at start-up (it costs ~70 ms to import). */
-const handleMcp: Handler = async (request, deps) => (await import('../mcp/handler.ts')).handleMcp(request, deps);
+/**
+ * The MCP SDK is loaded on the first MCP request, not at start-up (it costs ~70 ms to import).
+ * Its resources are documents of this table, read from the same cache as their GET answers.
+ */
+const handleMcp: Handler = async (request, deps) =>
+  (await import('../mcp/handler.ts')).handleMcp(request, deps, (path, catalog) => {
+    const route = documentRoute(path);
+    if (!route) throw new Error(`${path} is not a document`);
+    return documentText(route, catalog, deps);
+  });
 
 export const API_ROUTES: readonly ApiRoute[] = [
   {

@@ -15,8 +15,8 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { requestBodyTooLargeMessage } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import type { Catalog } from '../../src/catalog/catalog.ts';
 import type { Deps } from '../deps.ts';
-import { documentText } from '../docs/document-cache.ts';
 import { ApiError, methodNotAllowed } from '../http/errors.ts';
 import { jsonDepthExceeds, MAX_JSON_DEPTH, readRawBody } from '../http/request-body.ts';
 import { buildMcpServer } from './tools.ts';
@@ -30,13 +30,13 @@ export const MCP_MAX_BODY_BYTES = 64 * 1024;
  * Answer one request to `/api/mcp`.
  * @example await handleMcp(new Request('http://x/api/mcp', { method: 'POST', headers, body }), deps)
  */
-export async function handleMcp(request: Request, deps: Deps): Promise<Response> {
+export async function handleMcp(request: Request, deps: Deps, documentText: (path: string, catalog: Catalog) => string): Promise<Response> {
   if (request.method !== 'POST') throw methodNotAllowed(request.method, ['POST', 'OPTIONS']);
   const message = await readMessage(request);
   if (message instanceof Response) return message;
   // One catalog for the whole request: tools and resources answer from the same version.
   const catalog = deps.state().catalog;
-  const server = buildMcpServer(catalog, MCP_SERVER_VERSION, (path) => documentText(path, catalog, deps), (query, matches) => deps.searchGaps.note(query, matches));
+  const server = buildMcpServer(catalog, MCP_SERVER_VERSION, (path) => documentText(path, catalog), (query, matches) => deps.searchGaps.note(query, matches));
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { SubmissionSchema, type Submission } from '../../src/schemas/submission.ts';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../ops/log.ts';
 import type { StatusFilter, SubmissionRecord, SubmissionStore } from './store.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

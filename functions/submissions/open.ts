@@ -5,8 +5,8 @@
  * function): there submissions are refused (503) rather than written where they would be lost.
  */
 import { join } from 'node:path';
-import type { Config } from '../../src/config.ts';
-import type { Logger } from '../log.ts';
+import type { Config } from '../config.ts';
+import type { Logger } from '../ops/log.ts';
 import { FileSubmissionStore } from './file-store.ts';
 import { PostgresSubmissionStore } from './postgres-store.ts';
 import { SubmissionStoreUnavailableError, type SubmissionStore } from './store.ts';

@@ -3,7 +3,7 @@
  * (SPEC: "submission system temporarily unavailable"), for a full queue or a store that
  * cannot be reached. Anything else is not a refusal and is handed back as it was.
  */
-import type { Logger } from '../log.ts';
+import type { Logger } from '../ops/log.ts';
 import { ApiError } from '../http/errors.ts';
 import { SubmissionsFullError } from './desk.ts';
 import { SubmissionStoreUnavailableError } from './store.ts';

@@ -8,12 +8,12 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { loadConfig, type Config } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../functions/config.ts';
 import { runPipeline } from '../../src/pipeline/build.ts';
 import { emitCatalog } from '../../src/pipeline/emit.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
 import { startServer, type RunningServer } from '../../functions/server.ts';
-import { createLogger } from '../../functions/log.ts';
+import { createLogger } from '../../functions/ops/log.ts';
 
 export const FIXTURES = resolve(import.meta.dirname, '..', 'fixtures', 'content');
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadSessionSecret } from '../../functions/auth/accounts.ts';
 import { startServer } from '../../functions/server.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../functions/config.ts';
 import { call, uniqueWord, useWriteServer, type JsonResult, type WriteServer } from '../helpers/writes-harness.ts';
 
 let env: WriteServer;

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { OIDC_CALLBACK_PATH } from '../../functions/api/oidc-login.ts';
+import { OIDC_CALLBACK_PATH } from '../../functions/auth/oidc-login.ts';
 import { CookieJar, signInThroughProvider, startOidcProvider, type TestProvider } from '../helpers/oidc-provider.ts';
 import { call, expectError, git, startWriteServer, takeErrors, uniqueWord, type WriteServer } from '../helpers/writes-harness.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Settings from the environment (src/config.ts): embedded defaults when nothing is set, every
+ * Settings from the environment (functions/config.ts): embedded defaults when nothing is set, every
  * wrong value reported by its variable's name at once, and an operator's command that ends with
  * that message (no stack trace) and reads an optional `.env` the environment overrides.
  */
@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError, loadConfig } from '../../functions/config.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 

@@ -12,7 +12,7 @@ import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '../../functions/deps.ts';
 import { SearchGaps } from '../../functions/search-gaps/search-gaps.ts';
 import { MemorySearchGapStore } from '../../functions/search-gaps/store.ts';
-import { handleMcp } from '../../functions/mcp/handler.ts';
+import { API_ROUTES } from '../../functions/http/routes.ts';
 import { llmsFullTxt, llmsTxt } from '../../src/agents/llms.ts';
 import { markdownToHtml } from '../../src/agents/markdown-html.ts';
 import { codeSpan, markdownContent } from '../../src/agents/markdown-policy.ts';
@@ -43,6 +43,12 @@ beforeAll(async () => {
   catalog = withChangedDeals(built, next.value.data, next.value.changed, next.value.removedIds);
   hostile = catalog.dealBySlug.get('hostile-deal') as Deal;
 });
+
+/** The MCP endpoint's handler, as the route table wires it (its resources read the documents' cache). */
+const handleMcp = (request: Request, served: Deps) => (API_ROUTES.find((route) => route.path === '/mcp')?.methods.POST?.handler ?? fail())(request, served, {} as never);
+const fail = (): never => {
+  throw new Error('no MCP route');
+};
 
 /** One JSON-RPC call through the MCP handler (no port); its `result`. */
 async function mcp(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {

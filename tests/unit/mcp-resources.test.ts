@@ -8,11 +8,10 @@ import { join } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { documentAnswer, documentCacheCounts } from '../../functions/docs/document-cache.ts';
-import { documentRoute } from '../../functions/http/routes.ts';
 import type { Deps } from '../../functions/deps.ts';
 import { SearchGaps } from '../../functions/search-gaps/search-gaps.ts';
 import { MemorySearchGapStore } from '../../functions/search-gaps/store.ts';
-import { handleMcp } from '../../functions/mcp/handler.ts';
+import { API_ROUTES, documentRoute } from '../../functions/http/routes.ts';
 import { absolute, paths } from '../../src/agents/site-urls.ts';
 import { createCatalog, withChangedDeals, type Catalog } from '../../src/catalog/catalog.ts';
 import { runPipeline } from '../../src/pipeline/build.ts';
@@ -30,6 +29,12 @@ beforeAll(async () => {
   if (!result.value) throw new Error('fixture does not build');
   catalog = createCatalog(result.value.data, result.value.postings);
 });
+
+/** The MCP endpoint's handler, as the route table wires it (its resources read the documents' cache). */
+const handleMcp = (request: Request, served: Deps) => (API_ROUTES.find((route) => route.path === '/mcp')?.methods.POST?.handler ?? fail())(request, served, {} as never);
+const fail = (): never => {
+  throw new Error('no MCP route');
+};
 
 /** `resources/read` of `path` through the MCP handler; the text of its one content block. */
 async function readResource(path: string): Promise<string> {

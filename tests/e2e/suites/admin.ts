@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
-import { OIDC_CALLBACK_PATH } from '../../../functions/api/oidc-login.ts';
+import { OIDC_CALLBACK_PATH } from '../../../functions/auth/oidc-login.ts';
 import { startOidcProvider } from '../../helpers/oidc-provider.ts';
 import { expectSecurityHeaders } from '../../helpers/security-headers.ts';
 import { openPage, getJson, type ApiDeal } from '../helpers/browser.ts';

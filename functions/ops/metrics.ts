@@ -1,7 +1,7 @@
 /**
  * Request metrics in the Prometheus text format through prom-client: counts by route group,
  * method and status, a latency histogram, and prom-client's default process metrics. Served by
- * the Node adapter at METRICS_PATH to loopback clients only.
+ * the app (http/app.ts) at METRICS_PATH to loopback clients only.
  */
 
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';

@@ -6,12 +6,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { Deps } from '../deps.ts';
-import { FLOW_COOKIE, OidcFailure, type OidcSignIn } from '../auth/oidc.ts';
-import { cookieHeader, readCookie } from '../auth/session.ts';
-import { normalizeEmail } from '../auth/users.ts';
+import { FLOW_COOKIE, OidcFailure, type OidcSignIn } from './oidc.ts';
+import { cookieHeader, readCookie } from './session.ts';
+import { normalizeEmail } from './users.ts';
 import { ApiError } from '../http/errors.ts';
-import { isSecureRequest } from '../auth/guard.ts';
-import { landingPage, newSessionCookie, redirect } from './auth.ts';
+import { isSecureRequest } from './guard.ts';
+import { landingPage, newSessionCookie, redirect } from './sign-in.ts';
 
 export const OIDC_CALLBACK_PATH = '/api/v1/auth/oidc/callback';
 

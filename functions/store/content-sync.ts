@@ -10,15 +10,15 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createCatalog, withChangedDeals, type Catalog } from '../src/catalog/catalog.ts';
-import { ContentSnapshot, type DealFile } from '../src/pipeline/content-snapshot.ts';
-import { runPipeline } from '../src/pipeline/build.ts';
-import { readContent } from '../src/pipeline/read-content.ts';
-import type { Diagnostic } from '../src/pipeline/diagnostics.ts';
-import type { Logger } from './log.ts';
-import type { ContentStore } from './store/content-store.ts';
-import { WriteQueue } from './store/write-queue.ts';
-import { committedStateOf } from './store/git-store.ts';
+import { createCatalog, withChangedDeals, type Catalog } from '../../src/catalog/catalog.ts';
+import { ContentSnapshot, type DealFile } from '../../src/pipeline/content-snapshot.ts';
+import { runPipeline } from '../../src/pipeline/build.ts';
+import { readContent } from '../../src/pipeline/read-content.ts';
+import type { Diagnostic } from '../../src/pipeline/diagnostics.ts';
+import type { Logger } from '../ops/log.ts';
+import type { ContentStore } from './content-store.ts';
+import { WriteQueue } from './write-queue.ts';
+import { committedStateOf } from './git-store.ts';
 
 /** Which commit the generated catalog was built from (written by the content build). */
 const BUILT_FROM_FILE = 'content-commit.json';

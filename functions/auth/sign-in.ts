@@ -9,10 +9,10 @@ import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import type { RequestContext } from '../http/middleware.ts';
 import { ApiError } from '../http/errors.ts';
 import { isFormBody, readBody, type BodySchema } from '../http/request-body.ts';
-import { currentSession, isSecureRequest, requireSameOrigin } from '../auth/guard.ts';
-import { verifyPassword } from '../auth/passwords.ts';
-import { sessionCookie, signSession } from '../auth/session.ts';
-import { normalizeEmail, type Account } from '../auth/users.ts';
+import { currentSession, isSecureRequest, requireSameOrigin } from './guard.ts';
+import { verifyPassword } from './passwords.ts';
+import { sessionCookie, signSession } from './session.ts';
+import { normalizeEmail, type Account } from './users.ts';
 
 export async function postLogin(request: Request, deps: Deps, context: RequestContext): Promise<Response> {
   const form = isFormBody(request);

@@ -8,7 +8,7 @@ import { findDeal } from '../../src/catalog/deals-query.ts';
 import { SLUG_PATTERN, slugify } from '../../src/schemas/fields.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
 import { requireAdmin } from '../auth/guard.ts';
-import { applyDealChange } from '../deal-writes.ts';
+import { applyDealChange } from './deal-writes.ts';
 import type { Deps } from '../deps.ts';
 import { answerResponse, etagOf, jsonAnswer, matchesEtag } from '../http/answer.ts';
 import { ApiError } from '../http/errors.ts';

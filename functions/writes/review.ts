@@ -10,7 +10,7 @@ import { codeSpan } from '../../src/agents/markdown-policy.ts';
 import { DEAL_STATUSES, type Deal } from '../../src/schemas/deal.ts';
 import { slugify } from '../../src/schemas/fields.ts';
 import { requireAdmin } from '../auth/guard.ts';
-import { applyDealChange } from '../deal-writes.ts';
+import { applyDealChange } from './deal-writes.ts';
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { ApiError } from '../http/errors.ts';

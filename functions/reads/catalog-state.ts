@@ -5,11 +5,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createCatalog, type Catalog, type CatalogData, type SearchPostings } from '../src/catalog/catalog.ts';
-import type { Config } from '../src/config.ts';
-import { CATALOG_FILE, SEARCH_POSTINGS_FILE } from '../src/pipeline/emit.ts';
-import { precompress, type Answer } from './http/answer.ts';
-import { LruCache } from './http/lru-cache.ts';
+import { createCatalog, type Catalog, type CatalogData, type SearchPostings } from '../../src/catalog/catalog.ts';
+import type { Config } from '../config.ts';
+import { CATALOG_FILE, SEARCH_POSTINGS_FILE } from '../../src/pipeline/emit.ts';
+import { precompress, type Answer } from '../http/answer.ts';
+import { LruCache } from '../http/lru-cache.ts';
 
 export interface CatalogState {
   catalog: Catalog;

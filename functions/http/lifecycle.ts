@@ -5,7 +5,7 @@
  * OpenAPI document marks it `deprecated` with the dates. Start-up refuses a table that gives
  * less than 180 days between deprecation and sunset.
  */
-import { paths } from '../src/agents/site-urls.ts';
+import { paths } from '../../src/agents/site-urls.ts';
 
 export interface RouteLifecycle {
   /** Route path below `/api/v1`, such as `/startups`. */

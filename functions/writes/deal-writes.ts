@@ -4,13 +4,13 @@
  * new catalog, and only then answer. A change that fails validation is never written; one the
  * store cannot take leaves nothing behind (503).
  */
-import { withChangedDeals, type Catalog } from '../src/catalog/catalog.ts';
-import type { Diagnostic } from '../src/pipeline/diagnostics.ts';
-import { ContentSnapshot, dealFileText, dealPath } from '../src/pipeline/content-snapshot.ts';
-import type { Deal } from '../src/schemas/deal.ts';
-import type { Deps } from './deps.ts';
-import { ApiError } from './http/errors.ts';
-import { StoreConflictError, StoreUnavailableError, type ContentChange } from './store/content-store.ts';
+import { withChangedDeals, type Catalog } from '../../src/catalog/catalog.ts';
+import type { Diagnostic } from '../../src/pipeline/diagnostics.ts';
+import { ContentSnapshot, dealFileText, dealPath } from '../../src/pipeline/content-snapshot.ts';
+import type { Deal } from '../../src/schemas/deal.ts';
+import type { Deps } from '../deps.ts';
+import { ApiError } from '../http/errors.ts';
+import { StoreConflictError, StoreUnavailableError, type ContentChange } from '../store/content-store.ts';
 
 export interface DealChange {
   /** Deals to write, as they should be stored (by slug). */
