@@ -14,10 +14,12 @@ import { llmsFullTxt, llmsTxt } from '../../src/agents/llms.ts';
 import { paths } from '../../src/agents/site-urls.ts';
 import { robotsTxt, sitemapXml } from '../../src/agents/sitemap.ts';
 import type { Catalog } from '../../src/catalog/catalog.ts';
+import { DealCategorySchema, StartupCategorySchema } from '../../src/schemas/category.ts';
 import { DEAL_LIST_PARAMS, STARTUP_LIST_PARAMS } from '../../src/schemas/query.ts';
 import { deleteDeals, postDeals, putDeals } from '../writes/admin-deals.ts';
 import { getSession, postLogin, postLogout } from '../auth/sign-in.ts';
 import { postContentHook } from '../writes/content-hook.ts';
+import { getCategories } from '../reads/categories.ts';
 import { getDeals } from '../reads/deals.ts';
 import { getHealth } from '../reads/health.ts';
 import { getOidcCallback, getOidcStart } from '../auth/oidc-login.ts';
@@ -30,7 +32,7 @@ import { agentCard, apiCatalog, API_CATALOG_TYPE, authorizationServerMetadata, j
 import { documentText } from '../docs/document-cache.ts';
 import type { CatalogExamples } from '../docs/examples.ts';
 import { openApiDocument } from '../docs/openapi.ts';
-import { answer, cached, errors, etag, forms, headerRefs, json, LOCATION, MCP_HEADERS, notModified, ok, parameters, plainHeader, ref, SET_COOKIE, type Json } from '../docs/openapi-kit.ts';
+import { answer, cached, component, errors, etag, forms, headerRefs, json, LOCATION, MCP_HEADERS, notModified, ok, parameters, plainHeader, ref, SET_COOKIE, type Json } from '../docs/openapi-kit.ts';
 import type { PolicyName } from './rate-limits.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -155,6 +157,32 @@ export const API_ROUTES: readonly ApiRoute[] = [
             '200': ok('Matching listings.', ref('StartupList'), { headers: cached, examples: examples.startups }),
             '304': notModified(headerRefs(['ETag', 'Server-Timing'])),
             ...errors('400', '405', '429', '500'),
+          },
+        }),
+      },
+    },
+  },
+  {
+    path: '/categories',
+    cors: 'public',
+    rate: 'read',
+    methods: {
+      GET: {
+        handler: getCategories,
+        access: 'public',
+        doc: () => ({
+          operationId: 'listCategories',
+          tags: ['deals'],
+          summary: 'List the categories of deals and of startups',
+          description: 'The values `category` takes in this catalog (content/categories.yaml): deal categories with their scope (`deals` or `programs`), and startup categories.',
+          responses: {
+            '200': ok('The categories.', {
+              type: 'object',
+              required: ['success', 'deals', 'startups'],
+              properties: { success: { const: true }, deals: { type: 'array', items: component(DealCategorySchema) }, startups: { type: 'array', items: component(StartupCategorySchema) } },
+            }, { headers: cached }),
+            '304': notModified(headerRefs(['ETag', 'Server-Timing'])),
+            ...errors('429', '500'),
           },
         }),
       },

@@ -131,3 +131,13 @@ test('a handler that fails unexpectedly is a bare 500 with the error logged, nev
     errors.length = 0;
   }
 });
+
+test('a route added by one row and one handler is routed, limited, granted CORS and documented', async () => {
+  const response = await get('/api/categories');
+  expect([response.status, response.headers.get('access-control-allow-origin'), response.headers.get('ratelimit-policy')]).toEqual([200, '*', '"read";q=6000;w=60']);
+  expect(response.headers.get('link')).toBe('</api/v1/categories>; rel="successor-version"');
+  const body = (await response.json()) as { deals: { slug: string; scope: string }[]; startups: { slug: string }[] };
+  expect(body.deals.map((c) => c.slug)).toEqual(deps.state().catalog.categories.deals.map((c) => c.slug));
+  const openapi = (await (await get('/openapi.json')).json()) as { paths: Record<string, { get?: { operationId: string } }> };
+  expect(openapi.paths['/api/v1/categories']?.get?.operationId).toBe('listCategories');
+});
