@@ -24,7 +24,7 @@ export function createNodeServer(app: App, options: { trustProxyHops: number; lo
     const https = forwardedHttps(header(req, 'x-forwarded-proto'), options.trustProxyHops);
     const address = clientAddressFrom(req.socket.remoteAddress, header(req, 'x-forwarded-for'), options.trustProxyHops);
     app
-      .fetch(toRequest(req, https, UNREPRESENTABLE_METHODS.has(method) ? 'GET' : method), { address, method })
+      .fetch(toRequest(req, https, UNREPRESENTABLE_METHODS.has(method) ? 'GET' : method), { address, method, path: (req.url ?? '/').split('?')[0] })
       .then((response) => send(req, res, response))
       .catch((error: unknown) => {
         // The app answers every failure itself; this is a failure to write the answer.
@@ -51,6 +51,8 @@ function send(req: IncomingMessage, res: ServerResponse, response: Response): vo
   if (!req.complete) headers.connection = 'close';
   res.writeHead(response.status, headers);
   if (bytes || !response.body) res.end(bytes);
+  // The client may be gone already: then the body is dropped, not piped.
+  else if (res.destroyed) void response.body.cancel();
   else pipeline(Readable.fromWeb(response.body as NodeReadableStream), res, () => undefined);
 }
 

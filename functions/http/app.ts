@@ -39,7 +39,7 @@ export function createApp(deps: Deps, options: { site?: SiteHandler | undefined 
       case 'api': {
         const { route } = target.api;
         if (!route) {
-          throw new ApiError(404, 'not_found', `There is no API endpoint at ${context.url.pathname}.`, {
+          throw new ApiError(404, 'not_found', `There is no API endpoint at ${context.path}.`, {
             hint: 'See /openapi.json for the endpoints; deals are at /api/v1/deals, startups at /api/v1/startups.',
           });
         }

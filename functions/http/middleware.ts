@@ -28,6 +28,11 @@ export interface Client {
   requestId?: string | undefined;
   /** The method asked for when a Web Request cannot carry it (TRACE, TRACK): the adapter sends GET. */
   method?: string | undefined;
+  /**
+   * The path as sent, when the platform has it: the URL of a Request has its dot segments
+   * resolved (`/api/%2e%2e/x` is `/x`), but what the client asked for decides where it goes.
+   */
+  path?: string | undefined;
 }
 
 /** What the path names: an API route (or an unknown `/api` path), a document, the metrics, or the site. */
@@ -38,6 +43,8 @@ export interface RequestContext {
   readonly requestId: string;
   readonly method: string;
   readonly url: URL;
+  /** The path as the client sent it (see `Client.path`): what routing, logs and metrics use. */
+  readonly path: string;
   /** Whether the client reached the site over HTTPS (the adapter says so with the URL's scheme). */
   readonly https: boolean;
   readonly target: Target;
@@ -56,8 +63,9 @@ export function contextFor(request: Request, client: Client, metricsPath: string
     requestId: client.requestId ?? (given !== null && /^[\w.:-]{1,64}$/.test(given) ? given : randomUUID()),
     method: client.method ?? request.method,
     url,
+    path: client.path ?? url.pathname,
     https: url.protocol === 'https:',
-    target: targetOf(url.pathname, client.address, metricsPath),
+    target: targetOf(client.path ?? url.pathname, client.address, metricsPath),
   };
 }
 
@@ -93,7 +101,7 @@ export function compose(steps: readonly Middleware[], endpoint: Endpoint, failed
 export function errorWriter(deps: Deps): (thrown: unknown, request: Request, context: RequestContext) => Promise<Response> {
   return (thrown, request, context) => {
     const { error, unexpected } = asApiError(thrown);
-    if (unexpected) deps.log.error('unhandled_error', { requestId: context.requestId, method: context.method, path: context.url.pathname, error: thrown instanceof Error ? thrown.stack : String(thrown) });
+    if (unexpected) deps.log.error('unhandled_error', { requestId: context.requestId, method: context.method, path: context.path, error: thrown instanceof Error ? thrown.stack : String(thrown) });
     return answerResponse(request, errorAnswer(error, deps.clock()));
   };
 }
@@ -104,11 +112,11 @@ export function observe(deps: Deps, metrics: Metrics): Middleware {
     const started = performance.now();
     const response = await next();
     const seconds = (performance.now() - started) / 1000;
-    const { target, method, url } = context;
+    const { target, method, path } = context;
     const route = target.kind === 'api' && target.api.route ? publicPath(target.api.route) : undefined;
-    metrics.observe(routeGroup(url.pathname, route), method, response.status, seconds);
+    metrics.observe(routeGroup(path, route), method, response.status, seconds);
     if (response.status >= 500 || (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS')) {
-      deps.log.info('request', { requestId: context.requestId, method, path: url.pathname, status: response.status, ms: Math.round(seconds * 1000) });
+      deps.log.info('request', { requestId: context.requestId, method, path, status: response.status, ms: Math.round(seconds * 1000) });
     }
     return response;
   };
@@ -180,7 +188,7 @@ export function versioning(deps: Deps): Middleware {
     const { url } = context;
     if (alias && !route?.unversioned) {
       // The query is kept for ordinary requests; a huge one would make the header too large for proxies.
-      response.headers.append('Link', `<${VERSIONED_PREFIX}${url.pathname.slice(4)}${url.search.length <= 1024 ? url.search : ''}>; rel="successor-version"`);
+      response.headers.append('Link', `<${VERSIONED_PREFIX}${context.path.slice(4)}${url.search.length <= 1024 ? url.search : ''}>; rel="successor-version"`);
     }
     const lifecycle = route ? deps.lifecycle.get(path) : undefined;
     if (lifecycle) {
@@ -211,10 +219,10 @@ interface Stored {
 export function answerCache(deps: Deps): Middleware {
   const cache = new LruCache<Stored>(deps.config.answerCacheEntries, deps.config.answerCacheBytes, (stored) => stored.body.byteLength);
   return async (request, context, next) => {
-    const { target, method, url } = context;
+    const { target, method, url, path } = context;
     const cacheable = (target.kind === 'api' || target.kind === 'document') && (method === 'GET' || method === 'HEAD') && !request.headers.has('if-none-match') && url.search.length - 1 <= MAX_CACHED_QUERY_LENGTH;
     if (!cacheable) return next();
-    const key = `${chooseCoding(request.headers.get('accept-encoding')) ?? 'identity'} ${url.pathname}${url.search}`;
+    const key = `${chooseCoding(request.headers.get('accept-encoding')) ?? 'identity'} ${path}${url.search}`;
     const state = deps.state();
     const hit = cache.get(key);
     if (hit && hit.state === state) {

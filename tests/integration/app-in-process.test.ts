@@ -141,3 +141,10 @@ test('a route added by one row and one handler is routed, limited, granted CORS 
   const openapi = (await (await get('/openapi.json')).json()) as { paths: Record<string, { get?: { operationId: string } }> };
   expect(openapi.paths['/api/v1/categories']?.get?.operationId).toBe('listCategories');
 });
+
+test('where a request goes is decided by the path as sent, not by the URL with its dot segments resolved', async () => {
+  // `new URL` makes this `/etc/passwd`; the client asked for something under /api.
+  const response = await app.fetch(new Request('http://deals.test/api/%2e%2e/%2e%2e/etc/passwd'), { ...client, path: '/api/%2e%2e/%2e%2e/etc/passwd' });
+  expect([response.status, response.headers.get('content-type')]).toEqual([404, 'application/json; charset=utf-8']);
+  expect(expectErrorBody(await response.json()).code).toBe('not_found');
+});
