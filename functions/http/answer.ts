@@ -153,10 +153,25 @@ function withServed(request: Request, response: Response, answer: Answer, url: U
 
 // --- internal ---
 
+/**
+ * The body goes in as a one-chunk stream: given bytes, `new Response` copies them (measured on
+ * Node 24: 62 µs for 2 KB, 37 ms for the 4.3 MB full list, against 6 µs for the stream), and
+ * adapters write the bytes from `rawBody` without reading the stream at all.
+ */
 function bytesResponse(status: number, body: Uint8Array | undefined, headers: Record<string, string>): Response {
-  const response = new Response(body && status !== 304 ? (body as Uint8Array<ArrayBuffer>) : null, { status, headers });
-  if (body && status !== 304) rawBodies.set(response, body);
+  const sent = body && status !== 304 ? body : undefined;
+  const response = new Response(sent ? oneChunk(sent) : null, { status, headers });
+  if (sent) rawBodies.set(response, sent);
   return response;
+}
+
+function oneChunk(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
 }
 
 /** A response of stored bytes (the answer cache), writable by adapters without streaming. */
