@@ -17,6 +17,8 @@ export interface Answer {
   etag: string;
   headers: Record<string, string>;
   encoded: Partial<Record<Coding, Promise<Uint8Array>>>;
+  /** `false` for bodies that are never compressed (images, fonts): no coding, no `Vary: Accept-Encoding`. */
+  compressible?: boolean;
   /** For a search: how many deals matched before `limit` (read by the search-gap counter). */
   matches?: number;
 }
@@ -70,7 +72,7 @@ export function precompress(answer: Answer, quality: 'fast' | 'best' = 'best'): 
  */
 export async function answerResponse(request: Request, answer: Answer, extraHeaders: Record<string, string> = {}): Promise<Response> {
   const headers: Record<string, string> = { ...answer.headers, ...extraHeaders };
-  const compressible = answer.body.byteLength >= COMPRESS_MIN_BYTES;
+  const compressible = answer.compressible !== false && answer.body.byteLength >= COMPRESS_MIN_BYTES;
   if (compressible) headers.Vary = headers.Vary ? `${headers.Vary}, Accept-Encoding` : 'Accept-Encoding';
   const read = request.method === 'GET' || request.method === 'HEAD';
   if (!read) return bytesResponse(answer.status, answer.body, headers);

@@ -10,7 +10,7 @@ import { documentAnswer } from '../docs/document-cache.ts';
 import { answerResponse } from './answer.ts';
 import { ApiError, methodNotAllowed } from './errors.ts';
 import { allowOf, answerCache, compose, contextFor, cors, errorWriter, identify, observe, rateLimit, versioning, type Client, type RequestContext } from './middleware.ts';
-import { allowedMethods, type Method } from './routes.ts';
+import type { Method } from './routes.ts';
 
 /** The site: built files, live pages and Astro's on-demand pages (functions/site/site.ts). */
 export type SiteHandler = (request: Request) => Promise<Response>;
@@ -43,14 +43,14 @@ export function createApp(deps: Deps, options: { site?: SiteHandler | undefined 
             hint: 'See /openapi.json for the endpoints; deals are at /api/v1/deals, startups at /api/v1/startups.',
           });
         }
-        if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: allowedMethods(route).join(', ') } });
+        if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: allowOf(context).join(', ') } });
         const operation = route.methods[(method === 'HEAD' ? 'GET' : method) as Method];
-        if (!operation) throw methodNotAllowed(method, allowedMethods(route));
+        if (!operation) throw methodNotAllowed(method, allowOf(context));
         return operation.handler(request, deps, context);
       }
       case 'document':
-        if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: 'GET, HEAD, OPTIONS' } });
-        if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(method, ['GET', 'HEAD', 'OPTIONS']);
+        if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: allowOf(context).join(', ') } });
+        if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(method, allowOf(context));
         return answerResponse(request, documentAnswer(target.document, deps.state().catalog, deps));
       case 'metrics': {
         const text = (await metrics.render()) + (await deps.searchGaps.metricsText());

@@ -16,7 +16,7 @@ import { chooseCoding } from './compress.ts';
 import { ApiError, asApiError } from './errors.ts';
 import { LruCache, MAX_CACHED_QUERY_LENGTH } from './lru-cache.ts';
 import { rateLimitHeaders, type PolicyName, type RateDecision } from './rate-limits.ts';
-import { allowedMethods, API_VERSION, crossOriginMethods, documentRoute, publicPath, resolveApi, VERSIONED_PREFIX, type ApiTarget, type DocumentRoute, type Method } from './routes.ts';
+import { allowedMethods, API_VERSION, crossOriginMethods, DOCUMENT_METHODS, documentRoute, publicPath, resolveApi, VERSIONED_PREFIX, type ApiTarget, type DocumentRoute } from './routes.ts';
 import { securityHeaders } from './security-headers.ts';
 import type { CatalogState } from '../reads/catalog-state.ts';
 
@@ -164,7 +164,7 @@ export const cors: Middleware = async (request, context, next) => {
   const { target } = context;
   if (target.kind !== 'api' && target.kind !== 'document') return response;
   const route = target.kind === 'api' ? target.api.route : undefined;
-  const granted = target.kind === 'document' ? ['GET', 'HEAD', 'OPTIONS'] : route ? crossOriginMethods(route) : ['OPTIONS'];
+  const granted = target.kind === 'document' ? DOCUMENT_METHODS : route ? crossOriginMethods(route) : ['OPTIONS'];
   if (route && granted.length === 0) return response;
   const asked = context.method === 'OPTIONS' ? request.headers.get('access-control-request-method')?.toUpperCase() : undefined;
   if (asked && !granted.includes(asked)) return response;
@@ -244,11 +244,9 @@ export function answerCache(deps: Deps): Middleware {
 
 // --- internal ---
 
-/** The limit policy of a request: its operation's, else its route's, except that anything but a read on a read route counts as a write. */
+/** The limit policy of a request: its route's, except that anything but a read on a read route counts as a write. */
 function policyOf(context: RequestContext): PolicyName {
-  const route = context.target.kind === 'api' ? context.target.api.route : undefined;
-  const operation = route?.methods[(context.method === 'HEAD' ? 'GET' : context.method) as Method];
-  const policy = operation?.rate ?? route?.rate ?? 'read';
+  const policy = (context.target.kind === 'api' ? context.target.api.route?.rate : undefined) ?? 'read';
   return policy === 'read' && !['GET', 'HEAD', 'OPTIONS'].includes(context.method) ? 'write' : policy;
 }
 
@@ -256,6 +254,6 @@ function policyOf(context: RequestContext): PolicyName {
 export function allowOf(context: RequestContext): string[] {
   const { target } = context;
   if (target.kind === 'api') return target.api.route ? allowedMethods(target.api.route) : ['GET', 'HEAD', 'OPTIONS'];
-  if (target.kind === 'document') return ['GET', 'HEAD', 'OPTIONS'];
+  if (target.kind === 'document') return [...DOCUMENT_METHODS];
   return ['GET', 'HEAD'];
 }

@@ -43,8 +43,6 @@ export type Access = 'public' | 'admin' | 'optional';
 export interface Operation {
   handler: Handler;
   access: Access;
-  /** The limit policy when it differs from the route's (a write to a read route is limited as a write anyway). */
-  rate?: PolicyName;
   /** The OpenAPI operation: id, tags, summary, description, parameters, body and responses by status. */
   doc: (examples: CatalogExamples) => Json;
 }
@@ -541,6 +539,9 @@ export function resolveApi(pathname: string): ApiTarget {
 }
 
 export const documentRoute = (pathname: string): DocumentRoute | undefined => DOCUMENT_BY_PATH.get(pathname);
+
+/** What every document answers, to any origin. */
+export const DOCUMENT_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];
 
 /** The methods of a row as sent in `Allow`: its own, HEAD with GET, and OPTIONS. */
 export function allowedMethods(route: ApiRoute): string[] {

@@ -60,9 +60,8 @@ export async function sendEntry(request: Request, entry: BodyEntry, headers: Rec
   const sizable = entry.body.byteLength >= COMPRESS_MIN_BYTES;
   // The sender adds `Accept-Encoding` to Vary itself for bodies it may compress.
   const vary = [options.vary, options.compressible && !sizable ? 'Accept-Encoding' : undefined].filter(Boolean).join(', ');
-  const answer: Answer = { status: options.status, body: entry.body, etag: `W/"${options.tag}"`, headers: vary ? { ...headers, Vary: vary } : headers, encoded: entry.encoded };
-  if (!options.compressible) return identityResponse(request, answer, options.vary);
-  const coding = sizable && options.status === 200 ? chooseCoding(request.headers.get('accept-encoding')) : undefined;
+  const answer: Answer = { status: options.status, body: entry.body, etag: `W/"${options.tag}"`, headers: vary ? { ...headers, Vary: vary } : headers, encoded: entry.encoded, compressible: options.compressible };
+  const coding = options.compressible && sizable && options.status === 200 ? chooseCoding(request.headers.get('accept-encoding')) : undefined;
   // Made once per entry, at the quality of files (the sender's own default is the fast one).
   if (coding && !matchesEtag(request.headers.get('if-none-match'), answer.etag)) entry.encoded[coding] ??= compress(entry.body, coding, 'best');
   return answerResponse(request, answer);
@@ -76,20 +75,6 @@ function contentType(ext: string): { header: string; text: boolean } {
   const text = type.startsWith('text/') || type === 'application/json' || type === 'application/xml' || type.endsWith('+xml') || type.endsWith('+json');
   const charset = text && type !== 'image/svg+xml';
   return { header: charset ? `${type}; charset=utf-8` : type, text };
-}
-
-/**
- * A body that is never compressed (images, fonts): the sender sees no `Accept-Encoding`, and
- * the `Vary: Accept-Encoding` it adds to large bodies goes.
- */
-async function identityResponse(request: Request, answer: Answer, vary: string | undefined): Promise<Response> {
-  const headers: Record<string, string> = {};
-  const ifNoneMatch = request.headers.get('if-none-match');
-  if (ifNoneMatch !== null) headers['If-None-Match'] = ifNoneMatch;
-  const response = await answerResponse(new Request(request.url, { method: request.method, headers }), answer);
-  if (vary) response.headers.set('Vary', vary);
-  else response.headers.delete('Vary');
-  return response;
 }
 
 interface Found {
