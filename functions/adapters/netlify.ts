@@ -10,6 +10,7 @@ import { loadSessionSecret } from '../auth/accounts.ts';
 import { loadGeneratedCatalog } from '../reads/catalog-state.ts';
 import { createDeps } from '../deps.ts';
 import { createApp, type App } from '../http/app.ts';
+import { BytesResponse } from '../http/bytes-response.ts';
 import { createLogger } from '../ops/log.ts';
 import { connectRedis } from '../ops/redis.ts';
 import { GitStore } from '../store/git-store.ts';
@@ -31,7 +32,9 @@ async function load(): Promise<App> {
 /** The platform terminates TLS, so the URL's scheme is the client's; it names the client and the request. */
 export default async function handler(request: Request, context: { ip?: string; requestId?: string }): Promise<Response> {
   app ??= load();
-  return (await app).fetch(request, { address: context.ip ?? 'unknown', requestId: context.requestId });
+  const response = await (await app).fetch(request, { address: context.ip ?? 'unknown', requestId: context.requestId });
+  // A plain Response for the platform, which may read bodies through Response internals rather than `body`.
+  return response instanceof BytesResponse ? new Response(response.body, response) : response;
 }
 
 export const config = { path: ['/api/*'] };

@@ -4,6 +4,7 @@
  * into a Web `Response` for a given request (conditional GET, content coding).
  */
 import { createHash } from 'node:crypto';
+import { BytesResponse } from './bytes-response.ts';
 import { chooseCoding, compress, COMPRESS_MIN_BYTES, type Coding } from './compress.ts';
 import { errorBody, type ApiError } from './errors.ts';
 import { MAX_CACHED_QUERY_LENGTH } from './lru-cache.ts';
@@ -25,9 +26,6 @@ export interface Answer {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const encoder = new TextEncoder();
-
-/** Bytes behind responses built here, so adapters can write them without streaming. */
-const rawBodies = new WeakMap<Response, Uint8Array>();
 
 /**
  * What a handler still has to do when its stored response is served again without it (the
@@ -102,7 +100,7 @@ export function replayOf(response: Response): Replay | undefined {
 
 /** The bytes of a response built by this module, if it was. */
 export function rawBody(response: Response): Uint8Array | undefined {
-  return rawBodies.get(response);
+  return response instanceof BytesResponse ? response.payload : undefined;
 }
 
 /**
@@ -155,25 +153,8 @@ function withServed(request: Request, response: Response, answer: Answer, url: U
 
 // --- internal ---
 
-/**
- * The body goes in as a one-chunk stream: given bytes, `new Response` copies them (measured on
- * Node 24: 62 µs for 2 KB, 37 ms for the 4.3 MB full list, against 6 µs for the stream), and
- * adapters write the bytes from `rawBody` without reading the stream at all.
- */
 function bytesResponse(status: number, body: Uint8Array | undefined, headers: Record<string, string>): Response {
-  const sent = body && status !== 304 ? body : undefined;
-  const response = new Response(sent ? oneChunk(sent) : null, { status, headers });
-  if (sent) rawBodies.set(response, sent);
-  return response;
-}
-
-function oneChunk(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  return new ReadableStream({
-    start(controller) {
-      controller.enqueue(bytes);
-      controller.close();
-    },
-  });
+  return body && status !== 304 ? new BytesResponse(body, { status, headers }) : new Response(null, { status, headers });
 }
 
 /** A response of stored bytes (the answer cache), writable by adapters without streaming. */
