@@ -8,7 +8,9 @@ import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import type { RequestContext } from '../http/middleware.ts';
 import { ApiError } from '../http/errors.ts';
-import { isFormBody, readBody, type BodySchema } from '../http/request-body.ts';
+import { isFormBody, readBody } from '../http/request-body.ts';
+import { checkBody, validBody } from '../http/valid-body.ts';
+import { SignInSchema, SignOutSchema } from '../../src/schemas/requests.ts';
 import { currentSession, isSecureRequest, requireSameOrigin } from './guard.ts';
 import { verifyPassword } from './passwords.ts';
 import { sessionCookie, signSession } from './session.ts';
@@ -17,13 +19,14 @@ import { normalizeEmail, type Account } from './users.ts';
 export async function postLogin(request: Request, deps: Deps, context: RequestContext): Promise<Response> {
   const form = isFormBody(request);
   requireSameOrigin(request, deps);
-  const body = await readBody(request, 16 * 1024);
-  const email = typeof (body as { email?: unknown })?.email === 'string' ? normalizeEmail((body as { email: string }).email) : '';
-  const password = typeof (body as { password?: unknown })?.password === 'string' ? (body as { password: string }).password : '';
-  if (!email || !password) {
+  // Read without the schema's trimming: a password is taken exactly as typed.
+  const checked = checkBody(SignInSchema, await readBody(request, 16 * 1024));
+  if (!checked.ok) {
     if (form) return redirect('/login?error=missing');
-    throw new ApiError(400, 'validation_error', 'email and password are required.', { hint: 'Send {"email": "...", "password": "..."}.' });
+    throw checked.error;
   }
+  const email = normalizeEmail(checked.value.email);
+  const { password } = checked.value;
 
   const now = deps.clock().getTime();
   // The failure is reserved before the password is checked: parallel guesses cannot all pass.
@@ -70,8 +73,8 @@ export async function postLogout(request: Request, deps: Deps): Promise<Response
   if (session) {
     const nowSeconds = Math.floor(deps.clock().getTime() / 1000);
     await deps.auth.revocations.revoke(session.sid, session.exp, nowSeconds);
-    const body = request.headers.get('content-length') === '0' || !request.body ? undefined : await readBody(request, 16 * 1024, LOGOUT_BODY).catch(() => undefined);
-    if ((body as { everywhere?: unknown } | undefined)?.everywhere === true) await deps.auth.accounts.signOutEverywhere(session.email);
+    const body = request.headers.get('content-length') === '0' || !request.body ? undefined : await validBody(request, SignOutSchema, 16 * 1024).catch(() => undefined);
+    if (body?.everywhere === true) await deps.auth.accounts.signOutEverywhere(session.email);
   }
   const cookie = sessionCookie('', 0, isSecureRequest(request, deps));
   if (isFormBody(request)) return redirect('/login?signed-out=1', cookie);
@@ -108,5 +111,3 @@ export function redirect(location: string, ...cookies: string[]): Response {
 /** A valid scrypt hash of a random password, for constant-time refusals. */
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
-/** The sign-out body (as in /openapi.json): the form's `everywhere=true` button reads as the boolean. */
-const LOGOUT_BODY: BodySchema = { properties: { everywhere: { type: 'boolean' } } };

@@ -17,6 +17,23 @@ export function component(schema: z.ZodType, io: 'input' | 'output' = 'output'):
   return withoutDialect(z.toJSONSchema(schema, { io }) as Json);
 }
 
+/**
+ * Named zod schemas as OpenAPI components: a schema used inside another named one becomes a
+ * `$ref` to its component (a deal list refers to `Deal`).
+ */
+export function schemaComponents(named: Record<string, z.ZodType>, io: 'input' | 'output'): Record<string, Json> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(named)) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, { io, uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, Json> };
+  return Object.fromEntries(
+    Object.entries(schemas).map(([id, schema]) => {
+      const copy = withoutDialect(schema);
+      delete copy.$id;
+      return [id, copy];
+    }),
+  );
+}
+
 /** A JSON Schema without its `$schema` key (the document declares the dialect once). */
 export function withoutDialect(schema: Json): Json {
   const copy = { ...schema };

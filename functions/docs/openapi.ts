@@ -11,16 +11,15 @@
  */
 import { absolute, paths } from '../../src/agents/site-urls.ts';
 import type { Catalog } from '../../src/catalog/catalog.ts';
-import { DealStatsSchema, ErrorBodySchema } from '../../src/schemas/answers.ts';
-import { DealSchema, DEAL_STATUSES } from '../../src/schemas/deal.ts';
-import { StartupSchema } from '../../src/schemas/startup.ts';
+import { ANSWER_SCHEMAS } from '../../src/schemas/answers.ts';
+import { REQUEST_SCHEMAS } from '../../src/schemas/requests.ts';
+import { DealSchema } from '../../src/schemas/deal.ts';
 import { submissionJsonSchema } from '../../src/schemas/submission.ts';
-import { HEALTH_PROBLEMS } from '../reads/health.ts';
 import { SESSION_COOKIE } from '../auth/session.ts';
 import type { ApiRoute } from '../http/routes.ts';
 import { DEPRECATION_NOTICE_DAYS, type RouteLifecycle } from '../http/lifecycle.ts';
 import { catalogExamples } from './examples.ts';
-import { component, errorResponse, ERROR_STATUSES, HEADERS, LIFECYCLE_HEADERS, ref, requiring, TAGS, withHeaders, withoutDialect, type Json } from './openapi-kit.ts';
+import { component, errorResponse, schemaComponents, ERROR_STATUSES, HEADERS, LIFECYCLE_HEADERS, ref, requiring, TAGS, withHeaders, withoutDialect, type Json } from './openapi-kit.ts';
 
 /** What `security` says for each kind of access. */
 const SECURITY = {
@@ -81,7 +80,7 @@ export function openApiDocument(catalog: Catalog, lifecycle: ReadonlyMap<string,
     paths: documentPaths,
     components: {
       schemas: {
-        Deal: component(DealSchema),
+        ...schemaComponents(ANSWER_SCHEMAS, 'output'),
         DealCategory: {
           type: 'string',
           enum: deals.map((c) => c.slug),
@@ -95,86 +94,8 @@ export function openApiDocument(catalog: Catalog, lifecycle: ReadonlyMap<string,
           description: 'Deals to create or update by slug: an item whose slug exists changes the fields it gives (the others are kept), any other item becomes a new deal.',
           properties: { deals: { type: 'array', minItems: 1, items: ref('DealInput') } },
         },
-        DealAnswer: { type: 'object', required: ['success', 'deal'], properties: { success: { const: true }, deal: ref('Deal') } },
-        DealList: { type: 'object', required: ['success', 'deals', 'count', 'stats'], properties: { success: { const: true }, deals: { type: 'array', items: ref('Deal') }, count: { type: 'integer' }, stats: ref('DealStats') } },
-        DealStats: component(DealStatsSchema),
-        Startup: component(StartupSchema),
-        StartupList: { type: 'object', required: ['success', 'startups', 'total'], properties: { success: { const: true }, startups: { type: 'array', items: ref('Startup') }, total: { type: 'integer' } } },
         DealSubmission: emptyMeansLeftOut(withoutDialect(submissionJsonSchema())),
-        SubmissionAccepted: { type: 'object', required: ['success', 'id'], properties: { success: { const: true }, id: { type: 'string' }, duplicate: { type: 'boolean', description: 'The same company and link were submitted within a day: this is the earlier id.' } } },
-        SubmissionRecord: {
-          type: 'object',
-          description: 'A stored submission: its fields plus review state. `submitter_email` is removed a set number of days after review (`emailRemovedAt` says when).',
-          required: ['id', 'status', 'submittedAt'],
-          properties: { id: { type: 'string' }, status: { type: 'string', enum: ['pending', 'approved', 'rejected'] }, submittedAt: { type: 'string' }, emailRemovedAt: { type: 'string' } },
-          additionalProperties: true,
-        },
-        Approval: {
-          type: 'object',
-          required: ['id'],
-          properties: {
-            id: { type: 'string', minLength: 1, description: 'The submission id.' },
-            status: { type: 'string', enum: [...DEAL_STATUSES], default: 'active' },
-            category: { anyOf: [ref('DealCategory'), { type: 'string', maxLength: 0 }], description: 'Required for a submission in category `other`; otherwise defaults to the deal category matching the submission\'s.' },
-            title: { type: 'string', maxLength: 200, description: 'Defaults to the company and the value.' },
-            slug: { type: 'string', maxLength: 120, pattern: '^(?:[a-z0-9]+(?:-[a-z0-9]+)*)?$', description: 'Defaults to a slug of the company and the value.' },
-          },
-        },
-        Rejection: {
-          type: 'object',
-          required: ['id', 'reason'],
-          properties: {
-            id: { type: 'string', minLength: 1, description: 'The submission id.' },
-            reason: { type: 'string', minLength: 1, pattern: '\\S', description: 'Why, in a sentence (kept to its first 1,000 characters).' },
-          },
-        },
-        SignIn: {
-          type: 'object',
-          required: ['email', 'password'],
-          properties: { email: { type: 'string', minLength: 1, pattern: '\\S', description: 'Compared without surrounding spaces or case.' }, password: { type: 'string', minLength: 1 } },
-        },
-        SignOut: { type: 'object', description: 'Optional; a body that is not this object is ignored.', properties: { everywhere: { type: 'boolean', description: 'Also end every other session of this account.' } } },
-        SearchGapReport: {
-          type: 'object',
-          required: ['success', 'days', 'from', 'to', 'searches', 'zero', 'low', 'queries'],
-          properties: {
-            success: { const: true },
-            days: { type: 'integer' },
-            from: { type: 'string', format: 'date' },
-            to: { type: 'string', format: 'date' },
-            searches: { type: 'integer', description: 'Finished searches counted in the period.' },
-            zero: { type: 'integer', description: 'Of those, how many found nothing.' },
-            low: { type: 'integer', description: 'Of those, how many found 1 or 2 deals.' },
-            queries: {
-              type: 'array',
-              items: { type: 'object', required: ['query', 'zero', 'low', 'lastSeen'], properties: { query: { type: 'string', description: 'Normalised: lower case, no accents or punctuation; e-mail addresses and long numbers replaced.' }, zero: { type: 'integer' }, low: { type: 'integer' }, lastSeen: { type: 'string', format: 'date' } } },
-            },
-          },
-        },
-        Health: {
-          type: 'object',
-          required: ['success', 'status', 'problems', 'catalogVersion', 'deals', 'startups'],
-          properties: {
-            success: { const: true },
-            status: { type: 'string', enum: ['ok', 'degraded'] },
-            problems: { type: 'array', items: { type: 'string', enum: [...HEALTH_PROBLEMS] } },
-            catalogVersion: { type: 'string' },
-            deals: { type: 'integer' },
-            startups: { type: 'integer' },
-            contentCommit: { type: 'string', description: 'Details (this machine or an admin): the content commit served.' },
-            store: { type: 'object', description: 'Details: whether the content store can take writes.', properties: { writable: { type: 'boolean' }, problem: { type: 'string' } } },
-            content: {
-              type: 'object',
-              description: 'Details: content sync.',
-              properties: { indexedCommit: { type: 'string' }, remote: { anyOf: [{ type: 'string' }, { type: 'null' }] }, lastPullAt: { type: 'string' }, problem: { type: 'string' } },
-            },
-            redis: { type: 'string', enum: ['ok', 'down', 'disabled'], description: 'Details: the shared store.' },
-            uptimeSeconds: { type: 'integer', description: 'Details.' },
-            memoryMb: { type: 'object', description: 'Details.', properties: { rss: { type: 'integer' }, heapUsed: { type: 'integer' } } },
-          },
-        },
-        WriteResult: { type: 'object', required: ['success'], properties: { success: { const: true }, created: { type: 'integer' }, updated: { type: 'integer' }, deleted: { type: 'integer' }, ids: { type: 'array', items: { type: 'string' } }, slugs: { type: 'array', items: { type: 'string' } } } },
-        SessionAnswer: { type: 'object', required: ['success', 'user'], properties: { success: { const: true }, user: { type: 'object', properties: { email: { type: 'string' }, role: { type: 'string', enum: ['admin', 'member'] } } }, expiresAt: { type: 'string' } } },
+        ...requestComponents(),
         JsonRpcRequest: {
           type: 'object',
           description: 'One JSON-RPC 2.0 request (with `id`) or notification (without), such as `initialize`, `tools/list`, `tools/call`, `resources/read`.',
@@ -195,7 +116,6 @@ export function openApiDocument(catalog: Catalog, lifecycle: ReadonlyMap<string,
         },
         JsonRpcId: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
         JsonRpcErrorObject: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} } },
-        Error: component(ErrorBodySchema),
       },
       responses: Object.fromEntries(Object.keys(ERROR_STATUSES).map((status) => [`E${status}`, errorResponse(status)])),
       headers: Object.fromEntries(Object.entries(HEADERS).filter(([name]) => deprecated > 0 || !LIFECYCLE_HEADERS.includes(name))),
@@ -204,6 +124,16 @@ export function openApiDocument(catalog: Catalog, lifecycle: ReadonlyMap<string,
       },
     },
   };
+
+  /** The small request bodies; an approval's `category` is one of this catalog's (or empty: not given). */
+  function requestComponents(): Record<string, Json> {
+    const bodies = schemaComponents(REQUEST_SCHEMAS, 'input');
+    const approval = bodies.Approval as Json;
+    const properties = approval.properties as Record<string, Json>;
+    const category = properties.category as Json;
+    properties.category = { anyOf: [ref('DealCategory'), { type: 'string', maxLength: 0 }], description: category.description };
+    return bodies;
+  }
 
   /** A new deal: the fields the server does not fill are required; `category` is one of this catalog's. */
   function dealInput(): Json {

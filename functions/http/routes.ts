@@ -247,7 +247,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
             content: { ...json(ref('SignOut'), { everywhere: { summary: 'End every session of this account', value: { everywhere: true } } }), ...forms(ref('SignOut')) },
           },
           responses: {
-            '200': ok('Signed out.', { type: 'object', required: ['success'], properties: { success: { const: true } } }, { headers: { 'Set-Cookie': SET_COOKIE } }),
+            '200': ok('Signed out.', ref('SignedOut'), { headers: { 'Set-Cookie': SET_COOKIE } }),
             '303': answer('Form post: to /login.', { headers: { Location: LOCATION, 'Set-Cookie': SET_COOKIE } }),
             ...errors('403', '429', '500'),
           },
@@ -329,7 +329,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
             { name: 'offset', in: 'query', description: 'How many to skip.', schema: { type: 'integer', minimum: 0, default: 0 } },
           ],
           responses: {
-            '200': ok('One page of submissions.', { type: 'object', required: ['success', 'submissions', 'total'], properties: { success: { const: true }, submissions: { type: 'array', items: ref('SubmissionRecord') }, total: { type: 'integer' } } }, { headers: etag }),
+            '200': ok('One page of submissions.', ref('SubmissionPage'), { headers: etag }),
             '304': notModified(),
             ...errors('400', '401', '403', '429', '500', '503'),
           },
@@ -351,7 +351,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
           description: 'Publishes a pending submission as a deal (one commit of the deal file, authored by the admin) and marks it approved. `status`, `category`, `title` and `slug` default to `active`, the category matching the submission\'s, the company and value, and a slug of them; an empty string counts as not given.',
           requestBody: { required: true, content: json(ref('Approval'), examples.approve) },
           responses: {
-            '200': ok('Approved.', { type: 'object', required: ['success', 'deal', 'submission'], properties: { success: { const: true }, deal: ref('Deal'), submission: ref('SubmissionRecord') } }),
+            '200': ok('Approved.', ref('Approved')),
             ...errors('400', '401', '403', '404', '413', '415', '429', '500', '503'),
           },
         }),
@@ -372,7 +372,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
           description: 'Records the rejection and its reason in the private submission store only (nothing reaches the content history).',
           requestBody: { required: true, content: json(ref('Rejection'), { reject: { summary: 'Rejected with a reason', value: { id: 'sub-4f3c2b1a09e8d7c6', reason: 'The offer is only open to existing customers.' } } }) },
           responses: {
-            '200': ok('Rejected.', { type: 'object', required: ['success', 'submission'], properties: { success: { const: true }, submission: ref('SubmissionRecord') } }),
+            '200': ok('Rejected.', ref('Rejected')),
             ...errors('400', '401', '403', '404', '413', '415', '429', '500', '503'),
           },
         }),

@@ -11,10 +11,10 @@ import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import type { RequestContext } from '../http/middleware.ts';
 import { isLoopbackAddress } from '../http/loopback.ts';
 
+import type { HEALTH_PROBLEMS } from '../../src/schemas/answers.ts';
+
 const started = Date.now();
 
-/** Why an instance is degraded, as it may be said to anyone (the OpenAPI document lists them from here). */
-export const HEALTH_PROBLEMS = ['store_unwritable', 'content_pull_failed', 'content_invalid', 'content_stale', 'redis_down'] as const;
 /** One of `HEALTH_PROBLEMS`. */
 export type HealthProblem = (typeof HEALTH_PROBLEMS)[number];
 

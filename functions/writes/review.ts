@@ -7,7 +7,8 @@
  * private store only, so nothing of a rejected submission reaches the content history.
  */
 import { codeSpan } from '../../src/agents/markdown-policy.ts';
-import { DEAL_STATUSES, type Deal } from '../../src/schemas/deal.ts';
+import type { Deal } from '../../src/schemas/deal.ts';
+import { ApprovalSchema, RejectionSchema } from '../../src/schemas/requests.ts';
 import { slugify } from '../../src/schemas/fields.ts';
 import { requireAdmin } from '../auth/guard.ts';
 import { applyDealChange } from './deal-writes.ts';
@@ -15,7 +16,7 @@ import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { ApiError } from '../http/errors.ts';
 import { wholeParam } from '../http/params.ts';
-import { asJsonObject, readBody } from '../http/request-body.ts';
+import { validBody } from '../http/valid-body.ts';
 import { submissionRefusal } from '../submissions/refusal.ts';
 import type { StatusFilter, SubmissionRecord } from '../submissions/store.ts';
 
@@ -48,11 +49,7 @@ export async function getSubmissions(request: Request, deps: Deps): Promise<Resp
 
 export async function approveSubmission(request: Request, deps: Deps): Promise<Response> {
   const session = await requireAdmin(request, deps);
-  const body = asJsonObject(await readBody(request));
-  const status = body.status ?? 'active';
-  if (typeof status !== 'string' || !(DEAL_STATUSES as readonly string[]).includes(status)) {
-    throw new ApiError(400, 'validation_error', `status must be one of ${DEAL_STATUSES.join(', ')}.`, { hint: 'Choose the new deal status.' });
-  }
+  const body = await validBody(request, ApprovalSchema);
   let reviewed: SubmissionRecord | undefined;
   let dealId = '';
   // Decided inside the write queue, so a concurrent approval or rejection on this instance sees this one.
@@ -65,11 +62,11 @@ export async function approveSubmission(request: Request, deps: Deps): Promise<R
       const afterCommit = () => markReviewed(deps, approved);
       // Published before, but the private store failed to record it (a crash, a full disk): record it now.
       if (catalog.dealById.has(dealId)) return { upserts: [], removals: [], message: '', actor: session.email, afterCommit };
-      const category = typeof body.category === 'string' && body.category ? body.category : CATEGORY_FOR_SUBMISSION[submission.category];
+      const category = body.category ?? CATEGORY_FOR_SUBMISSION[submission.category];
       if (!category) throw new ApiError(400, 'validation_error', 'category is required for a submission in category `other`.', { hint: 'Send a deal category slug.' });
       const company = oneLine(submission.company_name);
-      const title = typeof body.title === 'string' && body.title.trim() ? body.title.trim() : `${company}: ${oneLine(submission.deal_value)}`.slice(0, 200);
-      const slug = typeof body.slug === 'string' && body.slug ? body.slug : slugify(`${submission.company_name} ${submission.deal_value}`) || submission.id;
+      const title = body.title ?? `${company}: ${oneLine(submission.deal_value)}`.slice(0, 200);
+      const slug = body.slug ?? (slugify(`${submission.company_name} ${submission.deal_value}`) || submission.id);
       if (catalog.dealBySlug.has(slug)) throw new ApiError(400, 'conflict', `A deal with slug \`${slug}\` already exists.`, { hint: 'Send another `slug`.' });
       const code = submission.redemption_method === 'code' ? `\n\nRedemption code: ${codeSpan(submission.redemption_link)}` : '';
       const deal = {
@@ -80,7 +77,7 @@ export async function approveSubmission(request: Request, deps: Deps): Promise<R
         category,
         description: `${submission.benefit_description}${code}`,
         value: submission.deal_value || undefined,
-        status,
+        status: body.status,
         applicationUrl: submission.redemption_method === 'link' ? submission.redemption_link : submission.website_url,
         providerWebsite: submission.website_url,
         logoUrl: submission.logo_url,
@@ -99,9 +96,8 @@ export async function approveSubmission(request: Request, deps: Deps): Promise<R
 
 export async function rejectSubmission(request: Request, deps: Deps): Promise<Response> {
   const session = await requireAdmin(request, deps);
-  const body = asJsonObject(await readBody(request));
-  const reason = typeof body.reason === 'string' ? body.reason.trim().slice(0, 1000) : '';
-  if (!reason) throw new ApiError(400, 'validation_error', 'reason is required to reject a submission.', { hint: 'Say why, in a sentence.' });
+  const body = await validBody(request, RejectionSchema);
+  const reason = body.reason.slice(0, 1000);
   let reviewed: SubmissionRecord | undefined;
   // No commit, but in the same queue as approvals: a rejection cannot slip between an approval's check and its commit.
   await refusedAs503(deps, () =>
@@ -120,8 +116,7 @@ export async function rejectSubmission(request: Request, deps: Deps): Promise<Re
 
 // --- internal ---
 
-async function pendingSubmission(deps: Deps, id: unknown): Promise<SubmissionRecord> {
-  if (typeof id !== 'string' || !id) throw new ApiError(400, 'validation_error', 'id is required.', { hint: 'Send the submission id.' });
+async function pendingSubmission(deps: Deps, id: string): Promise<SubmissionRecord> {
   const submission = await deps.submissions.read(id);
   if (!submission) throw new ApiError(404, 'not_found', `No submission has id \`${id}\`.`, { hint: 'List them with GET /api/v1/admin/submissions.' });
   if (submission.status !== 'pending') throw alreadyReviewed(id, submission.status);

@@ -1,9 +1,13 @@
 /**
- * Shapes of the API's answers that are not a resource of their own: the stats of a deal list
- * and the SPEC error object. The OpenAPI document (functions/docs/openapi.ts) and the contract
- * tests read them from here.
+ * Shapes of the API's answers: the envelopes around deals and startups, write results, the
+ * session, health, the review queue, the search-gap report and the SPEC error object. The
+ * OpenAPI document publishes them as components under the names in `ANSWER_SCHEMAS`
+ * (functions/docs/openapi.ts), so a handler's answer, its type and its documentation have one
+ * source. Envelopes are open (`looseObject`): within a major version fields may be added.
  */
 import * as z from 'zod';
+import { DealSchema } from './deal.ts';
+import { StartupSchema } from './startup.ts';
 
 /** SPEC: the allowed error `code` values. */
 export const ERROR_CODES = [
@@ -40,3 +44,111 @@ export const ErrorBodySchema = z.strictObject({
 });
 
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+const success = z.literal(true);
+const count = z.int().min(0);
+const day = z.iso.date();
+
+/** Why an instance is degraded, as it may be said to anyone. */
+export const HEALTH_PROBLEMS = ['store_unwritable', 'content_pull_failed', 'content_invalid', 'content_stale', 'redis_down'] as const;
+
+export const DealAnswerSchema = z.looseObject({ success, deal: DealSchema });
+export const DealListSchema = z.looseObject({ success, deals: z.array(DealSchema), count, stats: DealStatsSchema });
+export const StartupListSchema = z.looseObject({ success, startups: z.array(StartupSchema), total: count });
+
+export const WriteResultSchema = z.looseObject({
+  success,
+  created: count.optional(),
+  updated: count.optional(),
+  deleted: count.optional(),
+  ids: z.array(z.string()).optional(),
+  slugs: z.array(z.string()).optional(),
+});
+
+export const SessionAnswerSchema = z.looseObject({
+  success,
+  user: z.looseObject({ email: z.string(), role: z.enum(['admin', 'member']) }),
+  expiresAt: z.string().optional().describe('When the session ends (GET /auth/session).'),
+});
+export const SignedOutSchema = z.looseObject({ success });
+
+export const SubmissionAcceptedSchema = z.looseObject({
+  success,
+  id: z.string(),
+  duplicate: z.boolean().optional().describe('The same company and link were submitted within a day: this is the earlier id.'),
+});
+
+export const SubmissionRecordSchema = z
+  .looseObject({
+    id: z.string(),
+    status: z.enum(['pending', 'approved', 'rejected']),
+    submittedAt: z.string(),
+    emailRemovedAt: z.string().optional(),
+  })
+  .describe('A stored submission: its fields plus review state. `submitter_email` is removed a set number of days after review (`emailRemovedAt` says when).');
+export const SubmissionPageSchema = z.looseObject({ success, submissions: z.array(SubmissionRecordSchema), total: count });
+export const ApprovedSchema = z.looseObject({ success, deal: DealSchema, submission: SubmissionRecordSchema });
+export const RejectedSchema = z.looseObject({ success, submission: SubmissionRecordSchema });
+
+export const SearchGapReportSchema = z.looseObject({
+  success,
+  days: count,
+  from: day,
+  to: day,
+  searches: count.describe('Finished searches counted in the period.'),
+  zero: count.describe('Of those, how many found nothing.'),
+  low: count.describe('Of those, how many found 1 or 2 deals.'),
+  queries: z.array(
+    z.looseObject({
+      query: z.string().describe('Normalised: lower case, no accents or punctuation; e-mail addresses and long numbers replaced.'),
+      zero: count,
+      low: count,
+      lastSeen: day,
+    }),
+  ),
+});
+
+export const HealthSchema = z.looseObject({
+  success,
+  status: z.enum(['ok', 'degraded']),
+  problems: z.array(z.enum(HEALTH_PROBLEMS)),
+  catalogVersion: z.string(),
+  deals: count,
+  startups: count,
+  contentCommit: z.string().optional().describe('Details (this machine or an admin): the content commit served.'),
+  store: z.looseObject({ writable: z.boolean().optional(), problem: z.string().optional() }).optional().describe('Details: whether the content store can take writes.'),
+  content: z
+    .looseObject({ indexedCommit: z.string().optional(), remote: z.string().nullable().optional(), lastPullAt: z.string().optional(), problem: z.string().optional() })
+    .optional()
+    .describe('Details: content sync.'),
+  redis: z.enum(['ok', 'down', 'disabled']).optional().describe('Details: the shared store.'),
+  uptimeSeconds: count.optional().describe('Details.'),
+  memoryMb: z.looseObject({ rss: count.optional(), heapUsed: count.optional() }).optional().describe('Details.'),
+});
+
+/** Every answer shape by its name in /openapi.json (`#/components/schemas/<name>`). */
+export const ANSWER_SCHEMAS = {
+  Deal: DealSchema,
+  Startup: StartupSchema,
+  DealStats: DealStatsSchema,
+  DealAnswer: DealAnswerSchema,
+  DealList: DealListSchema,
+  StartupList: StartupListSchema,
+  WriteResult: WriteResultSchema,
+  SessionAnswer: SessionAnswerSchema,
+  SignedOut: SignedOutSchema,
+  SubmissionAccepted: SubmissionAcceptedSchema,
+  SubmissionRecord: SubmissionRecordSchema,
+  SubmissionPage: SubmissionPageSchema,
+  Approved: ApprovedSchema,
+  Rejected: RejectedSchema,
+  SearchGapReport: SearchGapReportSchema,
+  Health: HealthSchema,
+  Error: ErrorBodySchema,
+} as const;
+
+export type DealList = z.infer<typeof DealListSchema>;
+export type WriteResult = z.infer<typeof WriteResultSchema>;
+export type SessionAnswer = z.infer<typeof SessionAnswerSchema>;
+export type Health = z.infer<typeof HealthSchema>;
+export type SearchGapReport = z.infer<typeof SearchGapReportSchema>;

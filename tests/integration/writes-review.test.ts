@@ -227,12 +227,15 @@ describe('POST /api/v1/admin/submissions/approve', () => {
     expectUnchanged(env.repo, before);
   });
 
-  test('an unknown id is 404, a bad status or a missing id is 400 validation_error; nothing changes', async () => {
+  test('an unknown id is 404, a bad status, a missing id or an empty reason is 400 validation_error naming the field; nothing changes', async () => {
     const { id } = await submitNew();
     const before = repoState(env.repo);
     expectError(await admin('POST', '/api/v1/admin/submissions/approve', { id: 'sub-0000000000000000' }), 404, 'not_found');
-    expectError(await admin('POST', '/api/v1/admin/submissions/approve', {}), 400, 'validation_error');
-    expectError(await admin('POST', '/api/v1/admin/submissions/approve', { id, status: 'nope' }), 400, 'validation_error');
+    // Checked by the schema /openapi.json publishes (src/schemas/requests.ts): the message names the field.
+    expect(expectError(await admin('POST', '/api/v1/admin/submissions/approve', {}), 400, 'validation_error').error).toMatch(/^`id` is required/);
+    expect(expectError(await admin('POST', '/api/v1/admin/submissions/approve', { id, status: 'nope' }), 400, 'validation_error').error).toMatch(/^`status` expected one of `active`/);
+    expect(expectError(await admin('POST', '/api/v1/admin/submissions/reject', { id, reason: '   ' }), 400, 'validation_error').error).toMatch(/^`reason` must not be empty/);
+    expect(expectError(await admin('POST', '/api/v1/admin/submissions/reject', { id, reason: 7 }), 400, 'validation_error').error).toMatch(/^`reason` expected string, got `7`/);
     expectUnchanged(env.repo, before);
     expect((await recordFile(id)).status).toBe('pending');
   });

@@ -1,0 +1,50 @@
+/**
+ * The small request bodies of the API: sign-in and sign-out, and the review of submissions.
+ * Handlers check bodies with these schemas (functions/http/valid-body.ts) and /openapi.json
+ * publishes them under the names in `REQUEST_SCHEMAS`. Deals and submissions have schemas of
+ * their own (deal.ts, submission.ts).
+ */
+import * as z from 'zod';
+import { DEAL_STATUSES } from './deal.ts';
+
+/** A value with a non-space character: a string of spaces is not an answer. */
+const filled = (field: string) => z.string({ error: `is required (${field})` }).regex(/\S/, { error: `must not be empty (${field})` });
+
+export const SignInSchema = z.object({
+  email: filled('an e-mail address').describe('Compared without surrounding spaces or case.'),
+  password: z.string({ error: 'is required' }).min(1, { error: 'must not be empty' }),
+});
+
+export const SignOutSchema = z
+  .object({ everywhere: z.boolean().optional().describe('Also end every other session of this account.') })
+  .describe('Optional; a body that is not this object is ignored.');
+
+export const ApprovalSchema = z.object({
+  id: filled('the submission id').describe('The submission id.'),
+  status: z.enum(DEAL_STATUSES).default('active'),
+  category: z.string().optional().describe("A deal category slug. Required for a submission in category `other`; otherwise defaults to the deal category matching the submission's."),
+  title: z.string().max(200).optional().describe('Defaults to the company and the value.'),
+  slug: z
+    .string()
+    .max(120)
+    .regex(/^(?:[a-z0-9]+(?:-[a-z0-9]+)*)?$/, { error: 'expected lowercase letters, digits and single hyphens, like `acme-credits`' })
+    .optional()
+    .describe('Defaults to a slug of the company and the value.'),
+});
+
+export const RejectionSchema = z.object({
+  id: filled('the submission id').describe('The submission id.'),
+  reason: filled('why, in a sentence').describe('Why, in a sentence (kept to its first 1,000 characters).'),
+});
+
+/** Every request body by its name in /openapi.json (`#/components/schemas/<name>`). */
+export const REQUEST_SCHEMAS = {
+  SignIn: SignInSchema,
+  SignOut: SignOutSchema,
+  Approval: ApprovalSchema,
+  Rejection: RejectionSchema,
+} as const;
+
+export type SignIn = z.infer<typeof SignInSchema>;
+export type Approval = z.infer<typeof ApprovalSchema>;
+export type Rejection = z.infer<typeof RejectionSchema>;
