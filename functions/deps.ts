@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import type { RequestContext } from './http/middleware.ts';
 import { createCatalogState, type CatalogState } from './reads/catalog-state.ts';
 import { PINNED } from './reads/pinned.ts';
+import { PreparedCache } from './reads/prepared-cache.ts';
 import { AccountBook } from './auth/accounts.ts';
 import { LoginThrottle } from './auth/login-throttle.ts';
 import { MemoryRevocations, RedisRevocations, type Revocations } from './auth/revocations.ts';
@@ -34,6 +35,8 @@ export interface Deps {
   builtSite: BuiltSite;
   /** The catalog being served now; replaced as a whole after a content change. */
   state: () => CatalogState;
+  /** Answers, finished responses and live pages, each for the catalog version it was made for. */
+  prepared: PreparedCache;
   /** Serve a new catalog from now on (after a content change); its answers start fresh. */
   replaceCatalog: (catalog: Catalog) => void;
   store: ContentStore;
@@ -70,7 +73,7 @@ export function createDeps(
   redis?: RedisLink,
   submissionStore: SubmissionStore = openSubmissionStore(config, log),
 ): Deps {
-  let state = createCatalogState(catalog, config, PINNED, { eager: true });
+  let state = createCatalogState(catalog, PINNED, { eager: true });
   const clock = () => new Date();
   // The desk reads the time through `deps.clock`, which tests move (the e-mail retention sweep).
   const submissions = new SubmissionDesk(submissionStore, {
@@ -87,8 +90,9 @@ export function createDeps(
     clock,
     builtSite: builtSite(catalog),
     state: () => state,
+    prepared: new PreparedCache({ maxEntries: config.answerCacheEntries, maxBytes: config.answerCacheBytes, answers: config.answerCache }),
     replaceCatalog: (next) => {
-      state = createCatalogState(next, config, PINNED);
+      state = createCatalogState(next, PINNED);
     },
     store,
     content: new ContentSync({
@@ -96,7 +100,7 @@ export function createDeps(
       log,
       current: () => state.catalog,
       replace: (next) => {
-        state = createCatalogState(next, config, PINNED);
+        state = createCatalogState(next, PINNED);
       },
       today: () => clock().toISOString().slice(0, 10),
     }),

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { BytesResponse } from './bytes-response.ts';
 import { chooseCoding, compress, COMPRESS_MIN_BYTES, type Coding } from './compress.ts';
 import { errorBody, type ApiError } from './errors.ts';
-import { MAX_CACHED_QUERY_LENGTH } from './lru-cache.ts';
+import { MAX_CACHED_QUERY_LENGTH } from '../reads/prepared-cache.ts';
 import type { AnswerFor } from '../reads/catalog-state.ts';
 import type { Deps } from '../deps.ts';
 
@@ -130,14 +130,15 @@ export async function serveAnswer(request: Request, deps: Deps, route: string, c
   const url = new URL(request.url);
   const key = route + url.search;
   const state = deps.state();
-  const ready = (url.search === '' ? state.pinned(route) : undefined) ?? state.answers.get(key);
+  const { version } = state.catalog;
+  const ready = (url.search === '' ? state.pinned(route) : undefined) ?? deps.prepared.get<Answer>('answer', key, version);
   if (ready) return withServed(request, await answerResponse(request, ready, { 'Server-Timing': 'cache;desc="hit"' }), ready, url, served);
 
   const started = performance.now();
   const answer = compute(state.catalog, url.searchParams);
   const elapsed = performance.now() - started;
   // A long query string is computed every time: its key would cost more memory than its answer.
-  if (url.search.length - 1 <= MAX_CACHED_QUERY_LENGTH) state.answers.set(key, answer);
+  if (url.search.length - 1 <= MAX_CACHED_QUERY_LENGTH) deps.prepared.set('answer', key, version, answer, answer.body.byteLength);
   return withServed(request, await answerResponse(request, answer, { 'Server-Timing': `app;dur=${elapsed.toFixed(3)}` }), answer, url, served);
 }
 

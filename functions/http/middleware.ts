@@ -14,11 +14,10 @@ import { Metrics, routeGroup } from '../ops/metrics.ts';
 import { answerResponse, errorAnswer, rawBody, replayOf, storedResponse, type Replay } from './answer.ts';
 import { chooseCoding } from './compress.ts';
 import { ApiError, asApiError } from './errors.ts';
-import { LruCache, MAX_CACHED_QUERY_LENGTH } from './lru-cache.ts';
+import { MAX_CACHED_QUERY_LENGTH } from '../reads/prepared-cache.ts';
 import { rateLimitHeaders, type PolicyName, type RateDecision } from './rate-limits.ts';
 import { allowedMethods, API_VERSION, crossOriginMethods, DOCUMENT_METHODS, documentRoute, publicPath, resolveApi, VERSIONED_PREFIX, type ApiTarget, type DocumentRoute } from './routes.ts';
 import { securityHeaders } from './security-headers.ts';
-import type { CatalogState } from '../reads/catalog-state.ts';
 
 /** What a platform adapter tells the app about a request. */
 export interface Client {
@@ -202,7 +201,6 @@ export function versioning(deps: Deps): Middleware {
 }
 
 interface Stored {
-  state: CatalogState;
   status: number;
   headers: Record<string, string>;
   body: Uint8Array;
@@ -217,15 +215,14 @@ interface Stored {
  * hold the answers behind them.
  */
 export function answerCache(deps: Deps): Middleware {
-  const cache = new LruCache<Stored>(deps.config.answerCacheEntries, deps.config.answerCacheBytes, (stored) => stored.body.byteLength);
   return async (request, context, next) => {
     const { target, method, url, path } = context;
     const cacheable = (target.kind === 'api' || target.kind === 'document') && (method === 'GET' || method === 'HEAD') && !request.headers.has('if-none-match') && url.search.length - 1 <= MAX_CACHED_QUERY_LENGTH;
     if (!cacheable) return next();
     const key = `${chooseCoding(request.headers.get('accept-encoding')) ?? 'identity'} ${path}${url.search}`;
-    const state = deps.state();
-    const hit = cache.get(key);
-    if (hit && hit.state === state) {
+    const { version } = deps.state().catalog;
+    const hit = deps.prepared.get<Stored>('response', key, version);
+    if (hit) {
       hit.replay?.((name) => request.headers.get(name));
       return storedResponse(hit.status, hit.headers, hit.body);
     }
@@ -236,7 +233,7 @@ export function answerCache(deps: Deps): Middleware {
       response.headers.forEach((value, name) => {
         headers[name] = value;
       });
-      cache.set(key, { state, status: 200, headers: { ...headers, 'server-timing': 'cache;desc="hit"' }, body, replay: replayOf(response) });
+      deps.prepared.set('response', key, version, { status: 200, headers: { ...headers, 'server-timing': 'cache;desc="hit"' }, body, replay: replayOf(response) }, body.byteLength);
     }
     return response;
   };

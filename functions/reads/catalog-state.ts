@@ -1,21 +1,18 @@
 /**
- * The catalog a process serves, with the answers that belong to that version: pinned answers
- * for the default lists (computed once per version of the records they list, precompressed)
- * and the LRU answer cache.
+ * The catalog a process serves, with the pinned answers for the default lists (computed once
+ * per version of the records they list, precompressed). Other answers are kept in the one
+ * prepared-answer cache (reads/prepared-cache.ts), by catalog version.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createCatalog, type Catalog, type CatalogData, type SearchPostings } from '../../src/catalog/catalog.ts';
-import type { Config } from '../config.ts';
 import { CATALOG_FILE, SEARCH_POSTINGS_FILE } from '../../src/pipeline/emit.ts';
 import { precompress, type Answer } from '../http/answer.ts';
-import { LruCache } from '../http/lru-cache.ts';
 
 export interface CatalogState {
   catalog: Catalog;
   /** The answer of a pinned route (by cache key), computed on first use. */
   pinned: (key: string) => Answer | undefined;
-  answers: LruCache<Answer>;
 }
 
 /** Compute an answer for a route and query string; used for pinning and caching alike. */
@@ -36,9 +33,9 @@ const pinnedBySource = new WeakMap<object, Map<string, Answer>>();
  * Wrap a catalog with its answers. With `eager`, pinned answers are computed (and compressed
  * at the best level) now, for the first catalog a process loads; after a write they are
  * computed when first asked for, and a deals-only write keeps the startups answer.
- * @example createCatalogState(catalog, config, pins, { eager: true })
+ * @example createCatalogState(catalog, pins, { eager: true })
  */
-export function createCatalogState(catalog: Catalog, config: Config, pins: readonly Pin[], options: { eager?: boolean } = {}): CatalogState {
+export function createCatalogState(catalog: Catalog, pins: readonly Pin[], options: { eager?: boolean } = {}): CatalogState {
   const byKey = new Map(pins.map((pin) => [pin.key, pin]));
   const pinned = (key: string): Answer | undefined => {
     const pin = byKey.get(key);
@@ -57,7 +54,7 @@ export function createCatalogState(catalog: Catalog, config: Config, pins: reado
   // Computed right after start-up work, so the server can listen first; a request that comes
   // earlier computes its answer itself.
   if (options.eager) setImmediate(() => pins.forEach((pin) => pinned(pin.key)));
-  return { catalog, pinned, answers: new LruCache<Answer>(config.answerCacheEntries, config.answerCacheBytes, (a) => a.body.byteLength) };
+  return { catalog, pinned };
 }
 
 /** Load the prebuilt catalog from `generated/`. */

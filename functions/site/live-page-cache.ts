@@ -6,7 +6,7 @@
  * Without this, every request for a list page after a write would be rendered again, at a
  * tenth of the rate of a built file.
  */
-import { LruCache } from '../http/lru-cache.ts';
+import type { PreparedCache } from '../reads/prepared-cache.ts';
 import { sendEntry, type BodyEntry } from './static-files.ts';
 
 const HTML = { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'public, max-age=60' };
@@ -17,10 +17,14 @@ const encoder = new TextEncoder();
 export type RenderLivePage = () => Promise<Response | undefined>;
 
 export class LivePageCache {
-  /** One entry per page (and per twin) path, the newest version winning; bounded by count and bytes. */
-  private readonly pages = new LruCache<BodyEntry>(500, 32 * 1024 * 1024, (page) => page.body.byteLength);
+  /** Pages (and twins) by path and catalog version, in the one prepared-answer cache. */
+  private readonly pages: PreparedCache;
   /** Renders under way, by path and version: concurrent first requests share one. */
   private readonly rendering = new Map<string, Promise<Rendered | undefined>>();
+
+  constructor(pages: PreparedCache) {
+    this.pages = pages;
+  }
 
   /**
    * Answer with the page at `path` as rendered for catalog `version`, rendering it with
@@ -28,8 +32,8 @@ export class LivePageCache {
    * and not kept; `undefined` when `render` has no such page.
    */
   async serve(request: Request, path: string, version: string, render: RenderLivePage): Promise<Response | undefined> {
-    let entry = this.pages.get(path);
-    if (!entry || entry.version !== version) {
+    let entry = this.pages.get<BodyEntry>('page', path, version);
+    if (!entry) {
       const key = `${version} ${path}`;
       let pending = this.rendering.get(key);
       if (!pending) {
@@ -46,10 +50,10 @@ export class LivePageCache {
   /** Answer with the Markdown twin of the page at `path`, made by `twin` once per catalog `version`. */
   async serveTwin(request: Request, path: string, version: string, twin: () => string): Promise<Response> {
     const key = `${path}index.md`;
-    let entry = this.pages.get(key);
-    if (!entry || entry.version !== version) {
+    let entry = this.pages.get<BodyEntry>('page', key, version);
+    if (!entry) {
       entry = { version, body: encoder.encode(twin()), encoded: {} };
-      this.pages.set(key, entry);
+      this.pages.set('page', key, version, entry, entry.body.byteLength);
     }
     return sendEntry(request, entry, MARKDOWN, { tag: `live-${version}-md`, compressible: true, vary: 'Accept', status: 200 });
   }
@@ -63,7 +67,7 @@ export class LivePageCache {
     const body = new Uint8Array(await response.arrayBuffer());
     if (response.status !== 200 || response.headers.has('content-encoding')) return { status: response.status, headers: [...response.headers], body };
     const entry: BodyEntry = { version, body, encoded: {} };
-    this.pages.set(path, entry);
+    this.pages.set('page', path, version, entry, body.byteLength);
     return entry;
   }
 }

@@ -19,7 +19,7 @@ import { serveStatic } from './static-files.ts';
 /** Astro's on-demand renderer (`render` of `dist/server/entry.mjs`, functions/site/astro-entry.ts). */
 export type AstroRender = (request: Request, locals: App.Locals, options?: RenderOptions) => Promise<Response | undefined>;
 
-export type SiteDeps = Pick<Deps, 'state' | 'builtSite' | 'config' | 'searchGaps'>;
+export type SiteDeps = Pick<Deps, 'state' | 'builtSite' | 'config' | 'searchGaps' | 'prepared'>;
 
 /**
  * The site handler over a built site: `clientDir` is Astro's `dist/client`, `render` its
@@ -28,7 +28,7 @@ export type SiteDeps = Pick<Deps, 'state' | 'builtSite' | 'config' | 'searchGaps
  */
 export function createSite(deps: SiteDeps, options: { clientDir: string; render?: AstroRender | undefined }): (request: Request) => Promise<Response> {
   const { clientDir, render } = options;
-  const livePages = new LivePageCache();
+  const livePages = new LivePageCache(deps.prepared);
   const errorPage = (pathname: string) => serveStatic(new Request('http://site/'), clientDir, pathname);
   const notFound = async (request: Request): Promise<Response> => (await serveStatic(request, clientDir, '/404.html', 404)) ?? plainNotFound();
 

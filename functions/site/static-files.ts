@@ -9,7 +9,7 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import mime from 'mime';
 import { answerResponse, matchesEtag, type Answer } from '../http/answer.ts';
 import { chooseCoding, compress, COMPRESS_MIN_BYTES, type Coding } from '../http/compress.ts';
-import { LruCache } from '../http/lru-cache.ts';
+import { LRUCache } from 'lru-cache';
 import { prefersMarkdown } from '../http/negotiate.ts';
 
 /** Bytes of one version of a file or page, and their compressed forms (made once, on first use). */
@@ -19,8 +19,11 @@ export interface BodyEntry {
   encoded: Partial<Record<Coding, Promise<Uint8Array>>>;
 }
 
-/** File bytes and their compressed forms, by path and version. */
-const files = new LruCache<BodyEntry>(2000, 64 * 1024 * 1024, (f) => f.body.byteLength);
+/**
+ * File bytes and their compressed forms, by path and version (size and mtime): files of the
+ * built site, not answers of a catalog version, so not in the prepared-answer cache.
+ */
+const files = new LRUCache<string, BodyEntry>({ max: 2000, maxSize: 64 * 1024 * 1024, sizeCalculation: (file) => Math.max(1, file.body.byteLength) });
 
 /**
  * The response for `pathname` under `root` when such a file exists, else `undefined`; a GET

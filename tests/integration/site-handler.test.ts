@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { createCatalogState } from '../../functions/reads/catalog-state.ts';
+import { PreparedCache } from '../../functions/reads/prepared-cache.ts';
 import { loadGeneratedCatalog } from '../../functions/reads/catalog-state.ts';
 import { MemorySearchGapStore } from '../../functions/search-gaps/store.ts';
 import { SearchGaps } from '../../functions/search-gaps/search-gaps.ts';
@@ -64,7 +65,7 @@ beforeAll(async () => {
   if (!render) throw new Error('the build has no server entry');
   astro = render;
   const gaps = new SearchGaps(new MemorySearchGapStore(), () => TODAY);
-  deps = { config, builtSite: builtSite(built), state: () => createCatalogState(current, config, []), searchGaps: gaps };
+  deps = { config, builtSite: builtSite(built), state: () => createCatalogState(current, []), searchGaps: gaps, prepared: new PreparedCache({ maxEntries: 100, maxBytes: 8 * 1024 * 1024, answers: true }) };
   renders = [];
   site = createSite(deps, {
     clientDir,
