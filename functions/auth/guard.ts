@@ -6,13 +6,18 @@ import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
 import { readCookie, sessionCookieName, verifySession, type Session } from './session.ts';
 
+/** What checking a session reads: the time, the accounts and keys, and the site's origin (from the catalog). */
+export type SessionDeps = Pick<Deps, 'state' | 'clock' | 'auth'>;
+/** The site's configured origin is its catalog's base URL. */
+export type OriginDeps = Pick<Deps, 'state'>;
+
 /**
  * The session carried by the request's cookie, if its signature holds, it has not expired, it
  * was not signed out, its account still exists and the account's session generation is still
  * the one it began with (sign-out everywhere, a password or role change, removal and re-adding
  * all end it).
  */
-export async function currentSession(request: Request, deps: Deps): Promise<Session | undefined> {
+export async function currentSession(request: Request, deps: SessionDeps): Promise<Session | undefined> {
   // Over HTTPS only the `__Host-` cookie counts: a plain-named one may have been planted.
   const value = readCookie(request.headers.get('cookie'), sessionCookieName(isSecureRequest(request, deps)));
   if (!value) return undefined;
@@ -30,7 +35,7 @@ export async function currentSession(request: Request, deps: Deps): Promise<Sess
  * The admin session for a request, or the right error: 401 without a session, 403 for a
  * cross-site write (the cookie alone proves nothing then), 403 for a non-admin.
  */
-export async function requireAdmin(request: Request, deps: Deps): Promise<Session> {
+export async function requireAdmin(request: Request, deps: SessionDeps): Promise<Session> {
   const session = await currentSession(request, deps);
   if (!session) {
     throw new ApiError(401, 'unauthorized', 'This operation needs a signed-in admin session.', {
@@ -47,7 +52,7 @@ export async function requireAdmin(request: Request, deps: Deps): Promise<Sessio
  * whole origin (scheme, host and port) the request reached, or the site's configured base URL;
  * without `Origin`, `Sec-Fetch-Site` must say `same-origin`.
  */
-export function requireSameOrigin(request: Request, deps: Deps): void {
+export function requireSameOrigin(request: Request, deps: OriginDeps): void {
   if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
   const origin = request.headers.get('origin');
   const fetchSite = request.headers.get('sec-fetch-site');
@@ -66,21 +71,21 @@ export function requireSameOrigin(request: Request, deps: Deps): void {
  * https only when a trusted proxy says so) or an https base URL in the site settings. Never the
  * Host header, which the client chooses.
  */
-export function isSecureRequest(request: Request, deps: Deps): boolean {
+export function isSecureRequest(request: Request, deps: OriginDeps): boolean {
   return new URL(request.url).protocol === 'https:' || configuredOrigin(deps)?.startsWith('https:') === true;
 }
 
 // --- internal ---
 
 /** The origins a same-site request may name. */
-function siteOrigins(request: Request, deps: Deps): Set<string> {
+function siteOrigins(request: Request, deps: OriginDeps): Set<string> {
   const origins = new Set([new URL(request.url).origin]);
   const configured = configuredOrigin(deps);
   if (configured) origins.add(configured);
   return origins;
 }
 
-function configuredOrigin(deps: Deps): string | undefined {
+function configuredOrigin(deps: OriginDeps): string | undefined {
   try {
     return new URL(deps.state().catalog.site.baseUrl).origin;
   } catch {

@@ -10,12 +10,12 @@ import { FLOW_COOKIE, OidcFailure, type OidcSignIn } from './oidc.ts';
 import { cookieHeader, readCookie } from './session.ts';
 import { normalizeEmail } from './users.ts';
 import { ApiError } from '../http/errors.ts';
-import { isSecureRequest } from './guard.ts';
+import { isSecureRequest, type OriginDeps } from './guard.ts';
 import { landingPage, newSessionCookie, redirect } from './sign-in.ts';
 
 export const OIDC_CALLBACK_PATH = '/api/v1/auth/oidc/callback';
 
-export async function getOidcStart(request: Request, deps: Deps): Promise<Response> {
+export async function getOidcStart(request: Request, deps: Pick<Deps, 'state' | 'clock' | 'auth' | 'log'>): Promise<Response> {
   const oidc = configured(deps);
   try {
     const { location, flowCookie } = await oidc.begin(new URL(OIDC_CALLBACK_PATH, request.url).href, nowSeconds(deps));
@@ -25,7 +25,7 @@ export async function getOidcStart(request: Request, deps: Deps): Promise<Respon
   }
 }
 
-export async function getOidcCallback(request: Request, deps: Deps): Promise<Response> {
+export async function getOidcCallback(request: Request, deps: Pick<Deps, 'state' | 'clock' | 'auth' | 'log' | 'config'>): Promise<Response> {
   const oidc = configured(deps);
   const url = new URL(request.url);
   const clearFlow = flowCookieHeader(request, deps, '', 0);
@@ -49,14 +49,14 @@ export async function getOidcCallback(request: Request, deps: Deps): Promise<Res
 
 // --- internal ---
 
-function configured(deps: Deps): OidcSignIn {
+function configured(deps: Pick<Deps, 'auth'>): OidcSignIn {
   if (deps.auth.oidc) return deps.auth.oidc;
   throw new ApiError(404, 'not_found', 'OpenID Connect sign-in is not configured on this site.', {
     hint: 'Sign in with an e-mail and password on /login.',
   });
 }
 
-function failed(error: unknown, deps: Deps, ...cookies: string[]): Response {
+function failed(error: unknown, deps: Pick<Deps, 'log'>, ...cookies: string[]): Response {
   const reason = error instanceof OidcFailure ? error.reason : 'sso_failed';
   deps.log.warn('sso sign-in failed', { reason, ...(error instanceof OidcFailure ? {} : { error: String(error) }) });
   return redirect(`/login?error=${reason}`, ...cookies);
@@ -66,14 +66,14 @@ function failed(error: unknown, deps: Deps, ...cookies: string[]): Response {
  * The flow cookie goes back only to the auth routes. Over HTTPS it carries the `__Secure-`
  * prefix (`__Host-` would need Path=/), so a plain-http page cannot plant one.
  */
-function flowCookieHeader(request: Request, deps: Deps, value: string, maxAgeSeconds: number): string {
+function flowCookieHeader(request: Request, deps: OriginDeps, value: string, maxAgeSeconds: number): string {
   const secure = isSecureRequest(request, deps);
   return cookieHeader(flowCookieName(secure), value, { maxAgeSeconds, secure, path: '/api/' });
 }
 
 const flowCookieName = (secure: boolean): string => (secure ? `__Secure-${FLOW_COOKIE}` : FLOW_COOKIE);
 
-const nowSeconds = (deps: Deps): number => Math.floor(deps.clock().getTime() / 1000);
+const nowSeconds = (deps: Pick<Deps, 'clock'>): number => Math.floor(deps.clock().getTime() / 1000);
 
 /** First 12 hex digits of the SHA-256 of the normalised e-mail: enough to correlate, not to read. */
 const emailHash = (email: string): string => createHash('sha256').update(normalizeEmail(email)).digest('hex').slice(0, 12);

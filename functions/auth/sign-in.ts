@@ -11,12 +11,12 @@ import { ApiError } from '../http/errors.ts';
 import { isFormBody, readBody } from '../http/request-body.ts';
 import { checkBody, validBody } from '../http/valid-body.ts';
 import { SignInSchema, SignOutSchema } from '../../src/schemas/requests.ts';
-import { currentSession, isSecureRequest, requireSameOrigin } from './guard.ts';
+import { currentSession, isSecureRequest, requireSameOrigin, type SessionDeps } from './guard.ts';
 import { verifyPassword } from './passwords.ts';
 import { sessionCookie, signSession } from './session.ts';
 import { normalizeEmail, type Account } from './users.ts';
 
-export async function postLogin(request: Request, deps: Deps, context: RequestContext): Promise<Response> {
+export async function postLogin(request: Request, deps: SessionDeps & Pick<Deps, 'config'>, context: RequestContext): Promise<Response> {
   const form = isFormBody(request);
   requireSameOrigin(request, deps);
   // Read without the schema's trimming: a password is taken exactly as typed.
@@ -67,7 +67,7 @@ export async function postLogin(request: Request, deps: Deps, context: RequestCo
  * the cookie no longer works either); `everywhere` (JSON `{"everywhere": true}` or the form field)
  * also ends every other session of the account.
  */
-export async function postLogout(request: Request, deps: Deps): Promise<Response> {
+export async function postLogout(request: Request, deps: SessionDeps): Promise<Response> {
   requireSameOrigin(request, deps);
   const session = await currentSession(request, deps);
   if (session) {
@@ -83,14 +83,14 @@ export async function postLogout(request: Request, deps: Deps): Promise<Response
   return response;
 }
 
-export async function getSession(request: Request, deps: Deps): Promise<Response> {
+export async function getSession(request: Request, deps: SessionDeps): Promise<Response> {
   const session = await currentSession(request, deps);
   if (!session) throw new ApiError(401, 'unauthorized', 'No one is signed in.', { hint: 'Sign in on /login.' });
   return answerResponse(request, jsonAnswer(200, { success: true, user: { email: session.email, role: session.role }, expiresAt: new Date(session.exp * 1000).toISOString() }, { 'Cache-Control': 'no-store' }));
 }
 
 /** `Set-Cookie` for a fresh session of an account (its generation, a new session id). */
-export function newSessionCookie(request: Request, deps: Deps, account: Account, nowMs: number): string {
+export function newSessionCookie(request: Request, deps: Pick<Deps, 'state' | 'auth' | 'config'>, account: Account, nowMs: number): string {
   const exp = Math.floor(nowMs / 1000) + deps.config.sessionTtlSeconds;
   const session = { email: account.email, role: account.role, exp, gen: account.generation ?? '', sid: randomBytes(16).toString('base64url') };
   return sessionCookie(signSession(session, deps.auth.secret), deps.config.sessionTtlSeconds, isSecureRequest(request, deps));

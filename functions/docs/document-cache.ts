@@ -5,9 +5,8 @@
  * read the same cache (rendering llms-full.txt per MCP read let small requests cost seconds).
  */
 import type { Catalog } from '../../src/catalog/catalog.ts';
-import type { Deps } from '../deps.ts';
 import { textAnswer, type Answer } from '../http/answer.ts';
-import type { DocumentRoute } from '../http/routes.ts';
+import type { DocumentDeps, DocumentRoute } from '../http/routes.ts';
 
 interface Rendered {
   text: string;
@@ -21,18 +20,18 @@ const counts = { renders: 0, hits: 0 };
 export const documentCacheCounts = (): { renders: number; hits: number } => ({ ...counts });
 
 /** The answer of a document for `catalog` (ETag, compression and 304 are the sender's). */
-export function documentAnswer(route: DocumentRoute, catalog: Catalog, deps: Deps): Answer {
+export function documentAnswer(route: DocumentRoute, catalog: Catalog, deps: DocumentDeps): Answer {
   return renderedDocument(route, catalog, deps).answer;
 }
 
 /** The text of a document for `catalog` (what the MCP resources return). */
-export function documentText(route: DocumentRoute, catalog: Catalog, deps: Deps): string {
+export function documentText(route: DocumentRoute, catalog: Catalog, deps: DocumentDeps): string {
   return renderedDocument(route, catalog, deps).text;
 }
 
 // --- internal ---
 
-function renderedDocument(route: DocumentRoute, catalog: Catalog, deps: Deps): Rendered {
+function renderedDocument(route: DocumentRoute, catalog: Catalog, deps: DocumentDeps): Rendered {
   let documents = rendered.get(catalog);
   if (!documents) rendered.set(catalog, (documents = new Map()));
   let document = documents.get(route.path);

@@ -11,6 +11,9 @@ import { MAX_CACHED_QUERY_LENGTH } from '../reads/prepared-cache.ts';
 import type { AnswerFor } from '../reads/catalog-state.ts';
 import type { Deps } from '../deps.ts';
 
+/** What serving a cached answer reads: the catalog being served, and the answers prepared for it. */
+export type AnswerDeps = Pick<Deps, 'state' | 'prepared'>;
+
 export interface Answer {
   status: number;
   body: Uint8Array;
@@ -126,7 +129,7 @@ export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
  * @param served called for every request served, from any cache or computed (the search-gap counter), with the request's header reader
  * @example serveAnswer(request, deps, 'deals', dealsAnswer)
  */
-export async function serveAnswer(request: Request, deps: Deps, route: string, compute: AnswerFor, served?: Served): Promise<Response> {
+export async function serveAnswer(request: Request, deps: AnswerDeps, route: string, compute: AnswerFor, served?: Served): Promise<Response> {
   const url = new URL(request.url);
   const key = route + url.search;
   const state = deps.state();

@@ -97,7 +97,7 @@ export function compose(steps: readonly Middleware[], endpoint: Endpoint, failed
 }
 
 /** The one error writer: the SPEC error object; anything unexpected is logged with its stack and answered as a bare 500. */
-export function errorWriter(deps: Deps): (thrown: unknown, request: Request, context: RequestContext) => Promise<Response> {
+export function errorWriter(deps: Pick<Deps, 'log' | 'clock'>): (thrown: unknown, request: Request, context: RequestContext) => Promise<Response> {
   return (thrown, request, context) => {
     const { error, unexpected } = asApiError(thrown);
     if (unexpected) deps.log.error('unhandled_error', { requestId: context.requestId, method: context.method, path: context.path, error: thrown instanceof Error ? thrown.stack : String(thrown) });
@@ -106,7 +106,7 @@ export function errorWriter(deps: Deps): (thrown: unknown, request: Request, con
 }
 
 /** Count every request in the metrics; log writes and failures (reads are counted, not logged: they would drown the log). */
-export function observe(deps: Deps, metrics: Metrics): Middleware {
+export function observe(deps: Pick<Deps, 'log'>, metrics: Metrics): Middleware {
   return async (_request, context, next) => {
     const started = performance.now();
     const response = await next();
@@ -134,7 +134,7 @@ export const identify: Middleware = async (_request, context, next) => {
 };
 
 /** API requests count against their route's limit (DESIGN "general rate limit") before anything else is done for them. */
-export function rateLimit(deps: Deps): Middleware {
+export function rateLimit(deps: Pick<Deps, 'rateLimits' | 'clock'>): Middleware {
   return async (request, context, next) => {
     if (context.target.kind !== 'api') return next();
     const decision = await deps.rateLimits.consume(policyOf(context), context.address);
@@ -178,7 +178,7 @@ export const cors: Middleware = async (request, context, next) => {
 };
 
 /** `API-Version` on every response (SPEC "Versioning"); the successor link on `/api` aliases; the lifecycle signals of a deprecated route. */
-export function versioning(deps: Deps): Middleware {
+export function versioning(deps: Pick<Deps, 'lifecycle'>): Middleware {
   return async (_request, context, next) => {
     const response = await next();
     response.headers.set('API-Version', API_VERSION);
@@ -214,7 +214,7 @@ interface Stored {
  * take the full path (which answers 304); the handler's own caches (answer.ts `serveAnswer`) still
  * hold the answers behind them.
  */
-export function answerCache(deps: Deps): Middleware {
+export function answerCache(deps: Pick<Deps, 'state' | 'prepared'>): Middleware {
   return async (request, context, next) => {
     const { target, method, url, path } = context;
     const cacheable = (target.kind === 'api' || target.kind === 'document') && (method === 'GET' || method === 'HEAD') && !request.headers.has('if-none-match') && url.search.length - 1 <= MAX_CACHED_QUERY_LENGTH;

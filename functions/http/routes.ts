@@ -479,11 +479,14 @@ export const API_ROUTES: readonly ApiRoute[] = [
   },
 ];
 
+/** What a document's renderer reads besides the catalog: the route lifecycle (OpenAPI) and the OIDC issuer (discovery documents). */
+export type DocumentDeps = Pick<Deps, 'lifecycle' | 'config'>;
+
 /** A document outside `/api` that is a function of the catalog (GET and HEAD; public CORS; no rate limit). */
 export interface DocumentRoute {
   path: string;
   type: string;
-  render: (catalog: Catalog, deps: Deps) => string;
+  render: (catalog: Catalog, deps: DocumentDeps) => string;
   headers?: Record<string, string>;
 }
 

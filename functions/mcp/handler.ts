@@ -30,7 +30,7 @@ export const MCP_MAX_BODY_BYTES = 64 * 1024;
  * Answer one request to `/api/mcp`.
  * @example await handleMcp(new Request('http://x/api/mcp', { method: 'POST', headers, body }), deps)
  */
-export async function handleMcp(request: Request, deps: Deps, documentText: (path: string, catalog: Catalog) => string): Promise<Response> {
+export async function handleMcp(request: Request, deps: Pick<Deps, 'state' | 'searchGaps'>, documentText: (path: string, catalog: Catalog) => string): Promise<Response> {
   if (request.method !== 'POST') throw methodNotAllowed(request.method, ['POST', 'OPTIONS']);
   const message = await readMessage(request);
   if (message instanceof Response) return message;

@@ -3,8 +3,7 @@
  * client can offer the real values of `category` instead of guessing them.
  */
 import type { Catalog } from '../../src/catalog/catalog.ts';
-import type { Deps } from '../deps.ts';
-import { jsonAnswer, serveAnswer, type Answer } from '../http/answer.ts';
+import { jsonAnswer, serveAnswer, type Answer, type AnswerDeps } from '../http/answer.ts';
 import { PUBLIC_CACHE } from '../http/params.ts';
 
 export function categoriesAnswer(catalog: Catalog): Answer {
@@ -12,4 +11,4 @@ export function categoriesAnswer(catalog: Catalog): Answer {
   return jsonAnswer(200, { success: true, deals, startups }, PUBLIC_CACHE);
 }
 
-export const getCategories = (request: Request, deps: Deps): Promise<Response> => serveAnswer(request, deps, 'categories', categoriesAnswer);
+export const getCategories = (request: Request, deps: AnswerDeps): Promise<Response> => serveAnswer(request, deps, 'categories', categoriesAnswer);

@@ -6,7 +6,7 @@ import type { Catalog } from '../../src/catalog/catalog.ts';
 import { findDeal, listDeals } from '../../src/catalog/deals-query.ts';
 import { DEAL_LIST_PARAMS, parseQuery } from '../../src/schemas/query.ts';
 import type { Deps } from '../deps.ts';
-import { jsonAnswer, textAnswer, type Answer } from '../http/answer.ts';
+import { jsonAnswer, textAnswer, type Answer, type AnswerDeps } from '../http/answer.ts';
 import { ApiError } from '../http/errors.ts';
 import { invalidParameter, PUBLIC_CACHE } from '../http/params.ts';
 import { serveAnswer } from '../http/answer.ts';
@@ -41,7 +41,7 @@ export function dealsAnswer(catalog: Catalog, params: URLSearchParams): Answer {
  */
 export const SEARCH_INTENT_HEADER = 'Search-Intent';
 
-export const getDeals = (request: Request, deps: Deps): Promise<Response> =>
+export const getDeals = (request: Request, deps: AnswerDeps & Pick<Deps, 'searchGaps'>): Promise<Response> =>
   serveAnswer(request, deps, 'deals', dealsAnswer, (answer, params, header) => {
     if (answer.matches === undefined || header(SEARCH_INTENT_HEADER)?.toLowerCase() === 'incremental') return;
     deps.searchGaps.note(params.get('search') ?? '', answer.matches);

@@ -5,7 +5,7 @@
  * paths, git's error output and the remote's host, path and maybe credentials, so they go only
  * to a client on this machine or an admin session (issue 11, item 10).
  */
-import { currentSession } from '../auth/guard.ts';
+import { currentSession, type SessionDeps } from '../auth/guard.ts';
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import type { RequestContext } from '../http/middleware.ts';
@@ -19,7 +19,7 @@ const started = Date.now();
 export type HealthProblem = (typeof HEALTH_PROBLEMS)[number];
 
 /** GET /api/v1/health: the summary for anyone, the details for this machine or an admin. */
-export async function getHealth(request: Request, deps: Deps, context: RequestContext): Promise<Response> {
+export async function getHealth(request: Request, deps: SessionDeps & Pick<Deps, 'store' | 'redis' | 'content' | 'config'>, context: RequestContext): Promise<Response> {
   const store = await deps.store.status();
   const redis = deps.redis ? deps.redis.status() : 'disabled';
   const sync = deps.content.status();
@@ -51,7 +51,7 @@ export async function getHealth(request: Request, deps: Deps, context: RequestCo
 // --- internal ---
 
 /** A client on this machine (behind a trusted proxy: the client it names) or an admin session. */
-async function mayReadDetails(request: Request, deps: Deps, context: RequestContext): Promise<boolean> {
+async function mayReadDetails(request: Request, deps: SessionDeps, context: RequestContext): Promise<boolean> {
   if (isLoopbackAddress(context.address)) return true;
   return (await currentSession(request, deps))?.role === 'admin';
 }

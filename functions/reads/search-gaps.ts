@@ -3,7 +3,7 @@
  * editors deciding which deals to add (docs/search-gaps.md). `days` (1–30, default 7) is the
  * period, today included; `limit` (default 50, at most 500) how many queries to list.
  */
-import { requireAdmin } from '../auth/guard.ts';
+import { requireAdmin, type SessionDeps } from '../auth/guard.ts';
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { ApiError } from '../http/errors.ts';
@@ -12,7 +12,7 @@ import { RETAIN_DAYS } from '../search-gaps/store.ts';
 
 const LIMIT = { default: 50, max: 500 };
 
-export async function getSearchGaps(request: Request, deps: Deps): Promise<Response> {
+export async function getSearchGaps(request: Request, deps: SessionDeps & Pick<Deps, 'searchGaps' | 'log'>): Promise<Response> {
   await requireAdmin(request, deps);
   const params = new URL(request.url).searchParams;
   const days = Math.min(wholeParam(params, 'days', 7, 1), RETAIN_DAYS);

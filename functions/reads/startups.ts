@@ -2,8 +2,7 @@
 import type { Catalog } from '../../src/catalog/catalog.ts';
 import { listStartups } from '../../src/catalog/startups-query.ts';
 import { parseQuery, STARTUP_LIST_PARAMS } from '../../src/schemas/query.ts';
-import type { Deps } from '../deps.ts';
-import { textAnswer, type Answer } from '../http/answer.ts';
+import { textAnswer, type Answer, type AnswerDeps } from '../http/answer.ts';
 import { invalidParameter, PUBLIC_CACHE } from '../http/params.ts';
 import { serveAnswer } from '../http/answer.ts';
 
@@ -17,5 +16,5 @@ export function startupsAnswer(catalog: Catalog, params: URLSearchParams): Answe
   return textAnswer(200, `{"success":true,"startups":[${startups}],"total":${total}}`, PUBLIC_CACHE);
 }
 
-export const getStartups = (request: Request, deps: Deps): Promise<Response> =>
+export const getStartups = (request: Request, deps: AnswerDeps): Promise<Response> =>
   serveAnswer(request, deps, 'startups', startupsAnswer);

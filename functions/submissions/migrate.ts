@@ -22,7 +22,7 @@ const SYSTEM_AUTHOR = { name: 'Deals catalog', email: 'catalog@localhost' };
  * logged, not thrown: the server starts anyway, and the next start tries again.
  * @example await migrateSubmissions(deps)
  */
-export function migrateSubmissions(deps: Deps): Promise<number> {
+export function migrateSubmissions(deps: Pick<Deps, 'content' | 'store' | 'submissions' | 'log'>): Promise<number> {
   // In the write queue: no pull or admin write moves the tree while the files are read and removed.
   return deps.content
     .exclusive(async () => {

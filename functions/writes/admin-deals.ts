@@ -7,17 +7,20 @@ import { randomBytes } from 'node:crypto';
 import { findDeal } from '../../src/catalog/deals-query.ts';
 import { SLUG_PATTERN, slugify } from '../../src/schemas/fields.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
-import { requireAdmin } from '../auth/guard.ts';
-import { applyDealChange } from './deal-writes.ts';
+import { requireAdmin, type SessionDeps } from '../auth/guard.ts';
+import { applyDealChange, type DealWriteDeps } from './deal-writes.ts';
 import type { Deps } from '../deps.ts';
 import { answerResponse, etagOf, jsonAnswer, matchesEtag } from '../http/answer.ts';
 import { ApiError } from '../http/errors.ts';
 import { asJsonObject, readBody } from '../http/request-body.ts';
 
+/** An admin's session, then a deal write. */
+export type AdminDealDeps = SessionDeps & DealWriteDeps;
+
 const NO_STORE = { 'Cache-Control': 'no-store' };
 const encoder = new TextEncoder();
 
-export async function postDeals(request: Request, deps: Deps): Promise<Response> {
+export async function postDeals(request: Request, deps: AdminDealDeps): Promise<Response> {
   const session = await requireAdmin(request, deps);
   const body = asJsonObject(await readBody(request, 32 * 1024 * 1024));
   const today = deps.clock().toISOString().slice(0, 10);
@@ -54,7 +57,7 @@ export async function postDeals(request: Request, deps: Deps): Promise<Response>
   return dealAnswer(request, deps, slug);
 }
 
-export async function putDeals(request: Request, deps: Deps): Promise<Response> {
+export async function putDeals(request: Request, deps: AdminDealDeps): Promise<Response> {
   const session = await requireAdmin(request, deps);
   const body = asJsonObject(await readBody(request));
   const id = optionalText(body.id, 'id');
@@ -85,7 +88,7 @@ export async function putDeals(request: Request, deps: Deps): Promise<Response> 
   return dealAnswer(request, deps, finalSlug);
 }
 
-export async function deleteDeals(request: Request, deps: Deps): Promise<Response> {
+export async function deleteDeals(request: Request, deps: AdminDealDeps): Promise<Response> {
   const session = await requireAdmin(request, deps);
   const params = new URL(request.url).searchParams;
   const ids = [...(params.get('ids') ?? '').split(','), params.get('id') ?? ''].map((s) => s.trim()).filter(Boolean);
@@ -126,7 +129,7 @@ export function dealEtag(deal: Deal): string {
 // --- internal ---
 
 /** The answer after a write: the deal as readers now see it, with its ETag. */
-function dealAnswer(request: Request, deps: Deps, slug: string): Promise<Response> {
+function dealAnswer(request: Request, deps: Pick<Deps, 'state'>, slug: string): Promise<Response> {
   const deal = deps.state().catalog.dealBySlug.get(slug);
   const answer = jsonAnswer(200, { success: true, deal }, { ...NO_STORE, ...(deal ? { ETag: dealEtag(deal) } : {}) });
   return answerResponse(request, answer);

@@ -13,7 +13,7 @@ import { readRawBody } from '../http/request-body.ts';
 /** A push event for a few commits is a few KB; larger bodies are refused (413). */
 const MAX_BODY_BYTES = 1024 * 1024;
 
-export async function postContentHook(request: Request, deps: Deps): Promise<Response> {
+export async function postContentHook(request: Request, deps: Pick<Deps, 'config' | 'content'>): Promise<Response> {
   const secret = deps.config.contentWebhookSecret;
   if (!secret || !deps.config.contentRemote) {
     throw new ApiError(404, 'not_found', 'No content webhook is configured on this instance.', { hint: 'Set CONTENT_REMOTE and CONTENT_WEBHOOK_SECRET.' });

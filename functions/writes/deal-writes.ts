@@ -12,6 +12,9 @@ import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
 import { StoreConflictError, StoreUnavailableError, type ContentChange } from '../store/content-store.ts';
 
+/** What a deal write uses: the write queue and the store it commits to, the catalog it checks against and replaces, the time, the log. */
+export type DealWriteDeps = Pick<Deps, 'content' | 'store' | 'state' | 'replaceCatalog' | 'clock' | 'log'>;
+
 export interface DealChange {
   /** Deals to write, as they should be stored (by slug). */
   upserts: Deal[];
@@ -33,7 +36,7 @@ export interface DealChange {
  * stale copy (no lost update); it may throw an ApiError to refuse.
  * @example await applyDealChange(deps, (catalog) => ({ upserts: [deal], removals: [], message: 'Add x', actor: 'ann@example.com' }))
  */
-export function applyDealChange(deps: Deps, plan: (catalog: Catalog) => DealChange | Promise<DealChange>): Promise<{ commit: string | undefined }> {
+export function applyDealChange(deps: DealWriteDeps, plan: (catalog: Catalog) => DealChange | Promise<DealChange>): Promise<{ commit: string | undefined }> {
   return deps.content.exclusive(async () => {
     const current = deps.state().catalog;
     const change = await plan(current);
@@ -82,7 +85,7 @@ export function applyDealChange(deps: Deps, plan: (catalog: Catalog) => DealChan
 }
 
 /** The answer when the content store refused a write: 503, nothing changed. */
-export function storeRefusal(error: StoreUnavailableError, deps: Deps): ApiError {
+export function storeRefusal(error: StoreUnavailableError, deps: Pick<Deps, 'log'>): ApiError {
   if (error instanceof StoreConflictError) {
     deps.log.warn('store_conflict', { error: error.message });
     return new ApiError(503, 'service_unavailable', 'Another instance changed the same content at the same moment.', {

@@ -10,8 +10,8 @@ import { codeSpan } from '../../src/agents/markdown-policy.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
 import { ApprovalSchema, RejectionSchema } from '../../src/schemas/requests.ts';
 import { slugify } from '../../src/schemas/fields.ts';
-import { requireAdmin } from '../auth/guard.ts';
-import { applyDealChange } from './deal-writes.ts';
+import { requireAdmin, type SessionDeps } from '../auth/guard.ts';
+import { applyDealChange, type DealWriteDeps } from './deal-writes.ts';
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { ApiError } from '../http/errors.ts';
@@ -19,6 +19,9 @@ import { wholeParam } from '../http/params.ts';
 import { validBody } from '../http/valid-body.ts';
 import { submissionRefusal } from '../submissions/refusal.ts';
 import type { StatusFilter, SubmissionRecord } from '../submissions/store.ts';
+
+/** What every review operation uses: an admin's session, the submission store, the log (its refusals). */
+export type ReviewDeps = SessionDeps & Pick<Deps, 'submissions' | 'log'>;
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 const REVIEW_STATES = ['pending', 'approved', 'rejected', 'all'] as const;
@@ -34,7 +37,7 @@ export const CATEGORY_FOR_SUBMISSION: Record<string, string> = {
   legal: 'legal',
 };
 
-export async function getSubmissions(request: Request, deps: Deps): Promise<Response> {
+export async function getSubmissions(request: Request, deps: ReviewDeps): Promise<Response> {
   await requireAdmin(request, deps);
   const params = new URL(request.url).searchParams;
   const status = params.get('status') || 'pending';
@@ -47,7 +50,7 @@ export async function getSubmissions(request: Request, deps: Deps): Promise<Resp
   return answerResponse(request, jsonAnswer(200, { success: true, submissions, total }, NO_STORE));
 }
 
-export async function approveSubmission(request: Request, deps: Deps): Promise<Response> {
+export async function approveSubmission(request: Request, deps: ReviewDeps & DealWriteDeps): Promise<Response> {
   const session = await requireAdmin(request, deps);
   const body = await validBody(request, ApprovalSchema);
   let reviewed: SubmissionRecord | undefined;
@@ -94,7 +97,7 @@ export async function approveSubmission(request: Request, deps: Deps): Promise<R
   return answerResponse(request, jsonAnswer(200, { success: true, deal: published, submission: reviewed }, NO_STORE));
 }
 
-export async function rejectSubmission(request: Request, deps: Deps): Promise<Response> {
+export async function rejectSubmission(request: Request, deps: ReviewDeps & Pick<Deps, 'content'>): Promise<Response> {
   const session = await requireAdmin(request, deps);
   const body = await validBody(request, RejectionSchema);
   const reason = body.reason.slice(0, 1000);
@@ -116,7 +119,7 @@ export async function rejectSubmission(request: Request, deps: Deps): Promise<Re
 
 // --- internal ---
 
-async function pendingSubmission(deps: Deps, id: string): Promise<SubmissionRecord> {
+async function pendingSubmission(deps: Pick<Deps, 'submissions'>, id: string): Promise<SubmissionRecord> {
   const submission = await deps.submissions.read(id);
   if (!submission) throw new ApiError(404, 'not_found', `No submission has id \`${id}\`.`, { hint: 'List them with GET /api/v1/admin/submissions.' });
   if (submission.status !== 'pending') throw alreadyReviewed(id, submission.status);
@@ -124,7 +127,7 @@ async function pendingSubmission(deps: Deps, id: string): Promise<SubmissionReco
 }
 
 /** Record a review; another instance may have reviewed it since this one read it. */
-async function markReviewed(deps: Deps, reviewed: SubmissionRecord): Promise<void> {
+async function markReviewed(deps: Pick<Deps, 'submissions'>, reviewed: SubmissionRecord): Promise<void> {
   if (await deps.submissions.review(reviewed)) return;
   const now = await deps.submissions.read(reviewed.id);
   throw alreadyReviewed(reviewed.id, now?.status ?? 'removed', reviewed.dealId);
@@ -142,7 +145,7 @@ const dealIdOf = (submission: SubmissionRecord): string => `d-${submission.id.sl
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 /** The submission store's refusals (full, unreachable) as 503; anything else as it was. */
-async function refusedAs503<T>(deps: Deps, work: () => Promise<T>): Promise<T> {
+async function refusedAs503<T>(deps: Pick<Deps, 'log'>, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {

@@ -13,6 +13,9 @@ import { ApiError } from '../http/errors.ts';
 import { isFormBody, MAX_BODY_BYTES, readBody } from '../http/request-body.ts';
 import { submissionRefusal } from '../submissions/refusal.ts';
 
+/** What a submission uses: the per-address limit, the submission store, the time, the log (the store's refusals). */
+export type SubmitDeps = Pick<Deps, 'submitLimit' | 'submissions' | 'clock' | 'log'>;
+
 /** The one schema: ajv validates with it, and form fields are decoded by its types (request-body.ts). */
 const SUBMISSION_SCHEMA = submissionJsonSchema();
 const validateSubmission = compileValidator<Submission>(SUBMISSION_SCHEMA);
@@ -22,7 +25,7 @@ const validateSubmission = compileValidator<Submission>(SUBMISSION_SCHEMA);
  * form with an error code and the field it names (never text: the page words each code itself,
  * so a crafted /submit/?error= link cannot show its own words on this site). API callers get JSON.
  */
-export async function postSubmitDeal(request: Request, deps: Deps, context: RequestContext): Promise<Response> {
+export async function postSubmitDeal(request: Request, deps: SubmitDeps, context: RequestContext): Promise<Response> {
   const fromForm = isFormBody(request) && (request.headers.get('accept') ?? '').includes('text/html');
   if (!fromForm) return submit(request, deps, context);
   try {
@@ -62,7 +65,7 @@ const FORM_RULES: ReadonlyArray<readonly [RegExp, string]> = [
   [/URL/, 'invalid_url'],
 ];
 
-async function submit(request: Request, deps: Deps, context: RequestContext): Promise<Response> {
+async function submit(request: Request, deps: SubmitDeps, context: RequestContext): Promise<Response> {
   const key = limitKey(context.address);
   const now = deps.clock();
   const policy = { 'RateLimit-Policy': `"submissions";q=${deps.submitLimit.limit};w=${deps.submitLimit.windowMs / 1000}` };
@@ -90,7 +93,7 @@ async function submit(request: Request, deps: Deps, context: RequestContext): Pr
 }
 
 /** Validate and store one submission; throws the error to answer otherwise. */
-async function accept(request: Request, deps: Deps, now: Date): Promise<{ success: true; id: string; duplicate?: true }> {
+async function accept(request: Request, deps: Pick<Deps, 'submissions' | 'log'>, now: Date): Promise<{ success: true; id: string; duplicate?: true }> {
   // JSON and form alike: a form's fields decoded by the schema's types, empty optional fields left out.
   const checked = validateSubmission(await readBody(request, MAX_BODY_BYTES, SUBMISSION_SCHEMA));
   if (!checked.ok) {
