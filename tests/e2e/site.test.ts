@@ -11,6 +11,7 @@ import { appearanceSuite } from './suites/appearance.ts';
 import { dealPageSuite } from './suites/deal-page.ts';
 import { filtersSuite } from './suites/filters.ts';
 import { headAndLayoutSuite } from './suites/head-and-layout.ts';
+import { phoneLayoutSuite } from './suites/phone-layout.ts';
 import { searchGapsSuite } from './suites/search-gaps.ts';
 import { searchSuite } from './suites/search.ts';
 import { submitSuite } from './suites/submit.ts';
@@ -25,6 +26,7 @@ submitSuite();
 appearanceSuite();
 accessibilitySuite();
 headAndLayoutSuite();
+phoneLayoutSuite();
 searchGapsSuite();
 adminSuite();
 

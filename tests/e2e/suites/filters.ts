@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { cardTitles, getJson, openPage, shownResults, type ApiDeal, type ApiStartup, type DealList, type StartupList } from '../helpers/browser.ts';
 import { e2e } from '../helpers/context.ts';
+import { countryName } from '../../../src/catalog/labels.ts';
 
 const api = (path: string, query: Record<string, string>) => e2e().url(`${path}?${new URLSearchParams(query)}`);
 
@@ -161,7 +162,9 @@ export function filtersSuite(): void {
       expect(Object.fromEntries(['category', 'country', 'minRevenue'].map((k) => [k, shown.url.searchParams.get(k)]))).toEqual(filters);
       expect(shown.names).toEqual(expected.startups.map((s) => s.name));
       expect(shown.summary).toBe(`${expected.total} matching; showing ${expected.startups.length}.`);
-      for (const line of shown.meta) expect(line.startsWith(`${category} · ${country}`)).toBe(true);
+      // The card's facts in words (issue 15): the category's name and the country's, never the codes.
+      const categoryName = (await getJson<{ startups: { slug: string; name: string }[] }>(e2e().url('/api/v1/categories'))).startups.find((c) => c.slug === category)?.name;
+      for (const line of shown.meta) expect(line.startsWith(`${categoryName} · ${countryName(country)}`)).toBe(true);
     });
 
     test('with JavaScript: category + min revenue show exactly GET /api/v1/startups with the same filters', async () => {
