@@ -7,10 +7,10 @@
  * tenth of the rate of a built file.
  */
 import type { PreparedCache } from '../reads/prepared-cache.ts';
-import { sendEntry, type BodyEntry } from './static-files.ts';
+import { PAGE_CACHE_CONTROL, sendEntry, type BodyEntry } from './static-files.ts';
 
-const HTML = { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'public, max-age=60' };
-const MARKDOWN = { 'Content-Type': 'text/markdown; charset=utf-8', 'Cache-Control': 'public, max-age=60' };
+const HTML = { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': PAGE_CACHE_CONTROL };
+const MARKDOWN = { 'Content-Type': 'text/markdown; charset=utf-8', 'Cache-Control': PAGE_CACHE_CONTROL };
 const encoder = new TextEncoder();
 
 /** Render the live page (a GET of the page's own URL); Astro's whole answer, `undefined` without Astro. */

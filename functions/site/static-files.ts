@@ -47,11 +47,24 @@ export async function serveStatic(request: Request, root: string, pathname: stri
   const type = contentType(ext);
   const headers: Record<string, string> = {
     'Content-Type': type.header,
-    'Cache-Control': pathname.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+    'Cache-Control': cacheControl(pathname, isPage),
     'X-Content-Type-Options': 'nosniff',
   };
   return sendEntry(request, cached, headers, { tag: `${version}${ext === '.md' ? '-md' : ''}`, compressible: type.text, vary: isPage ? 'Accept' : undefined, status });
 }
+
+/**
+ * Hashed assets never change; pages (and their Markdown twins) are revalidated on every visit,
+ * a 304 when nothing changed, so a page an admin just changed shows at once; other files may be
+ * reused for five minutes.
+ */
+function cacheControl(pathname: string, isPage: boolean): string {
+  if (pathname.startsWith('/_astro/')) return 'public, max-age=31536000, immutable';
+  return isPage ? PAGE_CACHE_CONTROL : 'public, max-age=300';
+}
+
+/** Pages, built or live: kept by browsers and proxies, but asked about again on every visit (ETag, 304). */
+export const PAGE_CACHE_CONTROL = 'public, no-cache';
 
 /**
  * Answer with `entry` through the answer sender: the weak ETag `W/"<tag>"` (with `-br` /

@@ -23,7 +23,7 @@ export function llmsTxt(data: CatalogData): string {
     '',
     `${live.length} live deals and programs in ${data.categories.deals.length} categories, and ${data.startups.length} startups listed for sale.`,
     'Public data needs no key: use the JSON API or the MCP server. Every page is also available as Markdown: send `Accept: text/markdown`.',
-    'Member features (saved deals, billing) need a human sign-in; there is no agent credential flow.',
+    'Signing in is for the site\'s editors, in a browser; there are no member accounts and no agent credential flow.',
     '',
     '## API',
     '',

@@ -26,6 +26,15 @@ export const STATUS_LABELS: Readonly<Record<DealStatus, string>> = {
 
 /** The one word for a paid placement (`featured` on deals and startups alike). */
 export const SPONSORED = 'Sponsored';
+
+/**
+ * `rel` of a link out to a record's own sites: a paid placement's links are marked `sponsored`
+ * (what search engines ask of paid links); the others `nofollow`, as links the site vouches for
+ * only as far as its last check.
+ */
+export function outboundRel(record: { featured?: boolean }): string {
+  return record.featured ? 'sponsored noopener' : 'nofollow noopener';
+}
 /** An editorial recommendation (`recommended`). */
 export const EDITORS_PICK = 'Editor’s pick';
 

@@ -78,3 +78,17 @@ test('every internal link in every built page resolves (no 404 anywhere)', async
   }
   expect(broken).toEqual([]);
 });
+
+describe('links out', () => {
+  // Paid placements are marked for search engines (issue 15, "Trust"); other records' links are not endorsed.
+  test('every deal and startup page marks its outbound links sponsored exactly when the record is a paid placement', async () => {
+    const records = [...catalog.deals.map((d) => ({ path: `deals/${d.slug}`, featured: d.featured })), ...catalog.startups.map((s) => ({ path: `startups/${s.slug}`, featured: s.featured }))];
+    expect(records.some((r) => r.featured) && records.some((r) => !r.featured)).toBe(true);
+    for (const { path, featured } of records) {
+      const html = await readFile(join(client, path, 'index.html'), 'utf8');
+      const rels = [...html.matchAll(/<a [^>]*href="https?:[^"]*"[^>]*rel="([^"]+)"/g)].map((m) => m[1]);
+      expect(rels.length, path).toBeGreaterThan(0);
+      for (const rel of rels) expect(rel, path).toBe(featured ? 'sponsored noopener' : 'nofollow noopener');
+    }
+  });
+});

@@ -87,7 +87,8 @@ describe('built files', () => {
     const page = await get('/deals/');
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(page.headers.get('cache-control')).toBe('public, max-age=300');
+    // Revalidated on every visit: a page changed by a write shows at once (issue 15).
+    expect(page.headers.get('cache-control')).toBe('public, no-cache');
     expect(page.headers.get('vary')).toBe('Accept, Accept-Encoding');
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     const etag = page.headers.get('etag') ?? '';
@@ -195,7 +196,7 @@ describe('pages changed since the build', () => {
     const first = await get(`/deals/${deal.slug}/`);
     expect(first.status).toBe(200);
     expect(first.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(first.headers.get('cache-control')).toBe('public, max-age=60');
+    expect(first.headers.get('cache-control')).toBe('public, no-cache');
     const etag = first.headers.get('etag');
     expect(etag).toBe(`W/"live-${current.version}"`);
     const html = await first.text();
