@@ -32,7 +32,7 @@ async function expectDealPage(page: Page, deal: ApiDeal): Promise<void> {
   });
   expect(facts.Provider).toBe(deal.provider);
   if (deal.value) expect(facts.Value).toBe(deal.value);
-  const apply = page.getByRole('link', { name: deal.status === 'expired' ? 'View the (expired) offer' : 'Apply', exact: true });
+  const apply = page.getByRole('link', { name: deal.status === 'expired' ? 'See the ended offer' : 'Apply', exact: true });
   expect(await apply.count()).toBe(1);
   expect(await apply.getAttribute('href')).toBe(deal.applicationUrl);
   expect(await listUnder(page, 'Eligibility')).toEqual(deal.eligibility?.length ? deal.eligibility : null);
@@ -99,6 +99,36 @@ export function dealPageSuite(): void {
           const deal = await dealBySlug(sample.slug);
           await page.goto(e2e().url(`/deals/${deal.slug}/`));
           await expectDealPage(page, deal);
+        }
+      } finally {
+        await close();
+      }
+    });
+
+    test('an ended deal says so first, its button no longer says Apply, and live alternatives of its category follow', async () => {
+      const expired = (await getJson<DealList>(e2e().url('/api/v1/deals?status=expired&scope=all'))).deals;
+      expect(expired.length).toBeGreaterThan(0);
+      const { page, close } = await openPage(e2e().browser);
+      try {
+        for (const sample of expired) {
+          const deal = await dealBySlug(sample.slug);
+          await page.goto(e2e().url(`/deals/${deal.slug}/`));
+          await expectDealPage(page, deal);
+          const notice = page.locator('main p.notice[role="note"]');
+          expect((await notice.textContent())?.replace(/\s+/g, ' ')).toMatch(/has ended/);
+          expect(await page.getByRole('link', { name: 'Apply', exact: true }).count()).toBe(0);
+          const alternatives = await page.locator('#live-alternatives + ul.grid > li.card h3 a').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+          if (alternatives.length === 0) {
+            // No live deal in its category: the notice points to the category instead.
+            expect(await notice.locator(`a[href="/categories/${deal.category}/"]`).count()).toBe(1);
+            continue;
+          }
+          expect(await notice.locator('a[href="#live-alternatives"]').count()).toBe(1);
+          for (const href of alternatives) {
+            const slug = href.split('/').filter(Boolean).pop() ?? '';
+            const alternative = await dealBySlug(slug);
+            expect({ slug, status: alternative.status === 'expired' ? 'expired' : 'live', category: alternative.category }).toEqual({ slug, status: 'live', category: deal.category });
+          }
         }
       } finally {
         await close();
