@@ -54,8 +54,10 @@ export function searchSuite(): void {
         // Settled: nothing later replaces the results (answers to earlier keystrokes are dropped).
         await page.waitForTimeout(400);
         expect(await shownResults(page)).toEqual(want);
-        expect(navigations).toEqual([]);
-        expect(new URL(page.url()).pathname).toBe('/deals/');
+        // The address follows the list (history.replaceState, so the view can be shared): the same document, never a page load.
+        expect(navigations.every((url) => new URL(url).pathname === '/deals/search/')).toBe(true);
+        expect(new URL(page.url()).pathname).toBe('/deals/search/');
+        expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ search: query, scope: 'all' });
         expect(await page.evaluate(() => (window as unknown as { e2eMarker?: string }).e2eMarker)).toBe('same document');
         expect(apiCalls.length).toBeGreaterThan(0);
         const last = new URL(apiCalls.at(-1) ?? '');
@@ -146,6 +148,34 @@ export function searchSuite(): void {
         expect((await page.locator('[data-summary]').textContent())?.trim()).toBe(`${expected.total} matching; showing ${expected.titles.length}.`);
         // The form keeps the query, so the visitor can refine it.
         expect(await page.getByRole('searchbox', { name: 'Search' }).inputValue()).toBe(query);
+      } finally {
+        await close();
+      }
+    });
+
+    test('instant search puts the list in the address: a reload and Back from a deal show the same list', async () => {
+      const query = 'cloud';
+      const expected = await apiTitles({ search: query });
+      expect(expected.titles.length).toBeGreaterThan(1);
+      const { page, pageErrors, close } = await openPage(e2e().browser);
+      try {
+        await page.goto(e2e().url('/deals/'));
+        await page.getByRole('searchbox', { name: 'Search' }).fill(query);
+        await expect.poll(() => new URL(page.url()).searchParams.get('search'), { timeout: 10_000 }).toBe(query);
+        const address = new URL(page.url());
+        expect(address.pathname).toBe('/deals/search/');
+        expect(address.searchParams.get('scope')).toBe('all');
+        expect(address.searchParams.has('limit')).toBe(false);
+        await expect.poll(() => cardTitles(page), { timeout: 10_000 }).toEqual(expected.titles);
+        const first = expected.titles.slice(0, 3);
+        await page.reload();
+        expect((await cardTitles(page)).slice(0, 3)).toEqual(first);
+        expect(await page.getByRole('searchbox', { name: 'Search' }).inputValue()).toBe(query);
+        await Promise.all([page.waitForURL('**/deals/*/'), page.locator('[data-results] > li.card h3 a').first().click()]);
+        await page.goBack();
+        expect(new URL(page.url()).searchParams.get('search')).toBe(query);
+        expect((await cardTitles(page)).slice(0, 3)).toEqual(first);
+        expect(pageErrors).toEqual([]);
       } finally {
         await close();
       }
