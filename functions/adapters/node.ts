@@ -8,6 +8,7 @@ import { pipeline, Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { App } from '../http/app.ts';
 import { rawBody } from '../http/answer.ts';
+import { lazyRequest } from '../http/lazy-request.ts';
 import { clientAddressFrom, forwardedHttps } from '../http/client-address.ts';
 import type { Logger } from '../ops/log.ts';
 
@@ -58,15 +59,12 @@ function send(req: IncomingMessage, res: ServerResponse, response: Response): vo
 
 /** IncomingMessage → Web Request (https:// when a trusted proxy says so); the body streams only for methods that carry one. */
 function toRequest(req: IncomingMessage, https: boolean, method: string): Request {
+  const url = `${https ? 'https' : 'http'}://${usableHost(req.headers.host)}${req.url ?? '/'}`;
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return lazyRequest(req, method, url);
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
-  const hasBody = method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
-  return new Request(`${https ? 'https' : 'http'}://${usableHost(req.headers.host)}${req.url ?? '/'}`, {
-    method,
-    headers,
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
-  } as RequestInit);
+  return new Request(url, { method, headers, body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } as RequestInit);
 }
 
 /** The Host header when it is a plain name or address with a valid port; `localhost` otherwise. */

@@ -5,6 +5,7 @@
  * Platform-neutral: an adapter passes every request that is not for the API, the documents
  * or the metrics, and adds the headers every answer carries (security headers, request id).
  */
+import { webRequest } from '../http/lazy-request.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -42,7 +43,7 @@ export function createSite(deps: SiteDeps, options: { clientDir: string; render?
       searched: (query, matches) => deps.searchGaps.note(query, matches),
     });
     // Other methods reach only on-demand pages (where Astro checks the origin of form posts), as before.
-    if (request.method !== 'GET' && request.method !== 'HEAD') return (await render?.(request, locals(), { errorPage })) ?? plainNotFound();
+    if (request.method !== 'GET' && request.method !== 'HEAD') return (await render?.(webRequest(request), locals(), { errorPage })) ?? plainNotFound();
 
     const changed = changedPage(path, deps.builtSite, catalog);
     if (changed?.kind === 'gone') return notFound(request);
@@ -55,7 +56,7 @@ export function createSite(deps: SiteDeps, options: { clientDir: string; render?
       return (await livePages.serve(request, changed.path, catalog.version, renderPage)) ?? notFound(request);
     }
     // On-demand pages (search results) render from the live catalog.
-    return (await serveStatic(request, clientDir, path)) ?? (await render?.(request, locals(), { errorPage })) ?? notFound(request);
+    return (await serveStatic(request, clientDir, path)) ?? (await render?.(webRequest(request), locals(), { errorPage })) ?? notFound(request);
   };
 }
 
