@@ -119,6 +119,16 @@ const EnvSchema = z.object({
   OIDC_REDIRECT_URI: url('an https://'),
 });
 
+/**
+ * The address the server listens on, as a URL people can open: the site's `baseUrl` when
+ * `content/site.yaml` names none. A wildcard host (`0.0.0.0`, `::`) is named `localhost`.
+ * @example listenUrl({ host: '127.0.0.1', port: 4700 }) // 'http://127.0.0.1:4700'
+ */
+export function listenUrl(config: Pick<Config, 'host' | 'port'>): string {
+  const host = config.host === '0.0.0.0' || config.host === '::' || config.host === '' ? 'localhost' : config.host;
+  return new URL(`http://${host.includes(':') ? `[${host}]` : host}:${config.port}`).origin;
+}
+
 /** A setting that is wrong, by the variable that holds it. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';

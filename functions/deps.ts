@@ -3,7 +3,7 @@
  * by an adapter, or per test with a fixture catalog.
  */
 import type { Catalog } from '../src/catalog/catalog.ts';
-import type { Config } from './config.ts';
+import { listenUrl, type Config } from './config.ts';
 import type { RequestContext } from './http/middleware.ts';
 import { createCatalogState, type CatalogState } from './reads/catalog-state.ts';
 import { PINNED } from './reads/pinned.ts';
@@ -103,6 +103,7 @@ export function createDeps(
         state = createCatalogState(next, PINNED);
       },
       today: () => clock().toISOString().slice(0, 10),
+      baseUrl: listenUrl(config),
     }),
     submissions,
     submitLimit: rolling('submissions', 5, 60 * 60 * 1000),

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createCatalog, type Catalog } from '../src/catalog/catalog.ts';
-import type { Config } from '../functions/config.ts';
+import { listenUrl, type Config } from '../functions/config.ts';
 import { formatDiagnostic, sortDiagnostics } from '../src/pipeline/diagnostics.ts';
 import { emitCatalog, emitJsonSchemas } from '../src/pipeline/emit.ts';
 import { recordBuiltCommit } from '../functions/store/content-sync.ts';
@@ -20,7 +20,7 @@ export const today = (): string => new Date().toISOString().slice(0, 10);
 /** Parse, validate, index and emit; prints every diagnostic. Returns false on content errors. */
 export async function buildContent(config: Config, print: (line: string) => void = console.error): Promise<boolean> {
   const started = performance.now();
-  const { value, diagnostics } = runPipeline(await readContent(config.contentDir), { today: today() });
+  const { value, diagnostics } = runPipeline(await readContent(config.contentDir), { today: today(), baseUrl: listenUrl(config) });
   for (const d of sortDiagnostics(diagnostics)) print(formatDiagnostic(d));
   if (!value) {
     print(`build failed: ${diagnostics.filter((d) => d.severity === 'error').length} error(s) in content`);
@@ -55,8 +55,9 @@ export function buildInputs(config: Config): Promise<string> {
 /** True when `generated/` and the site were built from the current inputs. */
 export async function isBuildCurrent(config: Config): Promise<boolean> {
   try {
-    const info = JSON.parse(await readFile(join(config.generatedDir, BUILD_INFO), 'utf8')) as { inputs?: string; distDir?: string };
-    return info.inputs === (await buildInputs(config)) && info.distDir === config.distDir;
+    const info = JSON.parse(await readFile(join(config.generatedDir, BUILD_INFO), 'utf8')) as { inputs?: string; distDir?: string; listenUrl?: string };
+    // The listen address is the site's address when site.yaml names none: another port, another build.
+    return info.inputs === (await buildInputs(config)) && info.distDir === config.distDir && info.listenUrl === listenUrl(config);
   } catch {
     return false;
   }
@@ -66,7 +67,7 @@ export async function isBuildCurrent(config: Config): Promise<boolean> {
 export async function buildAll(config: Config): Promise<boolean> {
   const inputs = await buildInputs(config);
   if (!(await buildContent(config)) || !(await buildSite(config))) return false;
-  await writeFile(join(config.generatedDir, BUILD_INFO), JSON.stringify({ inputs, distDir: config.distDir }));
+  await writeFile(join(config.generatedDir, BUILD_INFO), JSON.stringify({ inputs, distDir: config.distDir, listenUrl: listenUrl(config) }));
   return true;
 }
 

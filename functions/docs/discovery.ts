@@ -27,7 +27,7 @@ export function apiCatalog(site: Site): object {
       {
         anchor: url(paths.api),
         'service-desc': [{ href: url(paths.openapi), type: 'application/json', title: 'OpenAPI 3.1 description' }],
-        'service-doc': [{ href: url(paths.about), type: 'text/html', title: 'About the API' }, { href: url(paths.llms), type: 'text/plain', title: 'llms.txt' }],
+        'service-doc': [{ href: url(paths.developers), type: 'text/html', title: 'About the API' }, { href: url(paths.llms), type: 'text/plain', title: 'llms.txt' }],
         'service-meta': [{ href: url(paths.versioningPolicy), type: 'text/html', title: 'Versioning and deprecation policy' }],
         status: [{ href: url(paths.health), type: 'application/json' }],
       },
@@ -51,7 +51,7 @@ export function agentCard(site: Site): object {
     version: '1.0.0',
     supportedInterfaces: [],
     provider: { organization: site.name, url: url('/') },
-    documentationUrl: url(paths.about),
+    documentationUrl: url(paths.developers),
     capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false, extensions: [] },
     securitySchemes: {},
     securityRequirements: [],
@@ -95,7 +95,7 @@ export function protectedResourceMetadata(site: Site): object {
     resource_name: `${site.name} API`,
     bearer_methods_supported: [],
     scopes_supported: [],
-    resource_documentation: absolute(site.baseUrl, `${paths.about}#authentication`),
+    resource_documentation: absolute(site.baseUrl, `${paths.developers}#authentication`),
   };
 }
 
@@ -115,7 +115,7 @@ export function authorizationServerMetadata(site: Site, signInProvider?: string)
     scopes_supported: [],
     token_endpoint_auth_methods_supported: [],
     jwks_uri: `${origin}/.well-known/jwks.json`,
-    service_documentation: absolute(site.baseUrl, `${paths.about}#authentication`),
+    service_documentation: absolute(site.baseUrl, `${paths.developers}#authentication`),
     'x-note':
       'No OAuth or OpenID Connect flow is offered: public data needs no credential, and admins sign in with a browser session on the site. No token is ever issued to agents.' +
       (signInProvider ? ` Admins may sign in through the OpenID provider ${signInProvider} (see its own /.well-known/openid-configuration); the site accepts only its own session cookie, never that provider's tokens.` : ''),

@@ -52,6 +52,8 @@ export interface ContentSyncOptions {
   current: () => Catalog;
   replace: (catalog: Catalog) => void;
   today: () => string;
+  /** The site's address when site.yaml names none (the listen address, as the build used). */
+  baseUrl: string;
 }
 
 export class ContentSync {
@@ -175,7 +177,7 @@ export class ContentSync {
   }
 
   private async rebuilt(): Promise<{ catalog?: Catalog; diagnostics: Diagnostic[] }> {
-    const built = runPipeline(await readContent(this.options.store.root), { today: this.options.today() });
+    const built = runPipeline(await readContent(this.options.store.root), { today: this.options.today(), baseUrl: this.options.baseUrl });
     if (!built.value) return { diagnostics: built.diagnostics.filter((d) => d.severity === 'error') };
     return { catalog: createCatalog(built.value.data, built.value.postings), diagnostics: [] };
   }

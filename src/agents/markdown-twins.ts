@@ -79,6 +79,25 @@ function listingTwin(path: string, data: CatalogData): string | undefined {
     ]);
   }
   if (path === paths.about) {
+    const { about, contact } = data.site;
+    const section = (title: string, markdown: string | undefined, fallback: string) => [`## ${title}`, '', markdown ? markdownContent(markdown, { headingLevel: 3, siteUrl: data.site.baseUrl }).trimEnd() : fallback, ''];
+    return page(`About ${data.site.name}`, [siteDescription], [
+      ...section('Who runs it', about.runBy, `${markdownText(data.site.name)} is run by its editors, who add and check every entry by hand.`),
+      ...section('How entries are checked', about.verification, "An editor checks each entry against the provider's own page before it is published."),
+      'Every deal and program page shows the date its entry was last updated and links to the official page, whose current terms win.',
+      '',
+      ...section('Sponsorship and advertising', about.sponsorship, 'Providers can pay to be featured; a paid placement is always labelled "Sponsored".'),
+      '"Sponsored" marks a paid placement, "Editor\'s pick" an editorial recommendation.',
+      '',
+      '## Contact',
+      '',
+      ...(contact.email ? [`- E-mail: <${markdownText(contact.email)}>`] : []),
+      ...(contact.url ? [`- Elsewhere: ${markdownUrl(contact.url)}`] : []),
+      `- Submit a deal: ${url(paths.submit)}`,
+      `- API and agent access: ${url(paths.developers)}`,
+    ]);
+  }
+  if (path === paths.developers) {
     return page('About the API', [siteDescription], [
       `- JSON API: ${url(paths.api)} (no key needed for deals, startups and submissions); unversioned aliases under /api.`,
       `- OpenAPI 3.1: ${url(paths.openapi)}`,

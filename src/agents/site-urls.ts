@@ -17,6 +17,8 @@ export const paths = {
   startups: '/startups/',
   submit: '/submit/',
   about: '/about/',
+  /** The API, MCP and discovery documents, for developers and agents. */
+  developers: '/developers/',
   deal: (deal: Pick<Deal, 'slug'>) => `/deals/${deal.slug}/`,
   category: (slug: string) => `/categories/${slug}/`,
   startup: (startup: Pick<Startup, 'slug'>) => `/startups/${startup.slug}/`,
@@ -30,7 +32,7 @@ export const paths = {
   apiCatalog: '/.well-known/api-catalog',
   agentCard: '/.well-known/agent-card.json',
   health: '/api/v1/health',
-  versioningPolicy: '/about/#versioning',
-  /** The about page's section on the MCP server (its `id="mcp"` heading). */
-  mcpDoc: '/about/#mcp',
+  versioningPolicy: '/developers/#versioning',
+  /** The developer page's section on the MCP server (its `id="mcp"` heading). */
+  mcpDoc: '/developers/#mcp',
 } as const;

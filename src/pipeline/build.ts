@@ -27,7 +27,12 @@ export interface PipelineOptions {
   today: string;
   /** Skip the search index (for `check`). */
   index?: boolean;
+  /** The site's address when `site.yaml` names none: where the server listens (default `http://127.0.0.1:4321`). */
+  baseUrl?: string;
 }
+
+/** The address `npm start` listens on by default, for content read without a server in view. */
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:4321';
 
 /**
  * Run the pipeline over read sources. `value` is undefined when any error was found.
@@ -35,7 +40,7 @@ export interface PipelineOptions {
  */
 export function runPipeline(sources: ContentSources, options: PipelineOptions): StageResult<BuiltCatalog | undefined> {
   const diagnostics: Diagnostic[] = [];
-  const site = loadDocument(sources.site, `${sources.root}/site.yaml`, validateSite, diagnostics);
+  const site = loadDocument(sources.site, `${sources.root}/site.yaml`, (path, data, keyLines) => validateSite(path, data, keyLines, options.baseUrl ?? DEFAULT_BASE_URL), diagnostics);
   const categories = loadDocument(sources.categories, `${sources.root}/categories.yaml`, validateCategories, diagnostics);
   // synonyms.yaml is optional: absent means no synonyms, present means it must be valid.
   const synonyms = sources.synonyms ? loadDocument(sources.synonyms, sources.synonyms.path, validateSynonyms, diagnostics) : undefined;

@@ -5,7 +5,7 @@
 import type * as z from 'zod';
 import { CategoriesFileSchema, type CategoriesFile } from '../schemas/category.ts';
 import { DealSchema, type Deal } from '../schemas/deal.ts';
-import { SiteSchema, type Site } from '../schemas/site.ts';
+import { SiteFileSchema, type Site } from '../schemas/site.ts';
 import { StartupSchema, type Startup } from '../schemas/startup.ts';
 import { SynonymsFileSchema, type SynonymsFile } from '../schemas/synonyms.ts';
 import { foldWords } from '../catalog/fold.ts';
@@ -31,8 +31,11 @@ export function validateDocument<S extends z.ZodType>(
   return { value: undefined, diagnostics: issuesToDiagnostics(result.error, data, path, keyLines) };
 }
 
-export const validateSite = (path: string, data: unknown, keyLines: Map<string, number>): StageResult<Site | undefined> =>
-  validateDocument(SiteSchema, path, data, keyLines);
+/** The site file, with `baseUrl` filled in from `defaultBaseUrl` when the file leaves it out. */
+export function validateSite(path: string, data: unknown, keyLines: Map<string, number>, defaultBaseUrl: string): StageResult<Site | undefined> {
+  const { value, diagnostics } = validateDocument(SiteFileSchema, path, data, keyLines);
+  return { value: value && { ...value, baseUrl: value.baseUrl ?? defaultBaseUrl }, diagnostics };
+}
 
 export const validateCategories = (
   path: string,

@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { CategoriesFileSchema } from './category.ts';
 import { DealFrontMatterSchema, DealSchema } from './deal.ts';
-import { SiteSchema } from './site.ts';
+import { SiteFileSchema } from './site.ts';
 import { StartupFrontMatterSchema, StartupSchema } from './startup.ts';
 import { SynonymsFileSchema } from './synonyms.ts';
 
@@ -22,7 +22,7 @@ export function contentJsonSchemas(): Record<string, object> {
     'startup.json': schema(StartupSchema, 'Startup listing', 'A startup listing as the API returns it.'),
     'startup-front-matter.json': schema(StartupFrontMatterSchema, 'Startup front matter', 'Front matter of content/startups/<slug>.md; the body is the description.'),
     'categories.json': schema(CategoriesFileSchema, 'Categories', 'content/categories.yaml'),
-    'site.json': schema(SiteSchema, 'Site', 'content/site.yaml'),
+    'site.json': schema(SiteFileSchema, 'Site', 'content/site.yaml'),
     'synonyms.json': schema(SynonymsFileSchema, 'Synonyms', 'content/synonyms.yaml (optional): search synonyms, two-way groups and one-way rules.'),
   };
 }

@@ -135,17 +135,17 @@ describe('/.well-known/api-catalog (RFC 9727)', () => {
     for (const s of status) expect((await fetchText(onServer(server, s.href))).status).toBe(200);
   });
 
-  test('the MCP context: no service-desc (nothing describes the endpoint by machine; never the agent card), service-doc is the about page\'s MCP section', async () => {
+  test('the MCP context: no service-desc (nothing describes the endpoint by machine; never the agent card), service-doc is the developer page\'s MCP section', async () => {
     const body = parseJson((await get('/.well-known/api-catalog')).text) as { linkset: Record<string, unknown>[] };
     const entry = body.linkset.find((c) => c.anchor === siteUrl(site, '/api/mcp'));
     expect(entry, JSON.stringify(body)).toBeDefined();
     expect(entry).toEqual({
       anchor: siteUrl(site, '/api/mcp'),
-      'service-doc': [{ href: siteUrl(site, '/about/#mcp'), type: 'text/html', title: expect.stringMatching(/MCP/) as unknown }],
+      'service-doc': [{ href: siteUrl(site, '/developers/#mcp'), type: 'text/html', title: expect.stringMatching(/MCP/) as unknown }],
     });
     expect(JSON.stringify(body)).not.toContain('agent-card.json');
     // The page is built by Astro (not served by this test server): its source has the section.
-    expect(readFileSync(join(import.meta.dirname, '..', '..', 'src', 'pages', 'about', 'index.astro'), 'utf8')).toMatch(/<h2 id="mcp">MCP server<\/h2>/);
+    expect(readFileSync(join(import.meta.dirname, '..', '..', 'src', 'pages', 'developers', 'index.astro'), 'utf8')).toMatch(/<h2 id="mcp">MCP server<\/h2>/);
   });
 
   test('every non-HTML target on this site answers 200', async () => {

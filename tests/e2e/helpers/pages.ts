@@ -4,7 +4,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import yaml from 'js-yaml';
 import { getJson, type DealList, type StartupList } from './browser.ts';
 import { e2e } from './context.ts';
 
@@ -54,16 +53,20 @@ export const PAGE_TYPES: PageType[] = [
   },
   { name: 'submit', path: async () => '/submit/', status: 200, canonicalPath: same },
   { name: 'submit thanks', path: async () => '/submit/thanks/', status: 200, canonicalPath: same },
-  { name: 'about (API)', path: async () => '/about/', status: 200, canonicalPath: same },
+  { name: 'about', path: async () => '/about/', status: 200, canonicalPath: same },
+  { name: 'developers (API)', path: async () => '/developers/', status: 200, canonicalPath: same },
   { name: 'deal search results', path: async () => '/deals/search/?search=cloud', status: 200, canonicalPath: () => '/deals/search/' },
   { name: 'startup search results', path: async () => '/startups/search/?category=saas', status: 200, canonicalPath: () => '/startups/search/' },
   { name: 'login', path: async () => '/login/', status: 200, canonicalPath: same },
   { name: 'not found (404)', path: async () => '/no-such-page-e2e/', status: 404 },
 ];
 
-/** The site's public base URL (content/site.yaml), which canonical and og:url addresses use. */
+/**
+ * The site's public base URL, which canonical and og:url addresses use: `baseUrl` from
+ * content/site.yaml, or the listen address the build put in its place (the starter names none).
+ */
 export function siteBaseUrl(): string {
-  const site = yaml.load(readFileSync(join(e2e().site.work, 'repo', 'content', 'site.yaml'), 'utf8')) as { baseUrl?: string };
-  if (!site.baseUrl) throw new Error('content/site.yaml has no baseUrl');
-  return site.baseUrl;
+  const catalog = JSON.parse(readFileSync(join(e2e().site.work, 'generated', 'catalog.json'), 'utf8')) as { site?: { baseUrl?: string } };
+  if (!catalog.site?.baseUrl) throw new Error('the built catalog has no site.baseUrl');
+  return catalog.site.baseUrl;
 }
