@@ -11,6 +11,7 @@ import { appearanceSuite } from './suites/appearance.ts';
 import { dealPageSuite } from './suites/deal-page.ts';
 import { filtersSuite } from './suites/filters.ts';
 import { headAndLayoutSuite } from './suites/head-and-layout.ts';
+import { liveHeadSuite } from './suites/live-head.ts';
 import { phoneLayoutSuite } from './suites/phone-layout.ts';
 import { searchGapsSuite } from './suites/search-gaps.ts';
 import { searchSuite } from './suites/search.ts';
@@ -29,6 +30,7 @@ headAndLayoutSuite();
 phoneLayoutSuite();
 searchGapsSuite();
 adminSuite();
+liveHeadSuite();
 
 // Last: nothing above made the server log an error (no unexpected 500s).
 test('the server logged no errors during the run', () => {

@@ -15,16 +15,16 @@ import { ROOT } from '../helpers/site.ts';
 
 const ADMIN = { email: 'e2e-admin@example.com', password: 'e2e-admin-password' };
 
-function addAccount(email: string, ...flags: string[]): void {
+export function addAccount(email: string, ...flags: string[]): void {
   execFileSync(process.execPath, ['scripts/admin.ts', 'add', email, '--role', 'admin', ...flags], { cwd: ROOT, env: { ...process.env, DATA_DIR: e2e().site.dataDir }, stdio: 'pipe' });
 }
 
 const dealBySlug = (slug: string) => fetch(e2e().url(`/api/v1/deals?slug=${slug}`));
 
 /** Sign in as ADMIN over the API; the `Cookie` header value. */
-async function signInCookie(): Promise<string> {
-  const response = await fetch(e2e().url('/api/v1/auth/login'), { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: e2e().url('') }, body: JSON.stringify(ADMIN) });
-  expect(response.status).toBe(200);
+export async function signInCookie(account: { email: string; password: string } = ADMIN): Promise<string> {
+  const response = await fetch(e2e().url('/api/v1/auth/login'), { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: e2e().url('') }, body: JSON.stringify(account) });
+  expect(response.status, await response.clone().text()).toBe(200);
   return (response.headers.getSetCookie()[0] as string).split(';')[0] as string;
 }
 
