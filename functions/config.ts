@@ -14,6 +14,8 @@ export interface Config {
   distDir: string;
   host: string;
   port: number;
+  /** Whether the build downloads deals' and startups' `logoUrl`s (`LOGO_FETCH=off`: no; monograms or cached logos instead). */
+  logoFetch: boolean;
   /** Whether API answers are cached (`ANSWER_CACHE=off`: no, so the benchmark can measure both). */
   answerCache: boolean;
   /** The bound of the prepared-answer cache (reads/prepared-cache.ts). */
@@ -92,6 +94,7 @@ const EnvSchema = z.object({
   HOST: text,
   PORT: wholeNumber(4321).refine((port) => port <= 65535, { message: 'expected a port number (0 to 65535)' }),
   ANSWER_CACHE: text,
+  LOGO_FETCH: text,
   ANSWER_CACHE_ENTRIES: wholeNumber(20_000),
   ANSWER_CACHE_BYTES: wholeNumber(128 * 1024 * 1024),
   SESSION_SECRET: text,
@@ -151,6 +154,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     distDir: resolve(root, e.DIST_DIR ?? 'dist'),
     host: e.HOST ?? '127.0.0.1',
     port: e.PORT,
+    logoFetch: e.LOGO_FETCH !== 'off',
     answerCache: e.ANSWER_CACHE !== 'off',
     answerCacheEntries: e.ANSWER_CACHE_ENTRIES,
     answerCacheBytes: e.ANSWER_CACHE_BYTES,

@@ -1,8 +1,8 @@
 /** Build steps shared by `build:content`, `start` and the benchmark. */
 import { spawn } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { createCatalog, type Catalog } from '../src/catalog/catalog.ts';
+import { createCatalog, type Catalog, type CatalogData } from '../src/catalog/catalog.ts';
 import { listenUrl, type Config } from '../functions/config.ts';
 import { formatDiagnostic, sortDiagnostics } from '../src/pipeline/diagnostics.ts';
 import { emitCatalog, emitJsonSchemas } from '../src/pipeline/emit.ts';
@@ -29,10 +29,27 @@ export async function buildContent(config: Config, print: (line: string) => void
   await emitCatalog(config.generatedDir, value);
   await emitJsonSchemas(config.generatedDir);
   await recordBuiltCommit(config.generatedDir, config.contentDir);
+  await buildLogoImages(config, value.data, print);
   print(
     `built ${value.data.deals.length} deals and ${value.data.startups.length} startups into ${config.generatedDir} in ${Math.round(performance.now() - started)} ms`,
   );
   return true;
+}
+
+/**
+ * The logo step (src/logos/build-logos.ts): one summary line, one line per fallback. It never
+ * fails the build: should it fail as a whole (say, the image library does not load here), the
+ * site build draws every logo as a monogram.
+ */
+async function buildLogoImages(config: Config, data: CatalogData, print: (line: string) => void): Promise<void> {
+  try {
+    const { buildLogos, formatLogoReport } = await import('../src/logos/build-logos.ts');
+    const report = await buildLogos(data, { contentDir: config.contentDir, generatedDir: config.generatedDir, fetch: config.logoFetch });
+    for (const line of formatLogoReport(report)) print(line);
+  } catch (error) {
+    await rm(join(config.generatedDir, 'logos'), { recursive: true, force: true });
+    print(`logos: skipped (${(error as Error).message.split('\n')[0]}); every record gets its monogram`);
+  }
 }
 
 /** Run `astro build` with the same settings, so the pages read the same generated catalog. */

@@ -8,11 +8,21 @@ import type { CatalogData } from './catalog/catalog.ts';
 import type { Deal } from './schemas/deal.ts';
 
 let cached: CatalogData | undefined;
+const generatedDir = () => resolve(process.env.GENERATED_DIR ?? 'generated');
 
 /** The catalog written by `npm run build:content`. */
 export function siteCatalog(): CatalogData {
-  cached ??= JSON.parse(readFileSync(join(resolve(process.env.GENERATED_DIR ?? 'generated'), 'catalog.json'), 'utf8')) as CatalogData;
+  cached ??= JSON.parse(readFileSync(join(generatedDir(), 'catalog.json'), 'utf8')) as CatalogData;
   return cached;
+}
+
+/** The logo image the content build made for a deal or startup (src/logos/build-logos.ts), if it made one. */
+export function builtLogo(kind: 'deals' | 'startups', slug: string): string | undefined {
+  try {
+    return readFileSync(join(generatedDir(), 'logos', kind, `${slug}.svg`), 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** Live (not expired) deals of a scope, in the catalog's default order. */

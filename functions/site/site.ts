@@ -1,7 +1,8 @@
 /**
  * The site as a Web handler, `Request → Response`: built files from Astro's output; pages
  * whose catalog content changed since the build, rendered live (once per catalog version)
- * with their Markdown twins; Astro's on-demand pages (search results); then the 404 page.
+ * with their Markdown twins; Astro's on-demand pages (search results); the monogram logo of a
+ * record created since the build; then the 404 page.
  * Platform-neutral: an adapter passes every request that is not for the API, the documents
  * or the metrics, and adds the headers every answer carries (security headers, request id).
  */
@@ -14,6 +15,7 @@ import { prefersMarkdown } from '../http/negotiate.ts';
 import { twinFor } from '../../src/agents/markdown-twins.ts';
 import type { RenderOptions } from './astro-entry.ts';
 import { LivePageCache } from './live-page-cache.ts';
+import { fallbackLogo } from './logo-fallback.ts';
 import { changedPage, LIVE_PAGE_ROUTE } from './live-pages.ts';
 import { serveStatic } from './static-files.ts';
 
@@ -55,8 +57,13 @@ export function createSite(deps: SiteDeps, options: { clientDir: string; render?
       const renderPage = async () => render?.(new Request(new URL(changed.path, request.url), { headers: request.headers }), locals(changed.page), { route: LIVE_PAGE_ROUTE, errorPage });
       return (await livePages.serve(request, changed.path, catalog.version, renderPage)) ?? notFound(request);
     }
-    // On-demand pages (search results) render from the live catalog.
-    return (await serveStatic(request, clientDir, path)) ?? (await render?.(webRequest(request), locals(), { errorPage })) ?? notFound(request);
+    // On-demand pages (search results) render from the live catalog; a record created since the build gets its monogram as logo.
+    return (
+      (await serveStatic(request, clientDir, path)) ??
+      (await fallbackLogo(request, path, catalog)) ??
+      (await render?.(webRequest(request), locals(), { errorPage })) ??
+      notFound(request)
+    );
   };
 }
 

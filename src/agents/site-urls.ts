@@ -22,6 +22,8 @@ export const paths = {
   deal: (deal: Pick<Deal, 'slug'>) => `/deals/${deal.slug}/`,
   category: (slug: string) => `/categories/${slug}/`,
   startup: (startup: Pick<Startup, 'slug'>) => `/startups/${startup.slug}/`,
+  /** Every deal and startup has one logo image here: its own, optimised, or its monogram (src/logos/). */
+  logo: (kind: 'deals' | 'startups', slug: string) => `/logos/${kind}/${slug}.svg`,
   api: '/api/v1',
   openapi: '/openapi.json',
   mcp: '/api/mcp',

@@ -19,6 +19,8 @@ export const StartupSchema = z.strictObject({
   askingPrice: dollars().optional(),
   askingPriceDisplay: text(100).optional(),
   website: httpUrl().optional(),
+  /** A logo to download at build time when no file is committed under content/logos/startups/ (docs/editing-content.md). */
+  logoUrl: httpUrl().optional(),
   country: z
     .string()
     .regex(/^[A-Z]{2}$/, { error: 'expected an ISO 3166-1 alpha-2 country code in upper case, like `US`' })

@@ -44,7 +44,7 @@ export const DealContractSchema = z.strictObject({
   lastUpdated: calendarDate().optional(),
 });
 
-/** SPEC "Startup listing", as this API sends it: `featured` and `forSale` always present; `lastUpdated` is an additive field. */
+/** SPEC "Startup listing", as this API sends it: `featured` and `forSale` always present; `lastUpdated` and `logoUrl` are additive fields. */
 export const StartupContractSchema = z.strictObject({
   id: z.string().min(1),
   slug: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/),
@@ -56,6 +56,7 @@ export const StartupContractSchema = z.strictObject({
   askingPrice: z.number().optional(),
   askingPriceDisplay: z.string().optional(),
   website: uri().optional(),
+  logoUrl: uri().optional(),
   country: z.string().optional(),
   source: z.string().optional(),
   featured: z.boolean(),

@@ -2,8 +2,10 @@
  * The site as a Web handler (functions/site/site.ts), in process, on a real Astro build of the
  * fixture catalog: built files with ETag/304/brotli, Markdown twins, path traversal, Astro's
  * on-demand search pages, pages changed since the build rendered live once per catalog version,
- * a deleted deal's page gone, and what other methods get.
+ * a deleted deal's page gone, what other methods get, and every record's logo (a deal created
+ * since the build gets its monogram).
  */
+import { existsSync } from 'node:fs';
 import { mkdir, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
@@ -22,6 +24,7 @@ import { runPipeline } from '../../src/pipeline/build.ts';
 import { ContentSnapshot } from '../../src/pipeline/content-snapshot.ts';
 import { emitCatalog } from '../../src/pipeline/emit.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
+import { monogramSvg } from '../../src/logos/monogram.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
 import { astroBuild } from '../helpers/astro-build.ts';
 import { FIXTURES } from '../helpers/server.ts';
@@ -246,5 +249,50 @@ describe('pages changed since the build', () => {
     expect(gone.status).toBe(404);
     expect(await gone.text()).toContain('<html');
     expect((await get(`/deals/${deal.slug}/`, { Accept: 'text/markdown' })).status).toBe(404);
+  });
+});
+
+describe('logos', () => {
+  const logoPaths = () => [...built.deals.map((d) => ({ path: `/logos/deals/${d.slug}.svg`, name: d.provider })), ...built.startups.map((s) => ({ path: `/logos/startups/${s.slug}.svg`, name: s.name }))];
+
+  test('every deal and startup has a built logo image; without the logo step the site build draws monograms', async () => {
+    current = built;
+    for (const { path, name } of logoPaths()) {
+      const response = await get(path);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type')).toBe('image/svg+xml');
+      expect(response.headers.get('cache-control')).toBe('public, max-age=300');
+      expect(await response.text()).toBe(monogramSvg(name));
+    }
+    // Each card and record page points at its record's image, at a fixed size.
+    const deal = built.deals[0] as Deal;
+    expect(await (await get('/deals/')).text()).toContain(`<img class="logo logo-48" src="/logos/deals/${deal.slug}.svg" alt="" width="48" height="48" loading="lazy" decoding="async">`);
+    expect(await (await get(`/deals/${deal.slug}/`)).text()).toContain(`<img class="logo logo-64" src="/logos/deals/${deal.slug}.svg" alt="" width="64" height="64" loading="eager" decoding="async">`);
+  });
+
+  test('a deal created after the build: its logo path answers its monogram (cached, revalidated), and its live page shows it', async () => {
+    const model = built.deals[0] as Deal;
+    const created: Deal = { ...model, id: 'd-newlogo1', slug: 'brand-new-logo-deal', title: 'Brand new logo deal', provider: 'Nouvelle Époque Labs' };
+    current = afterWrite(built, [created]);
+    expect(existsSync(join(clientDir, 'logos', 'deals', `${created.slug}.svg`))).toBe(false);
+    const logo = await get(`/logos/deals/${created.slug}.svg`);
+    expect(logo.status).toBe(200);
+    expect(logo.headers.get('content-type')).toBe('image/svg+xml');
+    expect(logo.headers.get('cache-control')).toBe('public, max-age=300');
+    const svg = await logo.text();
+    expect(svg).toBe(monogramSvg('Nouvelle Époque Labs'));
+    expect(svg).toContain('>NÉ</text>');
+    const etag = logo.headers.get('etag') ?? '';
+    expect((await get(`/logos/deals/${created.slug}.svg`, { 'If-None-Match': etag })).status).toBe(304);
+    expect((await get(`/logos/deals/${created.slug}.svg`, {}, 'HEAD')).status).toBe(200);
+    expect(await (await get(`/deals/${created.slug}/`)).text()).toContain(`src="/logos/deals/${created.slug}.svg"`);
+    expect(await (await get('/deals/')).text()).toContain(`src="/logos/deals/${created.slug}.svg"`);
+  });
+
+  test('a logo path naming no record, or not a logo path, is the 404 page', async () => {
+    for (const path of ['/logos/deals/no-such-deal.svg', '/logos/startups/no-such-startup.svg', '/logos/deals/UPPER.svg', '/logos/other/x.svg', '/logos/deals/../index.svg']) {
+      const response = await get(path);
+      expect(response.status, path).toBe(404);
+    }
   });
 });

@@ -1,5 +1,5 @@
 /**
- * E2E harness: build the project's content and the Astro site once into a temporary folder
+ * E2E harness: build the project's content (with its logos) and the Astro site once into a temporary folder
  * inside the project (`.e2e/<run>/`, so Astro's server bundle resolves `node_modules`), then
  * start the real server (`scripts/serve.ts`) as a child process on an ephemeral port.
  * Submissions commit into a throwaway git copy of `content/`, never into the project.
@@ -7,6 +7,7 @@
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { cp, mkdir, rm, rmdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { buildLogos } from '../../../src/logos/build-logos.ts';
 import { runPipeline } from '../../../src/pipeline/build.ts';
 import { emitCatalog } from '../../../src/pipeline/emit.ts';
 import { readContent } from '../../../src/pipeline/read-content.ts';
@@ -52,6 +53,8 @@ export async function startSite(): Promise<Site> {
     const built = runPipeline(await readContent(contentDir), { today: new Date().toISOString().slice(0, 10) });
     if (!built.value) throw new Error(`content does not build: ${JSON.stringify(built.diagnostics)}`);
     await emitCatalog(generatedDir, built.value);
+    // The logos as `npm run build` makes them, without downloads (no test depends on the network).
+    await buildLogos(built.value.data, { contentDir, generatedDir, fetch: false });
     await astroBuild(generatedDir, distDir);
     const errors: string[] = [];
     const settings = { CONTENT_DIR: contentDir, GENERATED_DIR: generatedDir, DIST_DIR: distDir, DATA_DIR: dataDir };
