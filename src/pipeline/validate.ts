@@ -100,6 +100,7 @@ export function validateDeals(
 ): StageResult<Located<Deal>[]> {
   const lineOf = lineFinder(entries);
   const known = new Set(categories.deals.map((c) => c.slug));
+  const programs = new Set(categories.deals.filter((c) => c.scope === 'programs').map((c) => c.slug));
   const allowed = shownList(categories.deals.map((c) => c.slug));
   const { value, diagnostics } = validateEntries(entries, DealSchema, (entry) => ({
     ...entry.data,
@@ -120,6 +121,17 @@ export function validateDeals(
         line: lineOf(path, 'expiryDate'),
         message: `${record.expiryDate} has passed but status is \`${record.status}\`; set status to \`expired\` or move the date`,
       });
+    }
+    if (record.nextDeadline && record.nextDeadline < today && record.status !== 'expired') {
+      const field = 'nextDeadline';
+      diagnostics.push(warning(path, 'deadline_passed', field, `${record.nextDeadline} has passed; set the next deadline, remove it, or set status to \`expired\``, lineOf(path, field)));
+    }
+    // The program facts describe programs: on a commercial deal they are most likely a slip.
+    const programFacts = PROGRAM_FACTS.filter((f) => record[f] !== undefined);
+    const first = programFacts[0];
+    if (first !== undefined && known.has(record.category) && !programs.has(record.category)) {
+      const message = `${shownList(programFacts, ', ')} describe programs, but category ${shown(record.category)} is in the \`deals\` scope; remove them or choose a program category`;
+      diagnostics.push(warning(path, 'program_fact_on_deal', first, message, lineOf(path, first)));
     }
   }
   diagnostics.push(...uniqueness(value, lineOf));
@@ -153,6 +165,9 @@ export function validateStartups(entries: readonly ParsedEntry[], categories: Ca
 // --- internal ---
 
 const MAX_FILES_LISTED = 5;
+/** The Deal fields that only programs carry (schemas/program.ts). */
+const PROGRAM_FACTS = ['equityPercent', 'stages', 'regions', 'nextDeadline'] as const;
+
 
 function validateEntries<S extends z.ZodType>(
   entries: readonly ParsedEntry[],
@@ -237,4 +252,8 @@ function error(file: string, code: string, field: string, message: string, line:
   const diagnostic: Diagnostic = { severity: 'error', code, file, field, message };
   if (line !== undefined) diagnostic.line = line;
   return diagnostic;
+}
+
+function warning(file: string, code: string, field: string, message: string, line: number | undefined): Diagnostic {
+  return { severity: 'warning', code, file, field, message, ...(line === undefined ? {} : { line }) };
 }
