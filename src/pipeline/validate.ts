@@ -1,6 +1,7 @@
 /**
  * Stage 2: validate parsed content with the zod schemas, then the rules that span files:
- * unique slugs and ids, known categories and sources, and passed expiry dates.
+ * unique slugs and ids, known categories and sources, passed expiry dates and deadlines, and
+ * program facts on a commercial deal (warnings).
  */
 import type * as z from 'zod';
 import { CategoriesFileSchema, type CategoriesFile } from '../schemas/category.ts';
@@ -92,7 +93,7 @@ export const validateSynonyms = (
   return { value: diagnostics.length ? undefined : result.value, diagnostics };
 };
 
-/** Validate deal entries: schema, unique slug and id, known category, expiry warning. */
+/** Validate deal entries: schema, unique slug and id, known category, expiry, deadline and program-fact warnings. */
 export function validateDeals(
   entries: readonly ParsedEntry[],
   categories: CategoriesFile,
