@@ -11,6 +11,8 @@ import type { Catalog } from '../../src/catalog/catalog.ts';
 import { dealStats, listDeals } from '../../src/catalog/deals-query.ts';
 import { nearestCategories, noResultsText } from '../../src/catalog/empty-result.ts';
 import { DEAL_STATUSES, type Deal } from '../../src/schemas/deal.ts';
+import { REGIONS, STAGES } from '../../src/schemas/program.ts';
+import { DEAL_SORTS } from '../../src/schemas/query.ts';
 
 const DealSummary = z.object({
   id: z.string(),
@@ -22,6 +24,11 @@ const DealSummary = z.object({
   value: z.string().optional(),
   shortDescription: z.string().optional(),
   expiryDate: z.string().optional(),
+  valueUsd: z.number().int().optional().describe('Estimated headline value in whole US dollars.'),
+  equityPercent: z.number().optional().describe('Equity a program takes, in percent; 0 = none.'),
+  stages: z.array(z.enum(STAGES)).optional().describe('Funding stages a program is for.'),
+  regions: z.array(z.enum(REGIONS)).optional().describe('Where a program is open.'),
+  nextDeadline: z.string().optional().describe('Next application deadline (YYYY-MM-DD).'),
   featured: z.boolean().describe('Paid placement (sponsored).'),
   recommended: z.boolean().describe('Editorial pick.'),
   applicationUrl: z.string(),
@@ -47,7 +54,8 @@ export function buildMcpServer(catalog: Catalog, version: string, documentText: 
       description:
         'Search and filter verified startup deals, credits and programs (accelerators, incubators, grants); deals and programs together unless `scope` says otherwise. ' +
         'Matching is forgiving: case, accents and punctuation are ignored, words are stemmed, typos are tolerated (none under 5 letters, one for 5 to 8, two from 9), the last word also matches as a prefix, and the editors\' synonyms apply (yc = y combinator, equity-free = without equity). ' +
-        'Every word is preferred but not required: deals matching all words rank first, then fewer. Results are ranked by relevance (a sponsored deal never outranks a better match), ties broken editorially; without a query, featured, recommended, then newest first. ' +
+        'Every word is preferred but not required: deals matching all words rank first, then fewer. Results are ranked by relevance (a sponsored deal never outranks a better match), ties broken editorially; without a query, featured, recommended, then newest first; `sort` orders by estimated value, closing date or last update instead. ' +
+        'Programs can be filtered by the facts founders compare: no equity taken, funding stage, region. ' +
         'An empty result says what was searched and suggests categories to try.',
       inputSchema: {
         query: z.string().max(500).optional().describe('Free text, such as "aws credits"; omit to list.'),
@@ -56,12 +64,19 @@ export function buildMcpServer(catalog: Catalog, version: string, documentText: 
         scope: z.enum(['deals', 'programs', 'all']).optional().describe('Commercial deals, programs, or both; default all (both). A category limits the results to itself either way.'),
         featured: z.boolean().optional().describe('Only featured (sponsored) deals.'),
         recommended: z.boolean().optional().describe('Only editorially recommended deals.'),
+        sort: z
+          .enum(DEAL_SORTS)
+          .optional()
+          .describe('Order: relevance (default), value (highest estimated USD value first), expiry (closing soonest first), newest (most recently updated first). With a query, deals matching more words still come first.'),
+        equity: z.enum(['none']).optional().describe('Programs only: "none" keeps programs that take no equity.'),
+        stage: z.enum(STAGES).optional().describe('Programs only: for this funding stage.'),
+        region: z.enum(REGIONS).optional().describe('Programs only: open in this region (worldwide programs match every region).'),
         limit: z.number().int().min(1).max(50).default(10).describe('How many deals to return (1 to 50).'),
       },
       outputSchema: { total: z.number().int().describe('Matches before the limit.'), count: z.number().int(), deals: z.array(DealSummary) },
       annotations: { title: 'Search deals', ...READ_ONLY },
     },
-    async ({ query, category, status, scope = 'all', featured, recommended, limit }) => {
+    async ({ query, category, status, scope = 'all', featured, recommended, sort, equity, stage, region, limit }) => {
       // DESIGN "search scope outside the API": agents search every type unless told otherwise.
       const { positions, stats } = listDeals(catalog, {
         search: query,
@@ -70,6 +85,10 @@ export function buildMcpServer(catalog: Catalog, version: string, documentText: 
         scope,
         featured: featured ? 'true' : undefined,
         recommended: recommended ? 'true' : undefined,
+        sort,
+        equity,
+        stage,
+        region,
         limit,
       });
       if (query !== undefined && query.trim() !== '') searched?.(query, stats.total);
@@ -174,6 +193,11 @@ function summary(deal: Deal, url: (path: string) => string): z.infer<typeof Deal
     ...(deal.value ? { value: deal.value } : {}),
     ...(deal.shortDescription ? { shortDescription: deal.shortDescription } : {}),
     ...(deal.expiryDate ? { expiryDate: deal.expiryDate } : {}),
+    ...(deal.valueUsd !== undefined ? { valueUsd: deal.valueUsd } : {}),
+    ...(deal.equityPercent !== undefined ? { equityPercent: deal.equityPercent } : {}),
+    ...(deal.stages ? { stages: deal.stages } : {}),
+    ...(deal.regions ? { regions: deal.regions } : {}),
+    ...(deal.nextDeadline ? { nextDeadline: deal.nextDeadline } : {}),
     featured: deal.featured,
     recommended: deal.recommended,
     applicationUrl: deal.applicationUrl,

@@ -5,6 +5,7 @@
  * Markdown content policy (markdown-policy.ts).
  */
 import type { CatalogData } from '../catalog/catalog.ts';
+import { equityLabel, regionsLabel, stagesLabel, usd } from '../catalog/labels.ts';
 import type { Deal } from '../schemas/deal.ts';
 import { markdownContent, markdownText, markdownUrl } from './markdown-policy.ts';
 import { absolute, paths } from './site-urls.ts';
@@ -28,7 +29,7 @@ export function llmsTxt(data: CatalogData): string {
     '## API',
     '',
     `- [OpenAPI 3.1 description](${url(paths.openapi)}): every endpoint, parameter, status and body of ${url(paths.api)}`,
-    `- [Deals](${url(`${paths.api}/deals?limit=50`)}): list and search deals (\`search\`, \`category\`, \`status\`, \`scope=programs\`, \`limit\`)`,
+    `- [Deals](${url(`${paths.api}/deals?limit=50`)}): list and search deals (\`search\`, \`category\`, \`status\`, \`scope=programs\`, \`sort=value|expiry|newest\`, program filters \`equity=none\`, \`stage\`, \`region\`, \`limit\`)`,
     `- [Startups for sale](${url(`${paths.api}/startups`)}): filter by \`category\`, \`country\`, \`minRevenue\`, \`maxRevenue\`, \`source\`, \`forSale\``,
     `- [MCP server](${url(paths.mcp)}): Streamable HTTP; tools \`search_deals\`, \`get_site_info\`, \`list_categories\``,
     `- [API catalog](${url(paths.apiCatalog)}): RFC 9727 linkset`,
@@ -72,17 +73,28 @@ export function llmsFullTxt(data: CatalogData): string {
   for (const s of data.startups.filter((x) => x.forSale)) {
     const facts = [s.category, s.country, s.revenueDisplay ?? (s.revenue !== undefined ? `revenue $${s.revenue}` : undefined), s.askingPriceDisplay && `asking ${s.askingPriceDisplay}`].filter(Boolean).join(' · ');
     const description = s.description ? [markdownContent(s.description, { headingLevel: 4, siteUrl: site.baseUrl }), ''] : [];
-    out.push(`### [${markdownText(s.name)}](${url(paths.startup(s))})`, '', markdownText(facts), '', ...description);
+    const summary = s.summary ? [markdownText(s.summary), ''] : [];
+    out.push(`### [${markdownText(s.name)}](${url(paths.startup(s))})`, '', ...summary, markdownText(facts), '', ...description);
   }
   return `${out.join('\n').trimEnd()}\n`;
 }
 
-/** A deal's facts as label/value pairs, for its page and its Markdown alike (empty values left out). */
+/**
+ * A deal's facts as label/value pairs, for its page and its Markdown alike (empty values left
+ * out). The facts founders compare between programs are in words; the estimated value in
+ * dollars only when the value text does not already say that amount.
+ */
 export function dealFacts(deal: Deal): (readonly [string, string])[] {
+  const dollars = deal.valueUsd === undefined ? undefined : usd(deal.valueUsd);
   const facts: [string, string | undefined][] = [
     ['Provider', deal.provider],
     ['Value', deal.value],
+    ['Estimated value', dollars && !deal.value?.includes(dollars) ? dollars : undefined],
     ['Savings', deal.savings],
+    ['Equity', deal.equityPercent === undefined ? undefined : equityLabel(deal.equityPercent)],
+    ['Stage', deal.stages?.length ? stagesLabel(deal.stages) : undefined],
+    ['Regions', deal.regions?.length ? regionsLabel(deal.regions) : undefined],
+    ['Next deadline', deal.nextDeadline],
     ['Status', deal.status],
     ['Expires', deal.expiryDate],
     ['Difficulty', deal.difficulty],

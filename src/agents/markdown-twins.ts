@@ -38,7 +38,16 @@ const recordsByPath = new WeakMap<CatalogData, Map<string, Deal | Startup>>();
 
 function startupTwin(startup: Startup, siteUrl: string): string {
   const description = startup.description ? markdownContent(startup.description, { headingLevel: 2, siteUrl }) : '';
-  return `${[`# ${markdownText(startup.name)}`, '', startupFacts(startup), '', ...(startup.website ? [`Website: ${markdownUrl(startup.website)}`, ''] : []), description].join('\n').trimEnd()}\n`;
+  return `${[
+    `# ${markdownText(startup.name)}`,
+    '',
+    ...(startup.summary ? [markdownText(startup.summary), ''] : []),
+    startupFacts(startup),
+    '',
+    ...(startup.website ? [`Website: ${markdownUrl(startup.website)}`, ''] : []),
+    ...(startup.listingUrl ? [`Listing: ${markdownUrl(startup.listingUrl)}`, ''] : []),
+    description,
+  ].join('\n').trimEnd()}\n`;
 }
 
 function listingTwin(path: string, data: CatalogData): string | undefined {
@@ -71,7 +80,13 @@ function listingTwin(path: string, data: CatalogData): string | undefined {
     return page(scope === 'deals' ? 'Deals' : 'Programs', [`${deals.length} live ${scope === 'deals' ? 'deals' : 'accelerators, incubators and grants'}.`], list(deals));
   }
   if (path === paths.startups) {
-    return page('Startups for sale', [`${data.startups.filter((s) => s.forSale).length} for sale.`], data.startups.map((s) => `- [${s.name}](${url(paths.startup(s))}): ${startupFacts(s)}`));
+    // As on the page: those for sale, then (apart) those sold or off the market.
+    const line = (s: Startup) => `- [${markdownText(s.name)}](${url(paths.startup(s))}): ${s.summary ? `${markdownText(s.summary)} ` : ''}${startupFacts(s)}`;
+    const gone = data.startups.filter((s) => !s.forSale);
+    return page('Startups for sale', [`${data.startups.length - gone.length} for sale.`], [
+      ...data.startups.filter((s) => s.forSale).map(line),
+      ...(gone.length ? ['', '## Sold or off the market', '', ...gone.map(line)] : []),
+    ]);
   }
   if (path === paths.submit) {
     return page('Submit a deal', ['Anyone can submit a deal for editorial review; accepted submissions are published after review.'], [

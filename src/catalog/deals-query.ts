@@ -6,7 +6,9 @@
 import type { Scope } from '../schemas/category.ts';
 import type { Deal } from '../schemas/deal.ts';
 import { LIMIT_CAP, type DealListQuery } from '../schemas/query.ts';
+import { regionsOverlap } from '../schemas/program.ts';
 import type { Catalog } from './catalog.ts';
+import { dealSortOrder } from './order.ts';
 import { compareHits, search, type SearchHit } from './search.ts';
 import { queryWords } from './tokens.ts';
 import { expandQuery } from './synonyms.ts';
@@ -36,6 +38,7 @@ export interface DealList {
 export function listDeals(catalog: Catalog, query: DealListQuery): DealList {
   const scope = effectiveScope(catalog, query);
   const category = query.category?.toLowerCase();
+  const region = query.region;
   const matches = (position: number): boolean => {
     const deal = catalog.deals[position] as Deal;
     if (scope !== 'all' && catalog.dealScopes[position] !== scope) return false;
@@ -43,8 +46,14 @@ export function listDeals(catalog: Catalog, query: DealListQuery): DealList {
     if (category !== undefined && deal.category !== category) return false;
     if (query.featured && !deal.featured) return false;
     if (query.recommended && !deal.recommended) return false;
+    // Program facts: a deal that does not state the fact does not match (docs/api.md).
+    if (query.equity === 'none' && deal.equityPercent !== 0) return false;
+    if (query.stage !== undefined && !deal.stages?.includes(query.stage)) return false;
+    if (region !== undefined && !deal.regions?.some((r) => regionsOverlap(r, region))) return false;
     return true;
   };
+  const sorted = dealSortOrder(query.sort);
+  const bySort = sorted && ((a: number, b: number) => sorted(catalog.deals[a] as Deal, catalog.deals[b] as Deal));
   const limit = query.limit === undefined ? undefined : Math.min(query.limit, LIMIT_CAP);
 
   if (query.search !== undefined && query.search.trim() !== '') {
@@ -60,7 +69,11 @@ export function listDeals(catalog: Catalog, query: DealListQuery): DealList {
     }
     // DESIGN: the ranking rules (docs/api.md), then the default order (featured, recommended,
     // lastUpdated, title), which `catalog.deals` is already in: paid placement only breaks ties.
-    const ordered = topK(hits, (a, b) => compareHits(a, b) || (positions[a.doc] as number) - (positions[b.doc] as number), limit);
+    // Another `sort` goes after the first rule (more words matched first), before the others.
+    const at = (hit: SearchHit) => positions[hit.doc] as number;
+    const ordered = bySort
+      ? topK(hits, (a, b) => b.words - a.words || bySort(at(a), at(b)) || compareHits(a, b) || at(a) - at(b), limit)
+      : topK(hits, (a, b) => compareHits(a, b) || at(a) - at(b), limit);
     return { positions: ordered.map((hit) => positions[hit.doc] as number), stats: counter.result() };
   }
   const all: number[] = [];
@@ -70,7 +83,8 @@ export function listDeals(catalog: Catalog, query: DealListQuery): DealList {
     all.push(position);
     counter.add(catalog.deals[position] as Deal);
   }
-  // `catalog.deals` is already in the default order.
+  // `catalog.deals` is already in the default order, which breaks a sort's ties.
+  if (bySort) return { positions: topK(all, (a, b) => bySort(a, b) || a - b, limit), stats: counter.result() };
   return { positions: limit === undefined ? all : all.slice(0, limit), stats: counter.result() };
 }
 

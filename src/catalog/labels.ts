@@ -5,6 +5,8 @@
  * human in another. Pure (no I/O), so the server pages and the instant-search script share it.
  */
 import type { Deal, DealStatus } from '../schemas/deal.ts';
+import type { Region, Stage } from '../schemas/program.ts';
+import type { DealSort } from '../schemas/query.ts';
 
 /** The site's locale for dates and country names (British English, as the content is written). */
 export const LOCALE = 'en-GB';
@@ -22,6 +24,42 @@ export const STATUS_LABELS: Readonly<Record<DealStatus, string>> = {
   expired: 'Expired',
   'coming-soon': 'Coming soon',
   limited: 'Limited availability',
+};
+
+/** Funding stages, for `stages` and the `stage` filter. */
+export const STAGE_LABELS: Readonly<Record<Stage, string>> = {
+  idea: 'Idea',
+  'pre-seed': 'Pre-seed',
+  seed: 'Seed',
+  'series-a': 'Series A',
+  growth: 'Series B and later',
+};
+
+/** Regions, for `regions` and the `region` filter. */
+export const REGION_LABELS: Readonly<Record<Region, string>> = {
+  global: 'Worldwide',
+  africa: 'Africa',
+  asia: 'Asia',
+  europe: 'Europe',
+  'latin-america': 'Latin America',
+  'middle-east': 'Middle East',
+  'north-america': 'North America',
+  oceania: 'Oceania',
+  eu: 'European Union',
+  uk: 'United Kingdom',
+  fr: 'France',
+  de: 'Germany',
+  us: 'United States',
+  ca: 'Canada',
+  in: 'India',
+};
+
+/** The orders of a deal list, for the `sort` menu. */
+export const SORT_LABELS: Readonly<Record<DealSort, string>> = {
+  relevance: 'Best match',
+  value: 'Highest value',
+  expiry: 'Closing soonest',
+  newest: 'Recently updated',
 };
 
 /** The one word for a paid placement (`featured` on deals and startups alike). */
@@ -141,6 +179,63 @@ export function startupMeta(
  */
 export function money(amount: number | undefined, display: string | undefined): string | undefined {
   return display ?? (amount === undefined ? undefined : `$${amount.toLocaleString('en-US')}`);
+}
+
+/**
+ * Whole US dollars as people read them.
+ * @example usd(100000) // '$100,000'
+ */
+export function usd(amount: number): string {
+  return `$${amount.toLocaleString('en-US')}`;
+}
+
+/**
+ * Equity taken, in words.
+ * @example equityLabel(0) // 'No equity'
+ * @example equityLabel(7) // '7% equity'
+ */
+export function equityLabel(percent: number): string {
+  return percent === 0 ? 'No equity' : `${percent}% equity`;
+}
+
+/**
+ * Stages in words: a run of neighbouring stages as a range, others listed.
+ * @example stagesLabel(['seed', 'series-a']) // 'Seed to Series A'
+ * @example stagesLabel(['idea', 'seed']) // 'Idea, seed'
+ * @example stagesLabel(['seed']) // 'Seed stage'
+ */
+export function stagesLabel(stages: readonly string[]): string {
+  const known = Object.keys(STAGE_LABELS);
+  const words = stages.map((s) => STAGE_LABELS[s as Stage] ?? s);
+  const at = stages.map((s) => known.indexOf(s));
+  const run = at.every((i, n) => i >= 0 && (n === 0 || i === (at[n - 1] as number) + 1));
+  const rest = (word: string) => (/^Series/.test(word) ? word : word.toLowerCase());
+  if (words.length === 1) return `${words[0]} stage`;
+  if (run) return `${words[0]} to ${rest(words[words.length - 1] as string)}`;
+  return words.map((w, n) => (n === 0 ? w : rest(w))).join(', ');
+}
+
+/**
+ * Regions in words.
+ * @example regionsLabel(['uk', 'us']) // 'United Kingdom, United States'
+ */
+export function regionsLabel(regions: readonly string[]): string {
+  return regions.map((r) => REGION_LABELS[r as Region] ?? r).join(', ');
+}
+
+/**
+ * A program card's line of facts founders compare: equity, stages, regions, next deadline
+ * (undefined when the deal states none). The server's cards and the instant-search script share it.
+ * @example programLine({ equityPercent: 0, stages: ['seed', 'series-a'], regions: ['eu'] }) // 'No equity · Seed to Series A · European Union'
+ */
+export function programLine(deal: Pick<Deal, 'equityPercent' | 'stages' | 'regions' | 'nextDeadline'>): string | undefined {
+  const parts = [
+    deal.equityPercent === undefined ? undefined : equityLabel(deal.equityPercent),
+    deal.stages?.length ? stagesLabel(deal.stages) : undefined,
+    deal.regions?.length ? regionsLabel(deal.regions) : undefined,
+    deal.nextDeadline ? `Apply by ${readableDate(deal.nextDeadline)}` : undefined,
+  ].filter(Boolean);
+  return parts.length ? parts.join(' · ') : undefined;
 }
 
 // --- internal ---

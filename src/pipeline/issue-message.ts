@@ -13,8 +13,11 @@ export function issueMessage(issue: z.core.$ZodIssue, input: unknown): string {
   switch (issue.code) {
     case 'invalid_value':
       return `expected one of ${issue.values.map((v) => `\`${String(v)}\``).join(' | ')}, got ${shown(received)}`;
-    case 'invalid_type':
-      return received === undefined ? `is required (${issue.expected})` : `expected ${issue.expected}, got ${shown(received)}`;
+    case 'invalid_type': {
+      // zod says `int` for an integer field given a fraction or another type.
+      const expected = issue.expected === 'int' ? 'a whole number' : issue.expected;
+      return received === undefined ? `is required (${expected})` : `expected ${expected}, got ${shown(received)}`;
+    }
     case 'unrecognized_keys':
       return `unknown field${issue.keys.length > 1 ? 's' : ''} ${shownList(issue.keys, ', ', 10)}`;
     case 'too_small':

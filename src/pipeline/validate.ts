@@ -1,6 +1,7 @@
 /**
  * Stage 2: validate parsed content with the zod schemas, then the rules that span files:
- * unique slugs and ids, known categories and sources, and passed expiry dates.
+ * unique slugs and ids, known categories and sources, passed expiry dates and deadlines, and
+ * program facts on a commercial deal (warnings).
  */
 import type * as z from 'zod';
 import { CategoriesFileSchema, type CategoriesFile } from '../schemas/category.ts';
@@ -95,7 +96,7 @@ export const validateSynonyms = (
   return { value: diagnostics.length ? undefined : result.value, diagnostics };
 };
 
-/** Validate deal entries: schema, unique slug and id, known category, expiry warning. */
+/** Validate deal entries: schema, unique slug and id, known category, expiry, deadline and program-fact warnings. */
 export function validateDeals(
   entries: readonly ParsedEntry[],
   categories: CategoriesFile,
@@ -103,6 +104,7 @@ export function validateDeals(
 ): StageResult<Located<Deal>[]> {
   const lineOf = lineFinder(entries);
   const known = new Set(categories.deals.map((c) => c.slug));
+  const programs = new Set(categories.deals.filter((c) => c.scope === 'programs').map((c) => c.slug));
   const allowed = shownList(categories.deals.map((c) => c.slug));
   const { value, diagnostics } = validateEntries(entries, DealSchema, (entry) => ({
     ...entry.data,
@@ -123,6 +125,17 @@ export function validateDeals(
         line: lineOf(path, 'expiryDate'),
         message: `${record.expiryDate} has passed but status is \`${record.status}\`; set status to \`expired\` or move the date`,
       });
+    }
+    if (record.nextDeadline && record.nextDeadline < today && record.status !== 'expired') {
+      const field = 'nextDeadline';
+      diagnostics.push(warning(path, 'deadline_passed', field, `${record.nextDeadline} has passed; set the next deadline, remove it, or set status to \`expired\``, lineOf(path, field)));
+    }
+    // The program facts describe programs: on a commercial deal they are most likely a slip.
+    const programFacts = PROGRAM_FACTS.filter((f) => record[f] !== undefined);
+    const first = programFacts[0];
+    if (first !== undefined && known.has(record.category) && !programs.has(record.category)) {
+      const message = `${shownList(programFacts, ', ')} describe programs, but category ${shown(record.category)} is in the \`deals\` scope; remove them or choose a program category`;
+      diagnostics.push(warning(path, 'program_fact_on_deal', first, message, lineOf(path, first)));
     }
   }
   diagnostics.push(...uniqueness(value, lineOf));
@@ -156,6 +169,9 @@ export function validateStartups(entries: readonly ParsedEntry[], categories: Ca
 // --- internal ---
 
 const MAX_FILES_LISTED = 5;
+/** The Deal fields that only programs carry (schemas/program.ts). */
+const PROGRAM_FACTS = ['equityPercent', 'stages', 'regions', 'nextDeadline'] as const;
+
 
 function validateEntries<S extends z.ZodType>(
   entries: readonly ParsedEntry[],
@@ -240,4 +256,8 @@ function error(file: string, code: string, field: string, message: string, line:
   const diagnostic: Diagnostic = { severity: 'error', code, file, field, message };
   if (line !== undefined) diagnostic.line = line;
   return diagnostic;
+}
+
+function warning(file: string, code: string, field: string, message: string, line: number | undefined): Diagnostic {
+  return { severity: 'warning', code, file, field, message, ...(line === undefined ? {} : { line }) };
 }

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { httpUrl, isoDate, recordId, slug, text, textList } from './fields.ts';
+import { programFields } from './program.ts';
 
 export const DEAL_STATUSES = ['active', 'expired', 'coming-soon', 'limited'] as const;
 export const DIFFICULTIES = ['easy', 'medium', 'hard'] as const;
@@ -22,6 +23,13 @@ export const DealSchema = z.strictObject({
   description: z.string().max(20_000).optional(),
   shortDescription: text(300).optional(),
   value: text(200).optional(),
+  valueUsd: z
+    .number()
+    .int()
+    .min(0, { error: 'expected a whole number of US dollars from 0, like `100000`' })
+    .max(1_000_000_000, { error: 'expected at most 1000000000 (US dollars)' })
+    .describe('Estimated headline value in whole US dollars (the most a startup can get: `Up to $100,000` is `100000`); left out when `value` states no dollar amount.')
+    .optional(),
   savings: text(100).optional(),
   eligibility: textList().optional(),
   requirements: textList().optional(),
@@ -37,6 +45,8 @@ export const DealSchema = z.strictObject({
   difficulty: DifficultySchema.optional(),
   timeToApply: text(100).optional(),
   lastUpdated: isoDate().optional(),
+  // The facts founders compare between programs (accelerators, incubators, grants): program.ts.
+  ...programFields,
 });
 
 /** Front matter of `content/deals/<slug>.md`: the slug is the file name, the body the description. */

@@ -5,6 +5,11 @@
  */
 import * as z from 'zod';
 import { DEAL_STATUSES } from './deal.ts';
+import { REGIONS, STAGES } from './program.ts';
+
+/** Orders of GET /deals (docs/api.md "Sorting"): `relevance` is the order without `sort`. */
+export const DEAL_SORTS = ['relevance', 'value', 'expiry', 'newest'] as const;
+export type DealSort = (typeof DEAL_SORTS)[number];
 
 /** DESIGN: `limit` above 5000 is silently capped. */
 export const LIMIT_CAP = 5000;
@@ -49,6 +54,30 @@ export const DEAL_LIST_PARAMS = {
     description: 'Catalog partition: commercial deals, or accelerator/incubator/grant programs, or all. Default `deals`, or the scope of `category` when one is given.',
     allowed: 'deals, programs, all',
     openapi: { type: 'string', enum: ['deals', 'programs', 'all'], default: 'deals' },
+  },
+  sort: {
+    schema: z.enum(DEAL_SORTS),
+    description:
+      'Order: `relevance` (default: the search ranking with `search`, otherwise featured, recommended, newest), `value` (highest `valueUsd` first, unknown last), ' +
+      '`expiry` (closing soonest first, by the earlier of `expiryDate` and `nextDeadline`; none after, expired last), `newest` (`lastUpdated` newest first). ' +
+      'Ties keep the default order; with `search`, deals matching more of the words still come first.',
+    allowed: DEAL_SORTS.join(', '),
+    openapi: { type: 'string', enum: [...DEAL_SORTS], default: 'relevance' },
+  },
+  equity: {
+    schema: z.literal('none'),
+    description: 'Program filter: `none` keeps programs that take no equity (`equityPercent` 0).',
+    allowed: 'none',
+  },
+  stage: {
+    schema: z.enum(STAGES),
+    description: 'Program filter: programs for this funding stage (`stages` lists it).',
+    allowed: STAGES.join(', '),
+  },
+  region: {
+    schema: z.enum(REGIONS),
+    description: 'Program filter: programs open in this region (one of `regions` is it, inside it or contains it; `global` programs match every region).',
+    allowed: REGIONS.join(', '),
   },
 } satisfies Record<string, QueryParam>;
 

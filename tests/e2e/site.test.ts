@@ -9,6 +9,7 @@ import { accessibilitySuite } from './suites/accessibility.ts';
 import { adminSuite } from './suites/admin.ts';
 import { appearanceSuite } from './suites/appearance.ts';
 import { dealPageSuite } from './suites/deal-page.ts';
+import { factsSuite } from './suites/facts.ts';
 import { filtersSuite } from './suites/filters.ts';
 import { headAndLayoutSuite } from './suites/head-and-layout.ts';
 import { liveHeadSuite } from './suites/live-head.ts';
@@ -22,6 +23,7 @@ afterAll(tearDown);
 
 searchSuite();
 filtersSuite();
+factsSuite();
 dealPageSuite();
 submitSuite();
 appearanceSuite();

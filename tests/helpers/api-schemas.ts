@@ -15,7 +15,8 @@ const strings = () => z.array(z.string());
 
 /**
  * SPEC "Deal", as this API sends it: SPEC's required fields, plus `featured`, `recommended` and
- * `verified`, which every answer carries (false when not set).
+ * `verified`, which every answer carries (false when not set), and the additive optional facts
+ * of issue 15 (`valueUsd`, `equityPercent`, `stages`, `regions`, `nextDeadline`).
  */
 export const DealContractSchema = z.strictObject({
   id: z.string().min(1),
@@ -42,9 +43,14 @@ export const DealContractSchema = z.strictObject({
   difficulty: z.enum(['easy', 'medium', 'hard']).optional(),
   timeToApply: z.string().optional(),
   lastUpdated: calendarDate().optional(),
+  valueUsd: z.int().nonnegative().optional(),
+  equityPercent: z.number().min(0).max(100).optional(),
+  stages: z.array(z.string().min(1)).min(1).optional(),
+  regions: z.array(z.string().min(1)).min(1).optional(),
+  nextDeadline: calendarDate().optional(),
 });
 
-/** SPEC "Startup listing", as this API sends it: `featured` and `forSale` always present; `lastUpdated` and `logoUrl` are additive fields. */
+/** SPEC "Startup listing", as this API sends it: `featured` and `forSale` always present; `lastUpdated`, `logoUrl`, `summary` and `listingUrl` are additive fields. */
 export const StartupContractSchema = z.strictObject({
   id: z.string().min(1),
   slug: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/),
@@ -59,6 +65,8 @@ export const StartupContractSchema = z.strictObject({
   logoUrl: uri().optional(),
   country: z.string().optional(),
   source: z.string().optional(),
+  summary: z.string().min(1).optional(),
+  listingUrl: uri().optional(),
   featured: z.boolean(),
   forSale: z.boolean(),
   lastUpdated: calendarDate().optional(),

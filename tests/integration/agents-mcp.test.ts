@@ -146,7 +146,8 @@ describe('tools/list', () => {
     const { tools } = await client.listTools();
     const search = tools.find((t) => t.name === 'search_deals');
     const props = (search?.inputSchema.properties ?? {}) as Record<string, Record<string, unknown>>;
-    expect(Object.keys(props).sort()).toEqual(['category', 'featured', 'limit', 'query', 'recommended', 'scope', 'status']);
+    expect(Object.keys(props).sort()).toEqual(['category', 'equity', 'featured', 'limit', 'query', 'recommended', 'region', 'scope', 'sort', 'stage', 'status']);
+    expect(props.sort?.enum).toEqual(['relevance', 'value', 'expiry', 'newest']);
     expect(props.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 50 });
     expect(props.query?.type).toBe('string');
     expect(typeof props.query?.maxLength).toBe('number');

@@ -227,7 +227,8 @@ describe('the document', () => {
 
   test('listOrSearchDeals: every SPEC query parameter, typed as the SPEC says', () => {
     const params = queryParams('listOrSearchDeals');
-    expect([...params.keys()].sort()).toEqual(['category', 'featured', 'id', 'limit', 'recommended', 'scope', 'search', 'slug', 'status'].sort());
+    // SPEC's parameters, plus the additive optional ones of issue 15 (`sort` and the program filters).
+    expect([...params.keys()].sort()).toEqual(['category', 'featured', 'id', 'limit', 'recommended', 'scope', 'search', 'slug', 'status', 'sort', 'equity', 'stage', 'region'].sort());
     for (const { param } of params.values()) expect(param.required ?? false).toBe(false);
     const accepts = (name: string, value: unknown) => validatorAt(params.get(name)?.schemaPointer ?? '#/missing')(value);
     expect(['active', 'expired', 'coming-soon', 'limited', 'all'].every((s) => accepts('status', s))).toBe(true);
@@ -244,6 +245,15 @@ describe('the document', () => {
     expect(accepts('scope', 'x')).toBe(false);
     expect((at(params.get('scope')?.schemaPointer ?? '') as Json).default).toBe('deals');
     for (const name of ['search', 'category', 'slug', 'id']) expect(accepts(name, 'anything'), name).toBe(true);
+    expect(['relevance', 'value', 'expiry', 'newest'].every((s) => accepts('sort', s))).toBe(true);
+    expect(accepts('sort', 'price')).toBe(false);
+    expect((at(params.get('sort')?.schemaPointer ?? '') as Json).default).toBe('relevance');
+    expect(accepts('equity', 'none')).toBe(true);
+    expect(accepts('equity', 'some')).toBe(false);
+    expect(accepts('stage', 'seed')).toBe(true);
+    expect(accepts('stage', 'series-c')).toBe(false);
+    expect(accepts('region', 'europe')).toBe(true);
+    expect(accepts('region', 'mars')).toBe(false);
   });
 
   test('listStartups: every SPEC query parameter, typed as the SPEC says', () => {

@@ -153,15 +153,15 @@ export function filtersSuite(): void {
       }
     }
 
-    test('without JavaScript: category + country + min revenue show exactly GET /api/v1/startups with the same filters', async () => {
+    test('without JavaScript: category + country + min revenue show exactly GET /api/v1/startups with the same filters (for sale, the form\'s default)', async () => {
       const { all, category, country, minRevenue } = await chooseFilters();
       const filters = { category, country, minRevenue: String(minRevenue) };
-      const expected = await getJson<StartupList>(api('/api/v1/startups', filters));
+      const expected = await getJson<StartupList>(api('/api/v1/startups', { ...filters, forSale: 'true' }));
       expect(expected.startups.length).toBeGreaterThan(0);
       expect(expected.startups.length).toBeLessThan(all.length);
       const shown = await filterStartups(false, filters);
       expect(shown.url.pathname).toBe('/startups/search/');
-      expect(Object.fromEntries(['category', 'country', 'minRevenue'].map((k) => [k, shown.url.searchParams.get(k)]))).toEqual(filters);
+      expect(Object.fromEntries(['category', 'country', 'minRevenue', 'forSale'].map((k) => [k, shown.url.searchParams.get(k)]))).toEqual({ ...filters, forSale: 'true' });
       expect(shown.names).toEqual(expected.startups.map((s) => s.name));
       expect(shown.summary).toBe(`${expected.total} matching; showing ${expected.startups.length}.`);
       // The card's facts in words (issue 15): the category's name and the country's, never the codes.
@@ -169,10 +169,10 @@ export function filtersSuite(): void {
       for (const line of shown.meta) expect(line.startsWith(`${categoryName} · ${countryName(country)}`)).toBe(true);
     });
 
-    test('with JavaScript: category + min revenue show exactly GET /api/v1/startups with the same filters', async () => {
+    test('with JavaScript: category + min revenue show exactly GET /api/v1/startups with the same filters (for sale, the form\'s default)', async () => {
       const { all, category, minRevenue } = await chooseFilters();
       const filters = { category, minRevenue: String(minRevenue) };
-      const expected = await getJson<StartupList>(api('/api/v1/startups', filters));
+      const expected = await getJson<StartupList>(api('/api/v1/startups', { ...filters, forSale: 'true' }));
       expect(expected.startups.length).toBeGreaterThan(0);
       expect(expected.startups.length).toBeLessThan(all.filter((s) => s.category === category).length);
       expect(expected.startups.every((s) => s.category === category && (s.revenue ?? 0) >= minRevenue)).toBe(true);
