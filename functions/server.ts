@@ -16,6 +16,7 @@ import { GitStore } from './store/git-store.ts';
 import { loadSessionSecret } from './auth/accounts.ts';
 import { readBuiltCommit } from './store/content-sync.ts';
 import { migrateSubmissions } from './submissions/migrate.ts';
+import { submitForm } from './writes/submit-deal.ts';
 
 export interface RunningServer {
   server: Server;
@@ -40,7 +41,7 @@ export async function startServer(config: Config, log: Logger = createLogger()):
   await migrateSubmissions(deps);
   await deps.submissions.start();
   const clientDir = existsSync(join(config.distDir, 'client')) ? join(config.distDir, 'client') : config.distDir;
-  const site = createSite(deps, { clientDir, render: await loadAstroRender(config.distDir) });
+  const site = createSite(deps, { clientDir, render: await loadAstroRender(config.distDir), submit: (request, address) => submitForm(request, deps, address) });
   const server = createNodeServer(createApp(deps, { site }), { trustProxyHops: config.trustProxyHops, log });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

@@ -9,5 +9,10 @@ declare namespace App {
     livePage?: import('./live-page.ts').LivePage | undefined;
     /** Count a finished search and how many deals it matched (the search-gap counter, set by the Node adapter). */
     searched?: (query: string, matches: number) => void;
+    /**
+     * Submit the deal posted to /submit/ (the request's form body) through the API's own path:
+     * its limits for the client's address, validation and store (set by the site handler for a POST).
+     */
+    submitDeal?: (request: Request) => Promise<import('./schemas/submission.ts').FormSubmission>;
   }
 }

@@ -59,6 +59,7 @@ export function catalogExamples(catalog: Catalog) {
           redemption_method: 'link',
           redemption_link: 'https://acme-analytics.example/startups',
           submitter_email: 'founder@acme-analytics.example',
+          ...(category ? { site_category: category.slug } : {}),
         },
       },
     },

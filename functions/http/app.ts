@@ -12,8 +12,8 @@ import { ApiError, methodNotAllowed } from './errors.ts';
 import { allowOf, answerCache, compose, contextFor, cors, errorWriter, identify, observe, rateLimit, versioning, type Client, type RequestContext } from './middleware.ts';
 import type { Method } from './routes.ts';
 
-/** The site: built files, live pages and Astro's on-demand pages (functions/site/site.ts). */
-export type SiteHandler = (request: Request) => Promise<Response>;
+/** The site: built files, live pages and Astro's on-demand pages (functions/site/site.ts); `client.address` for the limits of the submission form. */
+export type SiteHandler = (request: Request, client: { address: string }) => Promise<Response>;
 
 export interface App {
   fetch: (request: Request, client: Client) => Promise<Response>;
@@ -58,7 +58,7 @@ export function createApp(deps: Deps, options: { site?: SiteHandler | undefined 
       }
       case 'site':
         if (!options.site) return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
-        return mutable(await options.site(request));
+        return mutable(await options.site(request, { address: context.address }));
     }
   }
 }

@@ -1,6 +1,8 @@
 /**
  * Request-body validation with ajv, compiled from the same JSON Schema the OpenAPI document
- * publishes. Every failure becomes one sentence naming the field and the rule it broke.
+ * publishes. Every failure becomes one sentence naming the field and the rule it broke, with a
+ * code for it (src/schemas/submission.ts `FIELD_PROBLEMS`); every field's first problem is kept,
+ * so a form can show them all at once.
  *
  * Links first: every `format: uri` string of the schema is a link of this API, and goes through
  * the one rule of every link field (src/schemas/fields.ts `normaliseHttpUrl`, the zod schemas'
@@ -11,12 +13,23 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { HTTP_URL, normaliseHttpUrl } from '../../src/schemas/fields.ts';
+import type { FieldProblem } from '../../src/schemas/submission.ts';
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
 
-/** A compiled validator: `ok` with the (defaults-filled) value, or the first problem. */
-export type BodyValidator<T> = (value: unknown) => { ok: true; value: T } | { ok: false; field: string; message: string };
+/** One problem of a body: the field (`''` for the body itself), the sentence, its code. */
+export interface BodyProblem {
+  field: string;
+  message: string;
+  problem: FieldProblem;
+}
+
+/**
+ * A compiled validator: `ok` with the (defaults-filled) value, or the first problem (`field`,
+ * `message`) and `problems`: the first problem of each field, that first one first.
+ */
+export type BodyValidator<T> = (value: unknown) => { ok: true; value: T } | { ok: false; field: string; message: string; problems: BodyProblem[] };
 
 /**
  * @example const check = compileValidator<Submission>(submissionJsonSchema()); check(body)
@@ -28,10 +41,18 @@ export function compileValidator<T>(schema: object): BodyValidator<T> {
   const links = linkFields(schema as JsonSchema, ajv);
   return (value) => {
     const refused = normaliseLinks(value, links);
-    if (refused) return { ok: false, ...refused };
-    if (validate(value)) return { ok: true, value: value as T };
-    const error = pickError(validate.errors ?? []);
-    return { ok: false, ...describe(error) };
+    if (validate(value) && refused.length === 0) return { ok: true, value: value as T };
+    // A refused link is that field's problem (ajv judged the text as sent, not a link); then
+    // ajv's, without the `if`/`then` wrapper error that repeats them.
+    const problems = [...refused];
+    const errors = validate.errors ?? [];
+    for (const error of errors.filter((e) => e.keyword !== 'if')) {
+      const problem = describe(error);
+      if (!problems.some((p) => p.field === problem.field)) problems.push(problem);
+    }
+    if (problems.length === 0) problems.push(describe(errors[0] as ErrorObject));
+    const [first] = problems as [BodyProblem];
+    return { ok: false, field: first.field, message: first.message, problems };
   };
 }
 
@@ -65,49 +86,46 @@ function linkFields(schema: JsonSchema, ajv: Ajv2020): LinkField[] {
   return fields;
 }
 
-/** Check and normalise the links of a body in place; the first refusal, or undefined. */
-function normaliseLinks(value: unknown, links: readonly LinkField[]): { field: string; message: string } | undefined {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+/** Check and normalise the links of a body in place; the refusals, in the order of the fields. */
+function normaliseLinks(value: unknown, links: readonly LinkField[]): BodyProblem[] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
   const body = value as Record<string, unknown>;
+  const refused: BodyProblem[] = [];
   for (const { field, when } of links) {
     const link = body[field];
     // Not a string: ajv names the type.
     if (typeof link !== 'string') continue;
     if (when && !when.test(body)) continue;
     const checked = normaliseHttpUrl(link);
-    if (!checked.ok) return { field, message: `${field} must be ${HTTP_URL}${checked.problem}${when?.words ?? ''}` };
-    body[field] = checked.url;
+    if (!checked.ok) refused.push({ field, message: `${field} must be ${HTTP_URL}${checked.problem}${when?.words ?? ''}`, problem: 'invalid_url' });
+    else body[field] = checked.url;
   }
-  return undefined;
+  return refused;
 }
 
-/** Prefer errors about a field over the `if`/`then` wrapper error that repeats them. */
-function pickError(errors: ErrorObject[]): ErrorObject {
-  return errors.find((e) => e.keyword !== 'if') ?? (errors[0] as ErrorObject);
-}
-
-function describe(error: ErrorObject): { field: string; message: string } {
+function describe(error: ErrorObject): BodyProblem {
   const field = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
-      return { field: String(params.missingProperty), message: `${String(params.missingProperty)} is required` };
+      return { field: String(params.missingProperty), message: `${String(params.missingProperty)} is required`, problem: 'required' };
     case 'type':
-      return { field, message: `${field || 'body'} must be of type ${String(params.type)}` };
+      return { field, message: `${field || 'body'} must be of type ${String(params.type)}`, problem: 'invalid' };
     case 'minLength':
-      return { field, message: `${field} must be at least ${String(params.limit)} characters` };
+      return { field, message: `${field} must be at least ${String(params.limit)} characters`, problem: 'too_short' };
     case 'maxLength':
-      return { field, message: `${field} must be at most ${String(params.limit)} characters` };
+      return { field, message: `${field} must be at most ${String(params.limit)} characters`, problem: 'too_long' };
     case 'enum':
-      return { field, message: `${field} must be one of ${(params.allowedValues as unknown[]).join(', ')}` };
+      return { field, message: `${field} must be one of ${(params.allowedValues as unknown[]).join(', ')}`, problem: 'not_allowed' };
     case 'format':
-      return { field, message: `${field} must be a valid ${String(params.format) === 'uri' ? 'URL' : String(params.format)}` };
+      if (String(params.format) === 'email') return { field, message: `${field} must be a valid email`, problem: 'invalid_email' };
+      return { field, message: `${field} must be a valid ${String(params.format) === 'uri' ? 'URL' : String(params.format)}`, problem: String(params.format) === 'uri' ? 'invalid_url' : 'invalid' };
     case 'pattern':
-      if (field.endsWith('email')) return { field, message: `${field} must be a valid email address` };
-      return { field, message: field === 'redemption_link' ? `${field} must be an http(s) URL when redemption_method is link` : `${field} must be an http(s) URL` };
+      if (field.endsWith('email')) return { field, message: `${field} must be a valid email address`, problem: 'invalid_email' };
+      return { field, message: field === 'redemption_link' ? `${field} must be an http(s) URL when redemption_method is link` : `${field} must be an http(s) URL`, problem: 'invalid_url' };
     case 'additionalProperties':
-      return { field: String(params.additionalProperty), message: `unknown field ${String(params.additionalProperty)}` };
+      return { field: String(params.additionalProperty), message: `unknown field ${String(params.additionalProperty)}`, problem: 'invalid' };
     default:
-      return { field, message: `${field || 'body'} ${error.message ?? 'is invalid'}` };
+      return { field, message: `${field || 'body'} ${error.message ?? 'is invalid'}`, problem: 'invalid' };
   }
 }

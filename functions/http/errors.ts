@@ -17,21 +17,28 @@ export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly hint: string | undefined;
   readonly headers: Record<string, string>;
+  /** Every problem, one per field, for the optional `fields` of the answer (only where the caller asked for them). */
+  readonly fields: FieldError[] | undefined;
 
-  constructor(status: number, code: ErrorCode, message: string, options: { hint?: string; headers?: Record<string, string> } = {}) {
+  constructor(status: number, code: ErrorCode, message: string, options: { hint?: string; headers?: Record<string, string>; fields?: FieldError[] } = {}) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.hint = options.hint;
     this.headers = options.headers ?? {};
+    this.fields = options.fields;
   }
 }
+
+/** One entry of an error answer's optional `fields`. */
+export type FieldError = NonNullable<ErrorBody['fields']>[number];
 
 /** The SPEC error object for an ApiError. */
 export function errorBody(error: ApiError, now: Date): ErrorBody {
   const body: ErrorBody = { success: false, error: error.message, code: error.code, timestamp: now.toISOString() };
   if (error.hint !== undefined) body.hint = error.hint;
+  if (error.fields !== undefined) body.fields = error.fields;
   return body;
 }
 

@@ -42,13 +42,33 @@ export function isFormBody(request: Request): boolean {
   return type === FORM_URLENCODED || type === FORM_MULTIPART;
 }
 
-async function readValue(request: Request, maxBytes: number, schema: BodySchema | undefined): Promise<unknown> {
+/**
+ * The fields of an HTML form body as sent, name and text, in order (within the size limit; 415
+ * for a body that is no form). `formBody` makes of them what `readBody` makes of the same body.
+ */
+export async function readFormFields(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Array<[string, string]>> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > maxBytes) throw tooLarge(maxBytes);
   const type = mediaType(request);
-  if (type === FORM_MULTIPART) return formToObject(await multipartFields(request, maxBytes), schema);
+  if (type === FORM_MULTIPART) return multipartFields(request, maxBytes);
+  if (type === FORM_URLENCODED) return [...new URLSearchParams(await readText(request, maxBytes))];
+  throw new ApiError(415, 'bad_request', `Content-Type ${type || '(none)'} is not a form.`, { hint: 'Post the form as application/x-www-form-urlencoded or multipart/form-data.' });
+}
+
+/**
+ * Form fields (`readFormFields`) as the object `readBody` reads from the same form with `schema`.
+ * @example const body = formBody(await readFormFields(request), submissionJsonSchema())
+ */
+export function formBody(fields: Iterable<[string, string]>, schema: BodySchema): unknown {
+  return trimmedWithoutEmptyOptional(formToObject(fields, schema), schema);
+}
+
+async function readValue(request: Request, maxBytes: number, schema: BodySchema | undefined): Promise<unknown> {
+  if (isFormBody(request)) return formToObject(await readFormFields(request, maxBytes), schema);
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  const type = mediaType(request);
   const text = await readText(request, maxBytes);
-  if (type === FORM_URLENCODED) return formToObject(new URLSearchParams(text), schema);
   if (type && type !== 'application/json' && !type.endsWith('+json')) {
     throw new ApiError(415, 'bad_request', `Content-Type ${type} is not supported.`, { hint: 'Send a JSON body with Content-Type: application/json.' });
   }

@@ -197,7 +197,16 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'submitDeal',
           tags: ['submissions'],
           summary: 'Submit a deal for editorial review',
-          description: 'Anyone may submit; 5 are accepted per address per rolling hour (refused ones do not count). 201 once the submission is stored durably in the private submission store (no git commit); the same company and link within a day answers the earlier id with `duplicate: true`. The `RateLimit` fields of a 201 or 429 report the hourly submission limit.',
+          description: 'Anyone may submit; 5 are accepted per address per rolling hour (refused ones do not count). 201 once the submission is stored durably in the private submission store (no git commit); the same company and link within a day answers the earlier id with `duplicate: true`. The `RateLimit` fields of a 201 or 429 report the hourly submission limit. A refused submission is a 400 whose `error` names the first problem; with `errors=all` its `fields` lists every problem, one per field.',
+          parameters: [
+            {
+              name: 'errors',
+              in: 'query',
+              required: false,
+              description: '`all`: a 400 `validation_error` also lists every problem of the submission in `fields` (one per field, the one `error` names first). Without it the error object has only its usual fields.',
+              schema: { type: 'string', enum: ['all'] },
+            },
+          ],
           requestBody: { required: true, content: { ...json(ref('DealSubmission'), examples.submitDeal), ...forms(ref('DealSubmission')) } },
           responses: {
             '201': ok('Accepted for review.', ref('SubmissionAccepted'), { examples: { accepted: { summary: 'Accepted', value: { success: true, id: 'sub-4f3c2b1a09e8d7c6' } } } }),

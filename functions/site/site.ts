@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Deps } from '../deps.ts';
+import type { FormSubmission } from '../../src/schemas/submission.ts';
 import { prefersMarkdown } from '../http/negotiate.ts';
 import { twinFor } from '../../src/agents/markdown-twins.ts';
 import type { RenderOptions } from './astro-entry.ts';
@@ -24,18 +25,26 @@ export type AstroRender = (request: Request, locals: App.Locals, options?: Rende
 
 export type SiteDeps = Pick<Deps, 'state' | 'builtSite' | 'config' | 'searchGaps' | 'prepared'>;
 
+/** The submission of the site's form, for a client address (functions/writes/submit-deal.ts `submitForm`). */
+export type SubmitForm = (request: Request, address: string) => Promise<FormSubmission>;
+
 /**
  * The site handler over a built site: `clientDir` is Astro's `dist/client`, `render` its
- * on-demand renderer (see `loadAstroRender`); without it, on-demand pages are 404s.
- * @example const site = createSite(deps, { clientDir: join(distDir, 'client'), render: await loadAstroRender(distDir) });
+ * on-demand renderer (see `loadAstroRender`); without it, on-demand pages are 404s. `submit`
+ * takes the posts of the submission form (/submit/), which the page hands over with the
+ * client's address; without it that form answers 503.
+ * @example const site = createSite(deps, { clientDir: join(distDir, 'client'), render: await loadAstroRender(distDir), submit: (r, a) => submitForm(r, deps, a) });
  */
-export function createSite(deps: SiteDeps, options: { clientDir: string; render?: AstroRender | undefined }): (request: Request) => Promise<Response> {
-  const { clientDir, render } = options;
+export function createSite(
+  deps: SiteDeps,
+  options: { clientDir: string; render?: AstroRender | undefined; submit?: SubmitForm | undefined },
+): (request: Request, client?: { address: string }) => Promise<Response> {
+  const { clientDir, render, submit } = options;
   const livePages = new LivePageCache(deps.prepared);
   const errorPage = (pathname: string) => serveStatic(new Request('http://site/'), clientDir, pathname);
   const notFound = async (request: Request): Promise<Response> => (await serveStatic(request, clientDir, '/404.html', 404)) ?? plainNotFound();
 
-  return async (request) => {
+  return async (request, client) => {
     const path = new URL(request.url).pathname;
     const catalog = deps.state().catalog;
     const locals = (livePage?: App.Locals['livePage']): App.Locals => ({
@@ -44,8 +53,12 @@ export function createSite(deps: SiteDeps, options: { clientDir: string; render?
       livePage,
       searched: (query, matches) => deps.searchGaps.note(query, matches),
     });
-    // Other methods reach only on-demand pages (where Astro checks the origin of form posts), as before.
-    if (request.method !== 'GET' && request.method !== 'HEAD') return (await render?.(webRequest(request), locals(), { errorPage })) ?? plainNotFound();
+    // Other methods reach only on-demand pages (where Astro checks the origin of form posts), as before;
+    // a page that takes a post (/submit/) hands it back with the client's address.
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      const posted: App.Locals = { ...locals(), submitDeal: submit && client ? (page) => submit(page, client.address) : undefined };
+      return (await render?.(webRequest(request), posted, { errorPage })) ?? plainNotFound();
+    }
 
     const changed = changedPage(path, deps.builtSite, catalog);
     if (changed?.kind === 'gone') return notFound(request);

@@ -28,7 +28,10 @@ const REVIEW_STATES = ['pending', 'approved', 'rejected', 'all'] as const;
 /** Submissions per listing page: by default, and at most (more is capped, like `limit` on deals). */
 const PAGE = { default: 200, max: 1000 };
 
-/** Default deal category for each submission category (the admin may choose another). */
+/**
+ * Default deal category for each submission category, for a submission without `site_category`
+ * (the admin may choose another).
+ */
 export const CATEGORY_FOR_SUBMISSION: Record<string, string> = {
   cloud: 'cloud-credits',
   saas: 'saas-discounts',
@@ -65,7 +68,9 @@ export async function approveSubmission(request: Request, deps: ReviewDeps & Dea
       const afterCommit = () => markReviewed(deps, approved);
       // Published before, but the private store failed to record it (a crash, a full disk): record it now.
       if (catalog.dealById.has(dealId)) return { upserts: [], removals: [], message: '', actor: session.email, afterCommit };
-      const category = body.category ?? CATEGORY_FOR_SUBMISSION[submission.category];
+      // The admin's choice; else the site category the submitter chose, while the catalog still has it; else SPEC's category's.
+      const chosen = submission.site_category !== undefined && catalog.categories.deals.some((c) => c.slug === submission.site_category) ? submission.site_category : undefined;
+      const category = body.category ?? chosen ?? CATEGORY_FOR_SUBMISSION[submission.category];
       if (!category) throw new ApiError(400, 'validation_error', 'category is required for a submission in category `other`.', { hint: 'Send a deal category slug.' });
       const company = oneLine(submission.company_name);
       const title = body.title ?? `${company}: ${oneLine(submission.deal_value)}`.slice(0, 200);

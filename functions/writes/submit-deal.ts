@@ -2,34 +2,61 @@
  * POST /api/v1/submit-deal (SPEC `submitDeal`): anyone submits a deal for editorial review.
  * 5 accepted submissions per client address per rolling hour; 201 only once the submission is
  * durable in the private store (docs/submissions.md; no git commit).
+ *
+ * The site's own form (/submit/) posts to its page, which hands the request to `submitForm`
+ * below (through `Astro.locals.submitDeal`, functions/site/site.ts): the same limits, store and
+ * rules, answered as data the page words itself.
  */
-import { submissionJsonSchema, type Submission } from '../../src/schemas/submission.ts';
+import type { Catalog } from '../../src/catalog/catalog.ts';
+import { submissionCategoryFor, submissionJsonSchema, type FieldProblem, type FormSubmission, type Submission } from '../../src/schemas/submission.ts';
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
-import { compileValidator } from '../http/body-validator.ts';
+import { compileValidator, type BodyProblem } from '../http/body-validator.ts';
 import type { RequestContext } from '../http/middleware.ts';
 import { limitKey } from '../http/limit-key.ts';
 import { ApiError } from '../http/errors.ts';
-import { isFormBody, MAX_BODY_BYTES, readBody } from '../http/request-body.ts';
+import { formBody, isFormBody, MAX_BODY_BYTES, readBody, readFormFields } from '../http/request-body.ts';
 import { submissionRefusal } from '../submissions/refusal.ts';
 
-/** What a submission uses: the per-address limit, the submission store, the time, the log (the store's refusals). */
-export type SubmitDeps = Pick<Deps, 'submitLimit' | 'submissions' | 'clock' | 'log'>;
+/** What a submission uses: the per-address limit, the submission store, the catalog (its categories), the time, the log (the store's refusals). */
+export type SubmitDeps = Pick<Deps, 'submitLimit' | 'submissions' | 'state' | 'clock' | 'log'>;
+/** What the site's form uses besides: the per-minute budget the API route has (`submit` policy). */
+export type FormSubmitDeps = SubmitDeps & Pick<Deps, 'rateLimits'>;
 
 /** The one schema: ajv validates with it, and form fields are decoded by its types (request-body.ts). */
 const SUBMISSION_SCHEMA = submissionJsonSchema();
 const validateSubmission = compileValidator<Submission>(SUBMISSION_SCHEMA);
+/** The fields of a submission: the only names a form error or a kept value may carry. */
+const FORM_FIELDS = new Set(Object.keys((SUBMISSION_SCHEMA as { properties: Record<string, unknown> }).properties));
+
+/**
+ * A refused submission: every problem, one per field, each with its code. The answer's `error`
+ * is the first (as it always was); its `fields` lists them all when the caller asked (`listed`).
+ */
+class InvalidSubmission extends ApiError {
+  readonly problems: readonly BodyProblem[];
+
+  constructor(problems: [BodyProblem, ...BodyProblem[]], listed: boolean) {
+    const [first] = problems;
+    super(400, 'validation_error', first.message, {
+      hint: first.field === 'site_category' ? 'GET /api/v1/categories lists the deal categories (`deals`, by `slug`).' : 'See the Deal submission schema in /openapi.json for every field rule.',
+      fields: listed && problems.some((p) => p.field !== '') ? problems.filter((p) => p.field !== '').map(({ field, message }) => ({ field, message })) : undefined,
+    });
+    this.problems = problems;
+  }
+}
 
 /**
  * A plain HTML form post (no JavaScript) gets a redirect: to the thanks page, or back to the
  * form with an error code and the field it names (never text: the page words each code itself,
- * so a crafted /submit/?error= link cannot show its own words on this site). API callers get JSON.
+ * so a crafted /submit/?error= link cannot show its own words on this site). API callers get
+ * JSON; with `?errors=all`, a refusal lists every problem in `fields`.
  */
 export async function postSubmitDeal(request: Request, deps: SubmitDeps, context: RequestContext): Promise<Response> {
   const fromForm = isFormBody(request) && (request.headers.get('accept') ?? '').includes('text/html');
-  if (!fromForm) return submit(request, deps, context);
+  if (!fromForm) return submit(request, deps, context, new URL(request.url).searchParams.get('errors') === 'all');
   try {
-    const response = await submit(request, deps, context);
+    const response = await submit(request, deps, context, false);
     const { id } = (await response.clone().json()) as { id: string };
     return new Response(null, { status: 303, headers: { Location: `/submit/thanks/?id=${encodeURIComponent(id)}`, 'Cache-Control': 'no-store' } });
   } catch (error) {
@@ -39,34 +66,90 @@ export async function postSubmitDeal(request: Request, deps: SubmitDeps, context
   }
 }
 
-/** The fields a form error may name: the submission's own, never a name the client sent. */
-const FORM_FIELDS = new Set(Object.keys((SUBMISSION_SCHEMA as { properties: Record<string, unknown> }).properties));
-
 /**
- * An ApiError as the code and field /submit/ shows a message for (src/pages/submit/index.astro).
- * The validator words each rule in a fixed way (http/body-validator.ts): `<field> is required`,
- * `<field> must be at least …`; anything else is `invalid` with no field.
+ * A submission posted by the site's own form to its page (src/pages/submit/index.astro): the
+ * API's path, all of it (the `submit` rate policy of the route, the hourly budget, validation,
+ * the store), answered as data: accepted with the id, or refused with every field's problem as
+ * a code and the fields as typed. One difference, for the form only: it asks for this site's
+ * category (`site_category`) and SPEC's `category` is derived from it when the form sends none.
+ * @example const outcome = await submitForm(request, deps, '203.0.113.7')
  */
+export async function submitForm(request: Request, deps: FormSubmitDeps, address: string): Promise<FormSubmission> {
+  let values: Record<string, string> = {};
+  try {
+    const rate = await deps.rateLimits.consume('submit', address);
+    if (!rate.allowed) return { accepted: false, status: 429, values, problems: [], form: 'too_many', retryAfterSeconds: rate.resetSeconds };
+    const fields = await readFormFields(request, MAX_BODY_BYTES);
+    values = typedValues(fields);
+    const { body } = await admit(async () => withCategory(formBody(fields, SUBMISSION_SCHEMA)), deps, address, false);
+    return { accepted: true, id: body.id };
+  } catch (error) {
+    if (error instanceof InvalidSubmission) return { accepted: false, status: 400, values, problems: formProblems(error.problems) };
+    if (!(error instanceof ApiError) || (error.status >= 500 && error.status !== 503)) throw error;
+    const retryAfter = Number(error.headers['Retry-After']);
+    const wait = Number.isInteger(retryAfter) && retryAfter > 0 ? { retryAfterSeconds: retryAfter } : {};
+    if (error.status === 429) return { accepted: false, status: 429, values, problems: [], form: 'too_many', ...wait };
+    if (error.status === 503) return { accepted: false, status: 503, values, problems: [], form: 'unavailable', ...wait };
+    if (error.status === 413) return { accepted: false, status: 413, values, problems: [], form: 'too_large' };
+    return { accepted: false, status: 400, values, problems: [], form: 'invalid' };
+  }
+}
+
+// --- internal ---
+
+/** An ApiError as the code and field /submit/ shows a message for (src/pages/submit/index.astro). */
 function formError(error: ApiError): { error: string; field?: string } {
   if (error.status === 429) return { error: 'too_many' };
   if (error.status === 413) return { error: 'too_large' };
-  const [, field = '', rule = ''] = /^(\w+) (.*)$/.exec(error.message) ?? [];
-  if (error.code !== 'validation_error' || !FORM_FIELDS.has(field)) return { error: 'invalid' };
-  return { error: FORM_RULES.find(([pattern]) => pattern.test(rule))?.[1] ?? 'invalid', field };
+  const first = error instanceof InvalidSubmission ? error.problems[0] : undefined;
+  if (!first || !FORM_FIELDS.has(first.field)) return { error: 'invalid' };
+  return { error: first.problem, field: first.field };
 }
 
-/** The validator's wording of a rule → its form error code. */
-const FORM_RULES: ReadonlyArray<readonly [RegExp, string]> = [
-  [/^is required$/, 'required'],
-  [/^must be at least /, 'too_short'],
-  [/^must be at most /, 'too_long'],
-  [/^must be one of /, 'not_allowed'],
-  [/^must be a valid email/, 'invalid_email'],
-  [/URL/, 'invalid_url'],
-];
+/** The submission's fields as the form sent them (the first of repeated names), to show them again. */
+function typedValues(fields: Iterable<[string, string]>): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [name, value] of fields) if (FORM_FIELDS.has(name) && !Object.hasOwn(values, name)) values[name] = value;
+  return values;
+}
 
-async function submit(request: Request, deps: SubmitDeps, context: RequestContext): Promise<Response> {
-  const key = limitKey(context.address);
+/** The form's body with SPEC's `category` derived from `site_category` when the form sent none. */
+function withCategory(body: unknown): unknown {
+  if (body === null || typeof body !== 'object') return body;
+  const fields = body as Record<string, unknown>;
+  if (fields.category === undefined && typeof fields.site_category === 'string') fields.category = submissionCategoryFor(fields.site_category);
+  return fields;
+}
+
+/**
+ * The problems as the form shows them: the form's Category select is `site_category`, and SPEC's
+ * `category` comes from it, so a problem with either is that select's (the first one counts).
+ */
+function formProblems(problems: readonly BodyProblem[]): Array<{ field: string; problem: FieldProblem }> {
+  const shown: Array<{ field: string; problem: FieldProblem }> = [];
+  for (const { field, problem } of problems) {
+    const at = field === 'category' ? 'site_category' : field;
+    if (!shown.some((p) => p.field === at)) shown.push({ field: at, problem });
+  }
+  return shown;
+}
+
+async function submit(request: Request, deps: SubmitDeps, context: RequestContext, listed: boolean): Promise<Response> {
+  const { body, headers } = await admit(() => readBody(request, MAX_BODY_BYTES, SUBMISSION_SCHEMA), deps, context.address, listed);
+  return answerResponse(request, jsonAnswer(201, body, headers));
+}
+
+/**
+ * One submission through the hourly budget: a place reserved, the body read, validated and
+ * stored, the place given back when it was not accepted. Throws the error to answer otherwise.
+ */
+async function admit(
+  read: () => Promise<unknown>,
+  deps: SubmitDeps,
+  address: string,
+  listed: boolean,
+): Promise<{ body: { success: true; id: string; duplicate?: true }; headers: Record<string, string> }> {
+  const key = limitKey(address);
   const now = deps.clock();
   const policy = { 'RateLimit-Policy': `"submissions";q=${deps.submitLimit.limit};w=${deps.submitLimit.windowMs / 1000}` };
   // Reserve the place before any work, in one atomic step: parallel submissions cannot all pass
@@ -80,25 +163,23 @@ async function submit(request: Request, deps: SubmitDeps, context: RequestContex
   }
   let body: { success: true; id: string; duplicate?: true };
   try {
-    body = await accept(request, deps, now);
+    body = await accept(await read(), deps, now, listed);
   } catch (error) {
     // DESIGN: only accepted submissions use up the budget; refused or failed ones give it back.
     await deps.submitLimit.release(key, place.token);
     throw error;
   }
-  return answerResponse(
-    request,
-    jsonAnswer(201, body, { ...policy, RateLimit: `"submissions";r=${place.remaining};t=${Math.ceil(deps.submitLimit.windowMs / 1000)}`, 'Cache-Control': 'no-store' }),
-  );
+  return { body, headers: { ...policy, RateLimit: `"submissions";r=${place.remaining};t=${Math.ceil(deps.submitLimit.windowMs / 1000)}`, 'Cache-Control': 'no-store' } };
 }
 
 /** Validate and store one submission; throws the error to answer otherwise. */
-async function accept(request: Request, deps: Pick<Deps, 'submissions' | 'log'>, now: Date): Promise<{ success: true; id: string; duplicate?: true }> {
+async function accept(value: unknown, deps: SubmitDeps, now: Date, listed: boolean): Promise<{ success: true; id: string; duplicate?: true }> {
   // JSON and form alike: a form's fields decoded by the schema's types, empty optional fields left out.
-  const checked = validateSubmission(await readBody(request, MAX_BODY_BYTES, SUBMISSION_SCHEMA));
-  if (!checked.ok) {
-    throw new ApiError(400, 'validation_error', checked.message, { hint: 'See the Deal submission schema in /openapi.json for every field rule.' });
-  }
+  const checked = validateSubmission(value);
+  const problems = checked.ok ? [] : [...checked.problems];
+  const category = siteCategoryProblem(value, deps.state().catalog);
+  if (category && !problems.some((p) => p.field === category.field)) problems.push(category);
+  if (!checked.ok || problems.length > 0) throw new InvalidSubmission(problems as [BodyProblem, ...BodyProblem[]], listed);
   let result: { id: string; duplicate: boolean };
   try {
     result = await deps.submissions.submit(checked.value, now);
@@ -106,4 +187,14 @@ async function accept(request: Request, deps: Pick<Deps, 'submissions' | 'log'>,
     throw submissionRefusal(error, deps.log);
   }
   return result.duplicate ? { success: true, id: result.id, duplicate: true } : { success: true, id: result.id };
+}
+
+/** `site_category`, when sent as text, must be a deal category of the live catalog (content/categories.yaml). */
+function siteCategoryProblem(value: unknown, catalog: Catalog): BodyProblem | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const sent = (value as Record<string, unknown>).site_category;
+  if (typeof sent !== 'string') return undefined;
+  const slugs = catalog.categories.deals.map((c) => c.slug);
+  if (slugs.includes(sent)) return undefined;
+  return { field: 'site_category', message: `site_category must be one of ${slugs.join(', ')}`, problem: 'not_allowed' };
 }

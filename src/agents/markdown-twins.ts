@@ -90,7 +90,9 @@ function listingTwin(path: string, data: CatalogData): string | undefined {
   }
   if (path === paths.submit) {
     return page('Submit a deal', ['Anyone can submit a deal for editorial review; accepted submissions are published after review.'], [
-      `Send a JSON POST to ${url(`${paths.api}/submit-deal`)} with company_name (2-120 characters), website_url, benefit_description (10-2000), category (cloud, saas, marketing, hiring, legal, other), deal_value (up to 100), redemption_method (link or code), redemption_link (up to 300; a URL for link), and optionally is_exclusive, submitter_email, logo_url. At most 5 accepted submissions per address per hour.`,
+      `Send a JSON POST to ${url(`${paths.api}/submit-deal`)} with company_name (2-120 characters), website_url, benefit_description (10-2000), category (cloud, saas, marketing, hiring, legal, other), deal_value (up to 100), redemption_method (link or code), redemption_link (up to 300; a URL for link), and optionally is_exclusive, submitter_email, logo_url and site_category: the category of this site it belongs in, one of ${data.categories.deals.map((c) => c.slug).join(', ')} (${url(`${paths.api}/categories`)} names them). At most 5 accepted submissions per address per hour.`,
+      '',
+      `A refused submission is a 400 whose \`error\` names the first problem; POST to ${url(`${paths.api}/submit-deal?errors=all`)} to get every problem, one per field, in \`fields\`. Editors review submissions in the order they arrive.`,
     ]);
   }
   if (path === paths.about) {

@@ -41,6 +41,10 @@ export const ErrorBodySchema = z.strictObject({
   code: z.enum(ERROR_CODES).describe('Stable machine-readable code.'),
   hint: z.string().optional().describe('Suggested next step.'),
   timestamp: z.iso.datetime({ offset: true }),
+  fields: z
+    .array(z.strictObject({ field: z.string().describe('The field, as named in the request body.'), message: z.string().describe('What is wrong with it, worded as `error` words the first problem.') }))
+    .optional()
+    .describe('Only on a refused submission (`POST /submit-deal?errors=all`): every problem, one per field, the one `error` names first.'),
 });
 
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;

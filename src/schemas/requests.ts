@@ -22,7 +22,7 @@ export const SignOutSchema = z
 export const ApprovalSchema = z.object({
   id: filled('the submission id').describe('The submission id.'),
   status: z.enum(DEAL_STATUSES).default('active'),
-  category: z.string().optional().describe("A deal category slug. Required for a submission in category `other`; otherwise defaults to the deal category matching the submission's."),
+  category: z.string().optional().describe("A deal category slug. Defaults to the submission's `site_category` (while the catalog has it), else to the deal category matching its `category`; required when neither gives one (`other`)."),
   title: z.string().max(200).optional().describe('Defaults to the company and the value.'),
   slug: z
     .string()

@@ -53,6 +53,9 @@ describe('a refused form post redirects with a code and a field, never text', ()
     ['a website that is no URL', { website_url: 'not a url' }, 'invalid_url', 'website_url'],
     ['a redemption link that is no URL', { redemption_link: 'call us' }, 'invalid_url', 'redemption_link'],
     ['an e-mail that is no address', { submitter_email: 'nobody' }, 'invalid_email', 'submitter_email'],
+    ['a site category the catalog does not have', { site_category: 'crypto' }, 'not_allowed', 'site_category'],
+    // Several problems: the first, as `error` names it.
+    ['a short company name and a bad e-mail', { company_name: 'A', submitter_email: 'nobody' }, 'too_short', 'company_name'],
   ])('%s', async (_name, change, code, field) => {
     const query = await postForm('127.0.30.1', { ...valid(1), ...change });
     expect(Object.fromEntries(query)).toEqual({ error: code, field });

@@ -252,6 +252,26 @@ describe('POST /api/v1/admin/submissions/approve', () => {
     expect((ok.body as { deal: Deal }).deal.category).toBe('accelerators');
   });
 
+  test('the site category the submitter chose (`site_category`) is the default deal category, before the one matching `category`; the admin\'s `category` still wins', async () => {
+    // `saas` alone would give saas-discounts: the submitter's choice comes first, even in `other`.
+    const chosen = await submitNew({ category: 'saas', site_category: 'cloud-credits' });
+    expect((await recordFile(chosen.id)).site_category).toBe('cloud-credits');
+    const approved = await admin('POST', '/api/v1/admin/submissions/approve', { id: chosen.id });
+    expect(approved.status, approved.text).toBe(200);
+    expect((approved.body as { deal: Deal }).deal.category).toBe('cloud-credits');
+    expect((approved.body as { submission: SubmissionRecord }).submission.site_category).toBe('cloud-credits');
+
+    const other = await submitNew({ category: 'other', site_category: 'accelerators' });
+    const program = await admin('POST', '/api/v1/admin/submissions/approve', { id: other.id });
+    expect(program.status, program.text).toBe(200);
+    expect((program.body as { deal: Deal }).deal.category).toBe('accelerators');
+
+    const overruled = await submitNew({ category: 'saas', site_category: 'accelerators' });
+    const admins = await admin('POST', '/api/v1/admin/submissions/approve', { id: overruled.id, category: 'saas-discounts' });
+    expect(admins.status, admins.text).toBe(200);
+    expect((admins.body as { deal: Deal }).deal.category).toBe('saas-discounts');
+  });
+
   test('a coupon-code submission becomes a deal whose applicationUrl is the website and whose description holds the code', async () => {
     const { id, body } = await submitNew({ redemption_method: 'code', redemption_link: 'FOUNDERS50' });
     const result = await admin('POST', '/api/v1/admin/submissions/approve', { id, status: 'active' });

@@ -12,7 +12,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { expectDealList } from '../helpers/api-schemas.ts';
+import * as z from 'zod';
+import { ErrorBodySchema, expectDealList } from '../helpers/api-schemas.ts';
 import {
   call,
   callFrom,
@@ -370,6 +371,104 @@ describe('methods', () => {
       expect(allow).not.toContain(method);
     });
   }
+});
+
+describe('site_category: the deal category of this site (additive, issue 15)', () => {
+  const SITE_CATEGORIES = ['cloud-credits', 'saas-discounts', 'accelerators'];
+
+  test('optional: a deal or program category of the catalog is accepted and stored with the submission; leaving it out changes nothing', async () => {
+    for (const category of ['saas-discounts', 'accelerators']) {
+      const id = expectAccepted(await submit({ ...validSubmission(), site_category: category }));
+      expect(storedRecord(id).site_category).toBe(category);
+      // SPEC's category is kept as sent, beside it.
+      expect(storedRecord(id).category).toBe('cloud');
+    }
+    expect(storedRecord(expectAccepted(await submit(validSubmission())))).not.toHaveProperty('site_category');
+  });
+
+  test.each([
+    ['a slug the catalog does not have', 'crypto'],
+    ['a SPEC category, which is not a site category', 'saas'],
+    ['a startup category', 'ecommerce'],
+    ['not text', 42],
+    ['text longer than any slug', 'x'.repeat(121)],
+  ])('%s is 400 validation_error naming site_category; nothing stored', async (_name, value) => {
+    const files = submissionFiles();
+    const error = expectError(await submit({ ...validSubmission(), site_category: value }, '127.0.1.2'), 400, 'validation_error');
+    expect(error.error).toMatch(/^site_category /);
+    if (typeof value === 'string' && value.length < 100) {
+      // What is allowed, from the live catalog.
+      expect(error.error).toBe(`site_category must be one of ${SITE_CATEGORIES.join(', ')}`);
+      expect(error.hint).toContain('/api/v1/categories');
+    }
+    expect(submissionFiles()).toEqual(files);
+  });
+
+  test('an empty site_category is left out, like every empty optional field', async () => {
+    expect(storedRecord(expectAccepted(await submit({ ...validSubmission(), site_category: '  ' })))).not.toHaveProperty('site_category');
+  });
+
+  test('in a form post to the API too', async () => {
+    const fields = { ...(validSubmission() as Record<string, string>), site_category: 'accelerators' };
+    const answer = await callFrom(freshAddress(), env.url, 'POST', '/api/v1/submit-deal', { rawBody: new URLSearchParams(fields).toString(), origin: null, headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' } });
+    expect(storedRecord(expectAccepted(answer)).site_category).toBe('accelerators');
+  });
+});
+
+describe('every problem at once: `fields` with ?errors=all (additive, issue 15)', () => {
+  /** The error object with its optional `fields`: SPEC's keys and that one only. */
+  const ListedErrorSchema = z.strictObject({
+    ...ErrorBodySchema.shape,
+    fields: z.array(z.strictObject({ field: z.string(), message: z.string().min(1) })).min(1),
+  });
+  const submitListed = (body: unknown, from = '127.0.1.3'): Promise<JsonResult> => callFrom(from, env.url, 'POST', '/api/v1/submit-deal?errors=all', { body, origin: null });
+
+  test('every problem, one per field; `error` and `hint` as without the parameter, which answers SPEC\'s error object alone', async () => {
+    const body = { ...validSubmission(), company_name: 'A', benefit_description: 'x'.repeat(2001), category: 'food', submitter_email: 'nobody', site_category: 'crypto' };
+    const files = submissionFiles();
+    const listed = await submitListed(body);
+    expect(listed.status, listed.text).toBe(400);
+    const answer = ListedErrorSchema.parse(listed.body);
+    expect(answer.code).toBe('validation_error');
+    expect(answer.fields).toEqual([
+      { field: 'company_name', message: 'company_name must be at least 2 characters' },
+      { field: 'benefit_description', message: 'benefit_description must be at most 2000 characters' },
+      { field: 'category', message: 'category must be one of cloud, saas, marketing, hiring, legal, other' },
+      { field: 'submitter_email', message: 'submitter_email must be a valid email address' },
+      { field: 'site_category', message: 'site_category must be one of cloud-credits, saas-discounts, accelerators' },
+    ]);
+    // The first is the one `error` names, worded as it always was; without ?errors=all, exactly SPEC's keys.
+    const plain = expectError(await submit(body, '127.0.1.3'), 400, 'validation_error');
+    expect(answer.error).toBe(plain.error);
+    expect(answer.fields[0]?.message).toBe(plain.error);
+    expect(answer.hint).toBe(plain.hint);
+    expect(Object.keys(plain).sort()).toEqual(['code', 'error', 'hint', 'success', 'timestamp']);
+    expect(submissionFiles()).toEqual(files);
+  });
+
+  test('refused links first (as `error` always named them), then the other fields; one entry per field', async () => {
+    const body = { ...validSubmission(), website_url: 'javascript:alert(1)', logo_url: 'https://user:pw@example.com', redemption_link: 'x'.repeat(301), deal_value: 'y'.repeat(101) };
+    const answer = ListedErrorSchema.parse((await submitListed(body)).body);
+    expect(answer.fields.map((f) => f.field)).toEqual(['website_url', 'logo_url', 'redemption_link', 'deal_value']);
+    expect(answer.error).toBe(answer.fields[0]?.message);
+    expect(answer.error).toMatch(/^website_url must be an absolute http:\/\/ or https:\/\/ URL/);
+    expect(new Set(answer.fields.map((f) => f.field)).size).toBe(answer.fields.length);
+  });
+
+  test('an empty object: every required field is named', async () => {
+    const answer = ListedErrorSchema.parse((await submitListed({})).body);
+    expect(answer.fields.map((f) => f.field).sort()).toEqual(['benefit_description', 'category', 'company_name', 'deal_value', 'redemption_link', 'website_url']);
+    for (const { field, message } of answer.fields) expect(message).toBe(`${field} is required`);
+  });
+
+  test('a body that is no object has no field to list: SPEC\'s error object alone', async () => {
+    const answer = expectError(await submitListed(['a list']), 400, 'validation_error');
+    expect(answer.error).toBe('body must be of type object');
+  });
+
+  test('a valid submission is accepted as without the parameter', async () => {
+    expectAccepted(await submitListed(validSubmission(), freshAddress()));
+  });
 });
 
 describe('rate limit: 5 accepted submissions per client address per hour', () => {

@@ -1,6 +1,6 @@
 /**
- * axe-core (WCAG 2.0/2.1 A and AA) on every page type, the admin pages (signed in) included, in
- * light and dark colour schemes. The scans run a few at a time (each page in its own context) to
+ * axe-core (WCAG 2.0/2.1 A and AA) on every page type, the admin pages (signed in) and the
+ * submission form showing its errors included, in light and dark colour schemes. The scans run a few at a time (each page in its own context) to
  * keep the suite short.
  */
 import { execFileSync } from 'node:child_process';
@@ -67,6 +67,28 @@ export function accessibilitySuite(): void {
         const response = await page.goto(e2e().url(path));
         expect(response?.status()).toBe(type.status);
         expect(await scan(page, path, scheme)).toEqual([]);
+      } finally {
+        await close();
+      }
+    });
+
+    test.each(SCHEMES)('submit with errors (a refused post: summary, messages by the fields, a form-level message) in %s mode has no violations', async (scheme) => {
+      const { page, close } = await openPage(e2e().browser, { colorScheme: scheme });
+      try {
+        await page.goto(e2e().url('/submit/'));
+        await page.locator('#company_name').fill('A');
+        await page.locator('#website_url').fill('example dot com');
+        await page.locator('#benefit_description').fill('Too short');
+        await page.locator('#redemption_link').fill('call us');
+        await page.locator('#submitter_email').fill('nobody');
+        await page.locator('#is_exclusive').check();
+        const [response] = await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Submit for review' }).click()]);
+        expect(response?.status()).toBe(400);
+        expect(await page.locator('[data-error-for]').count()).toBe(6);
+        expect(await scan(page, '/submit/ (refused post)', scheme)).toEqual([]);
+        await page.goto(e2e().url('/submit/?error=too_many'));
+        expect(await page.locator('[data-form-error]').count()).toBe(1);
+        expect(await scan(page, '/submit/?error=too_many', scheme)).toEqual([]);
       } finally {
         await close();
       }
