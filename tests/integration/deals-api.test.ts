@@ -336,6 +336,11 @@ describe('invalid values', () => {
     ['featured', 'false', 'true'],
     ['recommended', '1', 'true'],
     ['scope', 'x', 'deals, programs, all'],
+    ['sort', 'price', 'relevance, value, expiry, newest'],
+    ['sort', 'VALUE', 'relevance, value, expiry, newest'],
+    ['equity', 'yes', 'none'],
+    ['stage', 'series-c', 'idea, pre-seed, seed, series-a, growth'],
+    ['region', 'mars', 'global, africa, asia, europe'],
   ])('%s=%s is 400 validation_error naming the parameter', async (name, value, allowed) => {
     const { status, headers, body } = await getJson(server.url, `/api/v1/deals?${name}=${value}`);
     expect(status).toBe(400);
