@@ -9,7 +9,7 @@ import type { Startup } from '../schemas/startup.ts';
 import type { SynonymsFile } from '../schemas/synonyms.ts';
 import { compareTitles } from './order.ts';
 import { loadSearchIndex, withDocuments, type CompactIndex, type SearchIndex } from './search.ts';
-import { dealFieldTexts } from './index-fields.ts';
+import { dealFieldTexts, startupFieldTexts } from './index-fields.ts';
 import { compileSynonyms, type SynonymTable } from './synonyms.ts';
 
 /** What the build writes to `generated/catalog.json`: records already in default order. */
@@ -42,6 +42,8 @@ export interface Catalog extends CatalogData {
   scopeByCategory: Map<string, Scope>;
   dealBySlug: Map<string, Deal>;
   dealById: Map<string, Deal>;
+  startupBySlug: Map<string, Startup>;
+  startupById: Map<string, Startup>;
   /** Position in `deals` of each deal's lunr document, by index document number. */
   dealSearch: IndexedSearch;
   startupSearch: IndexedSearch;
@@ -60,12 +62,7 @@ export interface IndexedSearch {
  * @example const catalog = createCatalog(JSON.parse(catalogJson), JSON.parse(indexJson))
  */
 export function createCatalog(data: CatalogData, indexes: SearchPostings): Catalog {
-  return {
-    ...withDeals(data, indexes.deals),
-    startupJson: data.startups.map(jsonOf),
-    startupNameRank: rankBy(data.startups, (s) => s.name),
-    startupSearch: indexed(indexes.startups, data.startups),
-  };
+  return { ...data, ...dealParts(data, indexes.deals), ...startupParts(data, indexes.startups) };
 }
 
 /**
@@ -78,20 +75,29 @@ export function withChangedDeals(previous: Catalog, data: CatalogData, changed: 
     changed.map((deal) => ({ ref: deal.id, texts: dealFieldTexts(deal, data.categories) })),
     removedIds,
   );
-  return {
-    ...withDeals(data, index),
-    startupJson: previous.startupJson,
-    startupNameRank: previous.startupNameRank,
-    startupSearch: previous.startupSearch,
-  };
+  return { ...data, ...dealParts(data, index), ...pick(previous, STARTUP_PARTS) };
+}
+
+/** The catalog after a startups-only change: the mirror of `withChangedDeals`. */
+export function withChangedStartups(previous: Catalog, data: CatalogData, changed: readonly Startup[], removedIds: readonly string[]): Catalog {
+  const index = withDocuments(
+    previous.startupSearch.index,
+    changed.map((startup) => ({ ref: startup.id, texts: startupFieldTexts(startup) })),
+    removedIds,
+  );
+  return { ...data, ...pick(previous, DEAL_PARTS), ...startupParts(data, index) };
 }
 
 // --- internal ---
 
-function withDeals(data: CatalogData, dealIndex: CompactIndex | SearchIndex) {
+/** What a catalog derives from its deals (and categories), rebuilt when they change. */
+const DEAL_PARTS = ['dealJson', 'dealTitleRank', 'scopeByCategory', 'dealScopes', 'dealBySlug', 'dealById', 'dealSearch', 'synonymTable'] as const;
+/** What a catalog derives from its startups. */
+const STARTUP_PARTS = ['startupJson', 'startupNameRank', 'startupBySlug', 'startupById', 'startupSearch'] as const;
+
+function dealParts(data: CatalogData, dealIndex: CompactIndex | SearchIndex): Pick<Catalog, (typeof DEAL_PARTS)[number]> {
   const scopeByCategory = new Map(data.categories.deals.map((c) => [c.slug, c.scope]));
   return {
-    ...data,
     dealJson: data.deals.map(jsonOf),
     dealTitleRank: rankBy(data.deals, (d) => d.title),
     scopeByCategory,
@@ -101,6 +107,21 @@ function withDeals(data: CatalogData, dealIndex: CompactIndex | SearchIndex) {
     dealSearch: indexed(dealIndex, data.deals),
     synonymTable: compileSynonyms(data.synonyms),
   };
+}
+
+function startupParts(data: CatalogData, startupIndex: CompactIndex | SearchIndex): Pick<Catalog, (typeof STARTUP_PARTS)[number]> {
+  return {
+    startupJson: data.startups.map(jsonOf),
+    startupNameRank: rankBy(data.startups, (s) => s.name),
+    startupBySlug: new Map(data.startups.map((s) => [s.slug, s])),
+    startupById: new Map(data.startups.map((s) => [s.id, s])),
+    startupSearch: indexed(startupIndex, data.startups),
+  };
+}
+
+/** The parts named, taken over from a catalog whose records they describe did not change. */
+function pick<K extends keyof Catalog>(catalog: Catalog, keys: readonly K[]): Pick<Catalog, K> {
+  return Object.fromEntries(keys.map((key) => [key, catalog[key]])) as Pick<Catalog, K>;
 }
 
 /** Each record's JSON, computed once per record object (a write keeps unchanged records). */

@@ -1,24 +1,27 @@
 /**
- * Every admin change to deals goes through here, one at a time: check the change against the
- * whole catalog (the build's own validation), commit it to the content store, then serve the
- * new catalog, and only then answer. A change that fails validation is never written; one the
- * store cannot take leaves nothing behind (503).
+ * Every admin change to deals and startups goes through here, one at a time: check the change
+ * against the whole catalog (the build's own validation), commit it to the content store, then
+ * serve the new catalog, and only then answer. A change that fails validation is never
+ * written; one the store cannot take leaves nothing behind (503).
  */
-import { withChangedDeals, type Catalog } from '../../src/catalog/catalog.ts';
+import type { Catalog } from '../../src/catalog/catalog.ts';
 import type { Diagnostic } from '../../src/pipeline/diagnostics.ts';
-import { ContentSnapshot, dealFileText, dealPath } from '../../src/pipeline/content-snapshot.ts';
+import { ContentSnapshot } from '../../src/pipeline/content-snapshot.ts';
+import { recordFileText, recordPath, type ContentRecord } from '../../src/pipeline/record-files.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
 import { StoreConflictError, StoreUnavailableError, type ContentChange } from '../store/content-store.ts';
+import { DEALS, type RecordKind } from './record-kinds.ts';
 
-/** What a deal write uses: the write queue and the store it commits to, the catalog it checks against and replaces, the time, the log. */
-export type DealWriteDeps = Pick<Deps, 'content' | 'store' | 'state' | 'replaceCatalog' | 'clock' | 'log'>;
+/** What a record write uses: the write queue and the store it commits to, the catalog it checks against and replaces, the time, the log. */
+export type RecordWriteDeps = Pick<Deps, 'content' | 'store' | 'state' | 'replaceCatalog' | 'clock' | 'log'>;
+export type DealWriteDeps = RecordWriteDeps;
 
-export interface DealChange {
-  /** Deals to write, as they should be stored (by slug). */
-  upserts: Deal[];
-  /** Slugs whose files go (including a renamed deal's old slug). */
+export interface RecordChange<T extends ContentRecord> {
+  /** Records to write, as they should be stored (by slug). */
+  upserts: T[];
+  /** Slugs whose files go (including a renamed record's old slug). */
   removals: string[];
   message: string;
   actor: string;
@@ -30,13 +33,20 @@ export interface DealChange {
   afterCommit?: () => Promise<void>;
 }
 
-/**
- * Apply one change; resolves with the commit once readers see it. `plan` runs in the queue
- * against the catalog as it is then, so two writes to one deal never work from the same
- * stale copy (no lost update); it may throw an ApiError to refuse.
- * @example await applyDealChange(deps, (catalog) => ({ upserts: [deal], removals: [], message: 'Add x', actor: 'ann@example.com' }))
- */
+export type DealChange = RecordChange<Deal>;
+
+/** `applyChange` for deals. */
 export function applyDealChange(deps: DealWriteDeps, plan: (catalog: Catalog) => DealChange | Promise<DealChange>): Promise<{ commit: string | undefined }> {
+  return applyChange(deps, DEALS, plan);
+}
+
+/**
+ * Apply one change to records of one kind; resolves with the commit once readers see it.
+ * `plan` runs in the queue against the catalog as it is then, so two writes to one record
+ * never work from the same stale copy (no lost update); it may throw an ApiError to refuse.
+ * @example await applyChange(deps, STARTUPS, (catalog) => ({ upserts: [startup], removals: [], message: 'Add startup x', actor: 'ann@example.com' }))
+ */
+export function applyChange<T extends ContentRecord>(deps: RecordWriteDeps, kind: RecordKind<T>, plan: (catalog: Catalog) => RecordChange<T> | Promise<RecordChange<T>>): Promise<{ commit: string | undefined }> {
   return deps.content.exclusive(async () => {
     const current = deps.state().catalog;
     const change = await plan(current);
@@ -45,26 +55,26 @@ export function applyDealChange(deps: DealWriteDeps, plan: (catalog: Catalog) =>
       return { commit: deps.content.status().indexedCommit };
     }
     const today = deps.clock().toISOString().slice(0, 10);
-    const next = new ContentSnapshot(current).withDealChanges(change.upserts, change.removals, today);
+    const next = new ContentSnapshot(current).withChanges(kind.files, change.upserts, change.removals, today);
     if (!next.value) {
       const first = next.diagnostics.find((d) => d.severity === 'error');
-      throw new ApiError(400, 'validation_error', first ? describe(first) : 'The deal is not valid.', {
-        hint: 'Fix the named field; GET /openapi.json describes every Deal field.',
+      throw new ApiError(400, 'validation_error', first ? describe(first) : `The ${kind.noun} is not valid.`, {
+        hint: `Fix the named field; GET /openapi.json describes every ${kind.schema} field.`,
       });
     }
     // Files hold the validated records (defaults filled), exactly as a build would read them back.
-    const stored = new Map(next.value.data.deals.map((d) => [d.slug, d]));
-    const written = new Set(change.upserts.map((d) => d.slug));
+    const stored = new Map(next.value.changed.map((r) => [r.slug, r]));
+    const written = new Set(change.upserts.map((r) => r.slug));
     let nextCatalog: Catalog;
     const files: ContentChange[] = [
-      ...change.removals.filter((slug) => !written.has(slug)).map((slug) => ({ path: dealPath(slug), text: null })),
-      ...change.upserts.map((deal) => ({ path: dealPath(deal.slug), text: dealFileText(stored.get(deal.slug) ?? deal) })),
+      ...change.removals.filter((slug) => !written.has(slug)).map((slug) => ({ path: recordPath(kind.files, slug), text: null })),
+      ...change.upserts.map((record) => ({ path: recordPath(kind.files, record.slug), text: recordFileText(kind.files, stored.get(record.slug) ?? record) })),
     ];
     let result: { commit: string; integrated?: boolean };
     try {
       const committing = deps.store.commit(files, { message: change.message, author: { name: change.actor, email: change.actor } });
       // Build the next catalog while git works in its own processes; serve it only once committed.
-      nextCatalog = withChangedDeals(current, next.value.data, next.value.changed, next.value.removedIds);
+      nextCatalog = kind.nextCatalog(current, next.value);
       result = await committing;
     } catch (error) {
       if (!(error instanceof StoreUnavailableError)) throw error;

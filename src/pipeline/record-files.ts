@@ -1,0 +1,79 @@
+/**
+ * How each kind of record (deals, startups) is kept in the content tree: one Markdown file per
+ * record under its folder, named by its slug, front matter in schema order, description as the
+ * body; and which pipeline rules check it and in which order the catalog lists it. Writes and
+ * the history read every kind through one of these, never through a kind-specific copy.
+ */
+import type { CatalogData } from '../catalog/catalog.ts';
+import { compareDeals, compareStartups } from '../catalog/order.ts';
+import type { CategoriesFile } from '../schemas/category.ts';
+import { DealFrontMatterSchema, type Deal } from '../schemas/deal.ts';
+import { StartupFrontMatterSchema, type Startup } from '../schemas/startup.ts';
+import type { StageResult } from './diagnostics.ts';
+import type { ParsedEntry } from './parse.ts';
+import { toMarkdown } from './serialize.ts';
+import { validateDeals, validateStartups, type Located } from './validate.ts';
+
+/** What every content record has: the id that survives renames, and the slug that names its file. */
+export interface ContentRecord {
+  id: string;
+  slug: string;
+}
+
+export interface RecordFiles<T extends ContentRecord> {
+  /** Folder inside the content root. */
+  folder: 'deals' | 'startups';
+  /** Front matter keys in the order files keep them. */
+  frontMatterKeys: readonly string[];
+  /** The build's own rules for records of this kind (schema, categories, sources, dates). */
+  validate: (entries: readonly ParsedEntry[], categories: CategoriesFile, today: string) => StageResult<Located<T>[]>;
+  /** The catalog's default order. */
+  compare: (a: T, b: T) => number;
+  records: (data: CatalogData) => readonly T[];
+  /** `data` with these records (already in order) in place of its own of this kind. */
+  withRecords: (data: CatalogData, records: T[]) => CatalogData;
+}
+
+export const DEAL_FILES: RecordFiles<Deal> = {
+  folder: 'deals',
+  frontMatterKeys: Object.keys(DealFrontMatterSchema.shape),
+  validate: validateDeals,
+  compare: compareDeals,
+  records: (data) => data.deals,
+  withRecords: (data, deals) => ({ ...data, deals }),
+};
+
+export const STARTUP_FILES: RecordFiles<Startup> = {
+  folder: 'startups',
+  frontMatterKeys: Object.keys(StartupFrontMatterSchema.shape),
+  validate: (entries, categories) => validateStartups(entries, categories),
+  compare: compareStartups,
+  records: (data) => data.startups,
+  withRecords: (data, startups) => ({ ...data, startups }),
+};
+
+/**
+ * Path of a record's file inside the content root.
+ * @example recordPath(DEAL_FILES, 'aws-activate') // 'deals/aws-activate.md'
+ */
+export function recordPath(kind: Pick<RecordFiles<ContentRecord>, 'folder'>, slug: string): string {
+  return `${kind.folder}/${slug}.md`;
+}
+
+/**
+ * A record's file text: front matter in schema order (then any other keys, which validation
+ * will refuse), description as the body.
+ */
+export function recordFileText<T extends ContentRecord>(kind: RecordFiles<T>, record: T): string {
+  const { description, slug: _slug, ...rest } = record as T & Record<string, unknown>;
+  const ordered: Record<string, unknown> = {};
+  for (const key of kind.frontMatterKeys) ordered[key] = rest[key];
+  for (const [key, value] of Object.entries(rest)) if (!(key in ordered)) ordered[key] = value;
+  return toMarkdown(ordered, typeof description === 'string' ? description : '');
+}
+
+/** Path of a deal's file inside the content root. */
+export const dealPath = (slug: string): string => recordPath(DEAL_FILES, slug);
+
+/** A deal file's text (see `recordFileText`). */
+export const dealFileText = (deal: Deal): string => recordFileText(DEAL_FILES, deal);
