@@ -117,6 +117,11 @@ export function findRecord<T extends ContentRecord>(catalog: Catalog, kind: Reco
   return byId ?? bySlug;
 }
 
+/** How a request named a record, for messages: ``id `d-1` and slug `acme` ``. */
+export function describeName(name: { id?: string | undefined; slug?: string | undefined }): string {
+  return [name.id === undefined ? '' : `id \`${name.id}\``, name.slug === undefined ? '' : `slug \`${name.slug}\``].filter(Boolean).join(' and ');
+}
+
 /**
  * The upserts and removals that put `updated` in place of `current` (the old file goes when the
  * slug changed); a slug another record has is a 400 `conflict`.
@@ -129,11 +134,14 @@ export function replacing<T extends ContentRecord>(catalog: Catalog, kind: Recor
   return { upserts: [updated], removals: renamed ? [current.slug] : [] };
 }
 
-/** 412 when `If-Match` (if sent) does not name the record as it is now; a weak tag never matches a write. */
-export function checkIfMatch<T extends ContentRecord>(request: Request, kind: RecordKind<T>, record: T): void {
+/**
+ * 412 when `If-Match` (if sent) does not name the record as it is now; a weak tag never matches
+ * a write, and nothing matches a record that does not exist (RFC 9110 §13.1.1).
+ */
+export function checkIfMatch<T extends ContentRecord>(request: Request, kind: RecordKind<T>, record: T | undefined): void {
   const ifMatch = request.headers.get('if-match');
   if (ifMatch === null) return;
-  if (!matchesEtag(ifMatch, recordEtag(kind, record)) || (ifMatch.trim() !== '*' && ifMatch.trim().startsWith('W/'))) {
+  if (!record || !matchesEtag(ifMatch, recordEtag(kind, record)) || (ifMatch.trim() !== '*' && ifMatch.trim().startsWith('W/'))) {
     throw new ApiError(412, 'conflict', `The ${kind.noun} has changed since you read it.`, {
       hint: `GET the ${kind.noun} again, re-apply your change and send the new ETag in If-Match.`,
     });

@@ -12,7 +12,7 @@ import { SynonymsFileSchema, type SynonymsFile } from '../schemas/synonyms.ts';
 import { foldWords } from '../catalog/fold.ts';
 import { cut, shown, shownList, type Diagnostic, type StageResult } from './diagnostics.ts';
 import { issueMessage, issuePath } from './issue-message.ts';
-import type { ParsedEntry } from './parse.ts';
+import { entryRecord, type ParsedEntry } from './parse.ts';
 
 /** A validated record with the file it came from. */
 export interface Located<T> {
@@ -106,11 +106,7 @@ export function validateDeals(
   const known = new Set(categories.deals.map((c) => c.slug));
   const programs = new Set(categories.deals.filter((c) => c.scope === 'programs').map((c) => c.slug));
   const allowed = shownList(categories.deals.map((c) => c.slug));
-  const { value, diagnostics } = validateEntries(entries, DealSchema, (entry) => ({
-    ...entry.data,
-    slug: entry.slug,
-    ...(entry.body ? { description: entry.body } : {}),
-  }));
+  const { value, diagnostics } = validateEntries(entries, DealSchema, entryRecord);
   for (const { path, record } of value) {
     const line = lineOf(path, 'category');
     if (!known.has(record.category)) {
@@ -147,11 +143,7 @@ export function validateStartups(entries: readonly ParsedEntry[], categories: Ca
   const lineOf = lineFinder(entries);
   const knownCategories = new Set(categories.startups.map((c) => c.slug));
   const knownSources = new Set(categories.sources.map((s) => s.slug));
-  const { value, diagnostics } = validateEntries(entries, StartupSchema, (entry) => ({
-    ...entry.data,
-    slug: entry.slug,
-    ...(entry.body ? { description: entry.body } : {}),
-  }));
+  const { value, diagnostics } = validateEntries(entries, StartupSchema, entryRecord);
   for (const { path, record } of value) {
     if (!knownCategories.has(record.category)) {
       const allowed = shownList(categories.startups.map((c) => c.slug)) || '(none defined in categories.yaml `startups`)';
