@@ -81,6 +81,40 @@ export function useWriteServer(accounts: readonly TestAccount[], ready: (server:
   });
 }
 
+/** A write server with an admin and a member signed in (see `useAdminServer`). */
+export interface AdminServer {
+  readonly env: WriteServer;
+  /** The admin's `Cookie` header value. */
+  readonly cookie: string;
+  readonly memberCookie: string;
+  /** An admin request from the site itself. */
+  admin: (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<JsonResult>;
+}
+
+/**
+ * `useWriteServer` with `ADMIN` and `MEMBER`, both signed in; the returned object is filled in
+ * when the server is up, so use it inside tests only.
+ */
+export function useAdminServer(): AdminServer {
+  const state = {} as { env: WriteServer; cookie: string; memberCookie: string };
+  useWriteServer([ADMIN, MEMBER], async (started) => {
+    state.env = started;
+    [state.cookie, state.memberCookie] = await Promise.all([login(started.url, ADMIN), login(started.url, MEMBER)]);
+  });
+  return {
+    get env() {
+      return state.env;
+    },
+    get cookie() {
+      return state.cookie;
+    },
+    get memberCookie() {
+      return state.memberCookie;
+    },
+    admin: (method, path, body, headers) => call(state.env.url, method, path, { cookie: state.cookie, body, ...(headers ? { headers } : {}) }),
+  };
+}
+
 export interface JsonResult {
   status: number;
   headers: Headers;

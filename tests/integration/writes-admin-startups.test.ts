@@ -14,38 +14,24 @@ import type { Startup } from '../../src/schemas/startup.ts';
 import { expectStartupList, StartupContractSchema } from '../helpers/api-schemas.ts';
 import {
   ADMIN,
-  MEMBER,
   call,
   changedFiles,
   commitCount,
   expectError,
   expectUnchanged,
   git,
-  login,
   repoState,
   uniqueWord,
-  useWriteServer,
-  type JsonResult,
-  type WriteServer,
+  useAdminServer,
 } from '../helpers/writes-harness.ts';
 
-let env: WriteServer;
-let cookie: string;
-let memberCookie: string;
-
-useWriteServer([ADMIN, MEMBER], async (started) => {
-  env = started;
-  [cookie, memberCookie] = await Promise.all([login(env.url, ADMIN), login(env.url, MEMBER)]);
-});
+const server = useAdminServer();
+const { admin } = server;
 
 const ADMIN_STARTUPS = '/api/v1/admin/startups';
 const today = (): string => new Date().toISOString().slice(0, 10);
-const authorOfHead = (): string => git(env.repo, 'log', '-1', '--format=%ae').trim();
-const fileOf = (slug: string): string => join(env.contentDir, 'startups', `${slug}.md`);
-
-/** An admin request from the site itself. */
-const admin = (method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<JsonResult> =>
-  call(env.url, method, path, { cookie, body, ...(headers ? { headers } : {}) });
+const authorOfHead = (): string => git(server.env.repo, 'log', '-1', '--format=%ae').trim();
+const fileOf = (slug: string): string => join(server.env.contentDir, 'startups', `${slug}.md`);
 
 /** A minimal valid listing with a unique name, and the slug the server makes of it. */
 function newListing(word = uniqueWord()): { input: { name: string; category: string }; slug: string; word: string } {
@@ -62,7 +48,7 @@ async function readListing(slug: string): Promise<{ startup: Startup; etag: stri
 
 /** Slugs the public list answers for a search. */
 async function publicSlugs(search: string): Promise<string[]> {
-  const result = await call(env.url, 'GET', `/api/v1/startups?search=${encodeURIComponent(search)}`);
+  const result = await call(server.env.url, 'GET', `/api/v1/startups?search=${encodeURIComponent(search)}`);
   expect(result.status, result.text).toBe(200);
   return expectStartupList(result.body).startups.map((s) => s.slug);
 }
@@ -76,33 +62,33 @@ async function create(): Promise<Startup> {
 
 describe('who may call /api/v1/admin/startups', () => {
   test('without a session every method is 401, with a member session 403, and nothing changes', async () => {
-    const before = repoState(env.repo);
+    const before = repoState(server.env.repo);
     const { input } = newListing();
     const requests: [string, string, unknown?][] = [['GET', ADMIN_STARTUPS], ['POST', ADMIN_STARTUPS, input], ['PUT', ADMIN_STARTUPS, { slug: 'invoicenest', name: 'X' }], ['DELETE', `${ADMIN_STARTUPS}?slug=invoicenest`]];
     for (const [method, path, body] of requests) {
-      expectError(await call(env.url, method, path, { body }), 401, 'unauthorized');
-      expectError(await call(env.url, method, path, { body, cookie: memberCookie }), 403, 'forbidden');
+      expectError(await call(server.env.url, method, path, { body }), 401, 'unauthorized');
+      expectError(await call(server.env.url, method, path, { body, cookie: server.memberCookie }), 403, 'forbidden');
     }
-    expectUnchanged(env.repo, before);
+    expectUnchanged(server.env.repo, before);
   });
 
   test('an admin write from another origin (or with no Origin and a cross-site fetch) is 403 and changes nothing', async () => {
-    const before = repoState(env.repo);
+    const before = repoState(server.env.repo);
     const { input } = newListing();
-    expectError(await call(env.url, 'POST', ADMIN_STARTUPS, { body: input, cookie, origin: 'https://evil.example' }), 403, 'forbidden');
-    expectError(await call(env.url, 'PUT', ADMIN_STARTUPS, { body: { slug: 'invoicenest', name: 'X' }, cookie, origin: null, headers: { 'Sec-Fetch-Site': 'cross-site' } }), 403, 'forbidden');
-    expectError(await call(env.url, 'DELETE', `${ADMIN_STARTUPS}?slug=invoicenest`, { cookie, origin: 'null' }), 403, 'forbidden');
-    expectUnchanged(env.repo, before);
+    expectError(await call(server.env.url, 'POST', ADMIN_STARTUPS, { body: input, cookie: server.cookie, origin: 'https://evil.example' }), 403, 'forbidden');
+    expectError(await call(server.env.url, 'PUT', ADMIN_STARTUPS, { body: { slug: 'invoicenest', name: 'X' }, cookie: server.cookie, origin: null, headers: { 'Sec-Fetch-Site': 'cross-site' } }), 403, 'forbidden');
+    expectError(await call(server.env.url, 'DELETE', `${ADMIN_STARTUPS}?slug=invoicenest`, { cookie: server.cookie, origin: 'null' }), 403, 'forbidden');
+    expectUnchanged(server.env.repo, before);
   });
 
   test('CORS: a preflight from another origin is granted no method; the public /api/v1/startups still answers writes 405', async () => {
     for (const method of ['GET', 'POST', 'PUT', 'DELETE']) {
-      const response = await fetch(`${env.url}${ADMIN_STARTUPS}`, { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': method } });
+      const response = await fetch(`${server.env.url}${ADMIN_STARTUPS}`, { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': method } });
       await response.text();
       expect(response.headers.get('access-control-allow-origin'), method).toBeNull();
     }
     for (const method of ['POST', 'PUT', 'DELETE']) {
-      const result = await call(env.url, method, '/api/v1/startups', { cookie, body: { name: 'X' } });
+      const result = await call(server.env.url, method, '/api/v1/startups', { cookie: server.cookie, body: { name: 'X' } });
       expectError(result, 405, 'method_not_allowed');
       expect(result.headers.get('allow')).not.toContain(method);
     }
@@ -117,7 +103,7 @@ describe('GET /api/v1/admin/startups', () => {
     const { startups, total } = all.body as { startups: Startup[]; total: number };
     expect(startups.length).toBe(total);
     for (const startup of startups) expect(StartupContractSchema.safeParse(startup).success).toBe(true);
-    const publicOrder = expectStartupList((await call(env.url, 'GET', '/api/v1/startups')).body).startups.map((s) => s.slug);
+    const publicOrder = expectStartupList((await call(server.env.url, 'GET', '/api/v1/startups')).body).startups.map((s) => s.slug);
     expect(startups.map((s) => s.slug)).toEqual(publicOrder);
     const page = await admin('GET', `${ADMIN_STARTUPS}?limit=2&offset=1`);
     expect(page.body).toEqual({ success: true, startups: startups.slice(1, 3), total });
@@ -141,18 +127,18 @@ describe('GET /api/v1/admin/startups', () => {
 
 describe('POST /api/v1/admin/startups', () => {
   test('a minimal listing is created with defaults, in one commit by the admin adding its file, and the public list shows it at once', async () => {
-    const before = repoState(env.repo);
+    const before = repoState(server.env.repo);
     const { input, slug, word } = newListing();
     const result = await admin('POST', ADMIN_STARTUPS, input);
     expect(result.status, result.text).toBe(200);
     const startup = (result.body as { startup: Startup }).startup;
     expect(startup).toEqual({ id: expect.stringMatching(/^s-[0-9a-f]{8}$/) as unknown as string, slug, name: input.name, category: 'saas', featured: false, forSale: true, lastUpdated: today() });
     expect(result.headers.get('etag')).toBe((await readListing(slug))?.etag);
-    expect(commitCount(env.repo)).toBe(before.count + 1);
-    expect(changedFiles(env.repo)).toEqual([['A', `content/startups/${slug}.md`]]);
+    expect(commitCount(server.env.repo)).toBe(before.count + 1);
+    expect(changedFiles(server.env.repo)).toEqual([['A', `content/startups/${slug}.md`]]);
     expect(authorOfHead()).toBe(ADMIN.email);
-    expect(git(env.repo, 'log', '-1', '--format=%s').trim()).toBe(`Add startup ${slug}`);
-    expect(git(env.repo, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+    expect(git(server.env.repo, 'log', '-1', '--format=%s').trim()).toBe(`Add startup ${slug}`);
+    expect(git(server.env.repo, 'status', '--porcelain', '--untracked-files=all')).toBe('');
     expect(matter(readFileSync(fileOf(slug), 'utf8')).data).toMatchObject({ id: startup.id, name: input.name, category: 'saas', forSale: true });
     expect(await publicSlugs(word)).toEqual([slug]);
   });
@@ -167,10 +153,10 @@ describe('POST /api/v1/admin/startups', () => {
   });
 
   test('a slug in use (given, or made from the name) is 400 conflict and changes nothing', async () => {
-    const before = repoState(env.repo);
+    const before = repoState(server.env.repo);
     expectError(await admin('POST', ADMIN_STARTUPS, { slug: 'invoicenest', name: 'Another', category: 'saas' }), 400, 'conflict');
     expectError(await admin('POST', ADMIN_STARTUPS, { name: 'Formbird', category: 'saas' }), 400, 'conflict');
-    expectUnchanged(env.repo, before);
+    expectUnchanged(server.env.repo, before);
   });
 
   const invalid: Array<{ name: string; patch: Record<string, unknown>; field: string }> = [
@@ -186,36 +172,36 @@ describe('POST /api/v1/admin/startups', () => {
   ];
   for (const { name, patch, field } of invalid) {
     test(`${name} is 400 validation_error naming \`${field}\`, as JSON; no commit, no file`, async () => {
-      const before = repoState(env.repo);
+      const before = repoState(server.env.repo);
       const { input, slug } = newListing();
       const result = await admin('POST', ADMIN_STARTUPS, JSON.parse(JSON.stringify({ ...input, ...patch })) as unknown);
       expect(result.headers.get('content-type')).toContain('application/json');
       expect(expectError(result, 400, 'validation_error').error).toContain(field);
-      expectUnchanged(env.repo, before);
+      expectUnchanged(server.env.repo, before);
       expect(existsSync(fileOf(slug))).toBe(false);
     });
   }
 
   test('no name and no slug, malformed JSON and a non-object body are refused as JSON errors', async () => {
-    const before = repoState(env.repo);
+    const before = repoState(server.env.repo);
     expectError(await admin('POST', ADMIN_STARTUPS, { category: 'saas' }), 400, 'validation_error');
-    expectError(await call(env.url, 'POST', ADMIN_STARTUPS, { cookie, rawBody: '{"name": ' }), 400, 'bad_request');
+    expectError(await call(server.env.url, 'POST', ADMIN_STARTUPS, { cookie: server.cookie, rawBody: '{"name": ' }), 400, 'bad_request');
     expectError(await admin('POST', ADMIN_STARTUPS, [{ name: 'In an array' }]), 400, 'validation_error');
-    expectUnchanged(env.repo, before);
+    expectUnchanged(server.env.repo, before);
   });
 });
 
 describe('PUT /api/v1/admin/startups', () => {
   test('by slug: changes the named field, keeps the id, one commit modifying the file; the public list follows', async () => {
     const created = await create();
-    const before = repoState(env.repo);
+    const before = repoState(server.env.repo);
     const result = await admin('PUT', ADMIN_STARTUPS, { slug: created.slug, revenue: 250000, revenueDisplay: '$250k ARR' });
     expect(result.status, result.text).toBe(200);
     expect((result.body as { startup: Startup }).startup).toEqual({ ...created, revenue: 250000, revenueDisplay: '$250k ARR' });
-    expect(commitCount(env.repo)).toBe(before.count + 1);
-    expect(changedFiles(env.repo)).toEqual([['M', `content/startups/${created.slug}.md`]]);
+    expect(commitCount(server.env.repo)).toBe(before.count + 1);
+    expect(changedFiles(server.env.repo)).toEqual([['M', `content/startups/${created.slug}.md`]]);
     expect(authorOfHead()).toBe(ADMIN.email);
-    const listed = await call(env.url, 'GET', `/api/v1/startups?minRevenue=250000&maxRevenue=250000`);
+    const listed = await call(server.env.url, 'GET', `/api/v1/startups?minRevenue=250000&maxRevenue=250000`);
     expect(expectStartupList(listed.body).startups.map((s) => s.slug)).toEqual([created.slug]);
   });
 
@@ -225,7 +211,7 @@ describe('PUT /api/v1/admin/startups', () => {
     const result = await admin('PUT', ADMIN_STARTUPS, { id: created.id, slug: renamed, forSale: false });
     expect(result.status, result.text).toBe(200);
     expect((result.body as { startup: Startup }).startup).toEqual({ ...created, slug: renamed, forSale: false });
-    const changes = changedFiles(env.repo);
+    const changes = changedFiles(server.env.repo);
     expect(changes[0]?.[0]).toMatch(/^R\d+$/);
     expect(changes[0]?.slice(1)).toEqual([`content/startups/${created.slug}.md`, `content/startups/${renamed}.md`]);
     expect(await readListing(created.slug)).toBeUndefined();
@@ -237,10 +223,10 @@ describe('PUT /api/v1/admin/startups', () => {
     const { etag } = (await readListing(created.slug)) as { etag: string };
     const first = await admin('PUT', ADMIN_STARTUPS, { slug: created.slug, country: 'DE' }, { 'If-Match': etag });
     expect(first.status, first.text).toBe(200);
-    const before = repoState(env.repo);
+    const before = repoState(server.env.repo);
     expectError(await admin('PUT', ADMIN_STARTUPS, { slug: created.slug, country: 'FR' }, { 'If-Match': etag }), 412, 'conflict');
     expectError(await admin('PUT', ADMIN_STARTUPS, { slug: created.slug, country: 'FR' }, { 'If-Match': '"not-the-etag"' }), 412, 'conflict');
-    expectUnchanged(env.repo, before);
+    expectUnchanged(server.env.repo, before);
     expect((await readListing(created.slug))?.startup.country).toBe('DE');
   });
 
@@ -251,25 +237,25 @@ describe('PUT /api/v1/admin/startups', () => {
     const removed = await admin('PUT', ADMIN_STARTUPS, { slug: created.slug, country: null });
     expect((removed.body as { startup: Startup }).startup).not.toHaveProperty('country');
     expect(matter(readFileSync(fileOf(created.slug), 'utf8')).data).not.toHaveProperty('country');
-    const before = repoState(env.repo);
+    const before = repoState(server.env.repo);
     expect(expectError(await admin('PUT', ADMIN_STARTUPS, { slug: created.slug, name: null }), 400, 'validation_error').error).toContain('name');
     expect(expectError(await admin('PUT', ADMIN_STARTUPS, { slug: created.slug, askingPrice: 1.5 }), 400, 'validation_error').error).toContain('askingPrice');
     expectError(await admin('PUT', ADMIN_STARTUPS, { name: 'Nameless' }), 400, 'validation_error');
     expectError(await admin('PUT', ADMIN_STARTUPS, { slug: 'no-such-listing', name: 'X' }), 404, 'not_found');
     expectError(await admin('PUT', ADMIN_STARTUPS, { id: created.id, slug: 'invoicenest' }), 400, 'conflict');
-    expectUnchanged(env.repo, before);
+    expectUnchanged(server.env.repo, before);
   });
 });
 
 describe('DELETE /api/v1/admin/startups', () => {
   test('?id= deletes in one commit by the admin; the public list drops it', async () => {
     const created = await create();
-    const before = repoState(env.repo);
+    const before = repoState(server.env.repo);
     const result = await admin('DELETE', `${ADMIN_STARTUPS}?id=${created.id}`);
     expect(result.status, result.text).toBe(200);
     expect(result.body).toEqual({ success: true, deleted: 1, ids: [created.id], slugs: [created.slug] });
-    expect(commitCount(env.repo)).toBe(before.count + 1);
-    expect(changedFiles(env.repo)).toEqual([['D', `content/startups/${created.slug}.md`]]);
+    expect(commitCount(server.env.repo)).toBe(before.count + 1);
+    expect(changedFiles(server.env.repo)).toEqual([['D', `content/startups/${created.slug}.md`]]);
     expect(authorOfHead()).toBe(ADMIN.email);
     expect(await readListing(created.slug)).toBeUndefined();
     expect(await publicSlugs(created.name)).not.toContain(created.slug);
@@ -277,25 +263,25 @@ describe('DELETE /api/v1/admin/startups', () => {
 
   test('?ids=a,b deletes both in one commit; none named is 400, an unknown id 404, a stale If-Match 412, each changing nothing', async () => {
     const [a, b] = [await create(), await create()];
-    const before = repoState(env.repo);
+    const before = repoState(server.env.repo);
     expectError(await admin('DELETE', ADMIN_STARTUPS), 400, 'validation_error');
     expectError(await admin('DELETE', `${ADMIN_STARTUPS}?ids=${a.id},s-nope0000`), 404, 'not_found');
     expectError(await admin('DELETE', `${ADMIN_STARTUPS}?id=${a.id}`, undefined, { 'If-Match': '"stale"' }), 412, 'conflict');
-    expectUnchanged(env.repo, before);
+    expectUnchanged(server.env.repo, before);
     const both = await admin('DELETE', `${ADMIN_STARTUPS}?ids=${a.id},${b.id}`);
     expect(both.status, both.text).toBe(200);
-    expect(commitCount(env.repo)).toBe(before.count + 1);
-    expect(changedFiles(env.repo).map((row) => row[0])).toEqual(['D', 'D']);
+    expect(commitCount(server.env.repo)).toBe(before.count + 1);
+    expect(changedFiles(server.env.repo).map((row) => row[0])).toEqual(['D', 'D']);
   });
 });
 
 describe('server health', () => {
   test('the listings served after all these writes are exactly what a fresh build of the committed files gives', async () => {
-    expect(git(env.repo, 'status', '--porcelain', '--untracked-files=all')).toBe('');
-    const built = runPipeline(await readContent(env.contentDir), { today: today() });
+    expect(git(server.env.repo, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+    const built = runPipeline(await readContent(server.env.contentDir), { today: today() });
     expect(built.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const served = await admin('GET', `${ADMIN_STARTUPS}?limit=1000`);
     expect((served.body as { startups: Startup[] }).startups).toEqual(built.value?.data.startups);
-    expect(expectStartupList((await call(env.url, 'GET', '/api/v1/startups')).body).startups).toEqual(built.value?.data.startups);
+    expect(expectStartupList((await call(server.env.url, 'GET', '/api/v1/startups')).body).startups).toEqual(built.value?.data.startups);
   });
 });
