@@ -22,8 +22,10 @@ export const paths = {
   deal: (deal: Pick<Deal, 'slug'>) => `/deals/${deal.slug}/`,
   category: (slug: string) => `/categories/${slug}/`,
   startup: (startup: Pick<Startup, 'slug'>) => `/startups/${startup.slug}/`,
-  /** Every deal and startup has one logo image here: its own, optimised, or its monogram (src/logos/). */
-  logo: (kind: 'deals' | 'startups', slug: string) => `/logos/${kind}/${slug}.svg`,
+  /** A deal's or startup's own logo, optimised by the build (src/logos/); records without one show a monogram. */
+  logo: (kind: 'deals' | 'startups', slug: string) => `/logos/${kind}/${slug}.webp`,
+  /** Which records have a logo image: `{ "deals": [slugs], "startups": [slugs] }`. */
+  logoIndex: '/logos/index.json',
   api: '/api/v1',
   openapi: '/openapi.json',
   mcp: '/api/mcp',
