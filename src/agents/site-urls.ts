@@ -17,6 +17,8 @@ export const paths = {
   startups: '/startups/',
   submit: '/submit/',
   about: '/about/',
+  /** The admins' review queue (sign-in needed), linked from notices of new submissions. */
+  adminReview: '/admin/submissions/',
   /** The API, MCP and discovery documents, for developers and agents. */
   developers: '/developers/',
   deal: (deal: Pick<Deal, 'slug'>) => `/deals/${deal.slug}/`,
