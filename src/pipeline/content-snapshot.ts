@@ -1,8 +1,8 @@
 /**
  * The validated content behind a catalog, kept in memory so a write re-checks and re-indexes
  * only what it changes: changed deals go through the same serialise → parse → validate path
- * as a build, cross-file rules are checked against the rest, and the deals index is rebuilt
- * (the startups index is reused).
+ * as a build (an updated deal written into its existing file, deal-file.ts), cross-file rules
+ * are checked against the rest, and the deals index is rebuilt (the startups index is reused).
  */
 import { createHash } from 'node:crypto';
 import type { CatalogData } from '../catalog/catalog.ts';

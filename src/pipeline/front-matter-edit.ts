@@ -8,7 +8,7 @@
  * byte for byte unless a new one is given.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { CST, Parser } from 'yaml';
+import { CST, Document, isCollection, Parser } from 'yaml';
 import { frontMatterYaml } from './serialize.ts';
 import { setValueInPlace, type MapItem } from './yaml-tokens.ts';
 import { readYaml } from './yaml.ts';
@@ -104,14 +104,25 @@ function withBody(rest: string, body: string): string {
   return `${fence}${text ? `${text}\n` : ''}`;
 }
 
-/** A field as a new file writes it, as tokens to put into a mapping. */
+/**
+ * A field as a new file writes it, as tokens to put into a mapping; with `flow`, a list on one
+ * line (`tags: [a, b]`) as the editor wrote it, by `yaml`, which quotes `[]{},` inside it.
+ */
 function freshItem(key: string, value: unknown, flow: boolean, eol: string): MapItem {
-  const source = frontMatterYaml({ [key]: value }, { flow }).replace(/\n/g, eol);
+  const source = (flow ? flowField(key, value) : frontMatterYaml({ [key]: value })).replace(/\n/g, eol);
   for (const token of new Parser().parse(source)) {
     const first = token.type === 'document' && token.value?.type === 'block-map' ? token.value.items[0] : undefined;
     if (first) return first;
   }
   throw new Error(`could not write field ${key}`);
+}
+
+function flowField(key: string, value: unknown): string {
+  // YAML 1.1 rules for quoting, as new files quote (`'on'`, dates), so 1.1 tools keep them as text.
+  const doc = new Document({ [key]: value }, { version: '1.1' });
+  const node = doc.get(key, true);
+  if (isCollection(node)) node.flow = true;
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: false, singleQuote: true });
 }
 
 function indexOfKey(items: readonly MapItem[], key: string): number {

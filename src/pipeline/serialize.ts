@@ -15,11 +15,10 @@ export function toMarkdown(frontMatter: Record<string, unknown>, body: string): 
 }
 
 /**
- * Front matter fields as `toMarkdown` writes them (undefined values left out); with `flow`,
- * lists inside one line (`tags: [a, b]`), for a list an editor wrote that way.
+ * Front matter fields as `toMarkdown` writes them (undefined values left out).
  * @example frontMatterYaml({ expiryDate: '2027-06-30' }) // "expiryDate: '2027-06-30'\n"
  */
-export function frontMatterYaml(data: Record<string, unknown>, options: { flow?: boolean } = {}): string {
+export function frontMatterYaml(data: Record<string, unknown>): string {
   const defined = Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));
-  return yaml.dump(defined, { lineWidth: -1, noRefs: true, sortKeys: false, quotingType: "'", ...(options.flow ? { flowLevel: 1 } : {}) });
+  return yaml.dump(defined, { lineWidth: -1, noRefs: true, sortKeys: false, quotingType: "'" });
 }

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { diffLines } from 'diff';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { runPipeline } from '../../src/pipeline/build.ts';
 import { ContentSnapshot } from '../../src/pipeline/content-snapshot.ts';
@@ -15,10 +16,11 @@ import { parseEntry } from '../../src/pipeline/parse.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
 import { validateDeals } from '../../src/pipeline/validate.ts';
 import { CategoriesFileSchema } from '../../src/schemas/category.ts';
-import type { Deal } from '../../src/schemas/deal.ts';
+import { DealFrontMatterSchema, type Deal } from '../../src/schemas/deal.ts';
 import { FIXTURES } from '../helpers/server.ts';
 
 const TODAY = '2026-11-21';
+const ORDER = Object.keys(DealFrontMatterSchema.shape);
 const CATEGORIES = CategoriesFileSchema.parse({
   deals: [{ slug: 'cloud-credits', name: 'Cloud credits', scope: 'deals' }],
   startups: [],
@@ -163,6 +165,19 @@ describe('an admin edit of a hand-written deal file', () => {
     const before = record(crlf);
     const edited = editedDealFileText(crlf, before, { ...before, title: 'X', difficulty: 'hard' });
     expect(edited).toBe(crlf.replace('"AWS Activate Founders"', '"X"').replace('expiryDate: 2027-06-30\r\n', 'expiryDate: 2027-06-30\r\ndifficulty: hard\r\n'));
+  });
+
+  test('any text and lists are edited in place (never the whole file anew), and read back exactly', () => {
+    const fields = { title: fc.string({ unit: 'grapheme', maxLength: 30 }), provider: fc.string({ maxLength: 20 }), category: fc.string({ maxLength: 10 }) };
+    const list = fc.array(fc.string({ maxLength: 8 }), { minLength: 1, maxLength: 4 });
+    fc.assert(
+      fc.property(fc.record({ ...fields, tags: list, eligibility: list, subcategory: fc.string({ maxLength: 10 }) }), (set) => {
+        const edited = editMarkdown(HAND_WRITTEN, { set, remove: [] }, { order: ORDER });
+        // editMarkdown reads its result back and answers undefined unless it holds exactly `set`.
+        return edited !== undefined && edited.endsWith(HAND_WRITTEN.slice(HAND_WRITTEN.indexOf('\n---\n')));
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   test('front matter that is not a block mapping is written anew, in the form of a new file', () => {
