@@ -6,7 +6,8 @@
  */
 import { withChangedDeals, type Catalog } from '../../src/catalog/catalog.ts';
 import type { Diagnostic } from '../../src/pipeline/diagnostics.ts';
-import { ContentSnapshot, dealFileText, dealPath } from '../../src/pipeline/content-snapshot.ts';
+import { ContentSnapshot } from '../../src/pipeline/content-snapshot.ts';
+import { dealPath } from '../../src/pipeline/deal-file.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
@@ -45,20 +46,18 @@ export function applyDealChange(deps: DealWriteDeps, plan: (catalog: Catalog) =>
       return { commit: deps.content.status().indexedCommit };
     }
     const today = deps.clock().toISOString().slice(0, 10);
-    const next = new ContentSnapshot(current).withDealChanges(change.upserts, change.removals, today);
+    const next = new ContentSnapshot(current).withDealChanges(change.upserts, change.removals, today, await filesOf(deps, current, change.upserts));
     if (!next.value) {
       const first = next.diagnostics.find((d) => d.severity === 'error');
       throw new ApiError(400, 'validation_error', first ? describe(first) : 'The deal is not valid.', {
         hint: 'Fix the named field; GET /openapi.json describes every Deal field.',
       });
     }
-    // Files hold the validated records (defaults filled), exactly as a build would read them back.
-    const stored = new Map(next.value.data.deals.map((d) => [d.slug, d]));
     const written = new Set(change.upserts.map((d) => d.slug));
     let nextCatalog: Catalog;
     const files: ContentChange[] = [
       ...change.removals.filter((slug) => !written.has(slug)).map((slug) => ({ path: dealPath(slug), text: null })),
-      ...change.upserts.map((deal) => ({ path: dealPath(deal.slug), text: dealFileText(stored.get(deal.slug) ?? deal) })),
+      ...next.value.files.map((file) => ({ path: dealPath(file.slug), text: file.text })),
     ];
     let result: { commit: string; integrated?: boolean };
     try {
@@ -101,6 +100,26 @@ export function storeRefusal(error: StoreUnavailableError, deps: Pick<Deps, 'log
 }
 
 // --- internal ---
+
+/**
+ * The current text of the file of each upserted deal the catalog already has (by id, so a
+ * renamed deal's old file), by that file's slug: an update edits the file an editor wrote
+ * instead of writing it anew.
+ */
+async function filesOf(deps: Pick<Deps, 'store'>, catalog: Catalog, upserts: readonly Deal[]): Promise<Map<string, string>> {
+  const slugs = upserts.map((deal) => catalog.dealById.get(deal.id)?.slug).filter((slug): slug is string => slug !== undefined);
+  const texts = new Map<string, string>();
+  // A few at a time: a bulk upsert of thousands must not open thousands of files at once.
+  for (let i = 0; i < slugs.length; i += 64) {
+    const chunk = slugs.slice(i, i + 64);
+    const read = await Promise.all(chunk.map((slug) => deps.store.read(dealPath(slug))));
+    chunk.forEach((slug, j) => {
+      const text = read[j];
+      if (text !== undefined) texts.set(slug, text);
+    });
+  }
+  return texts;
+}
 
 /** A diagnostic as an API message: the field and the rule, without the file path. */
 function describe(diagnostic: Diagnostic): string {
