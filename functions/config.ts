@@ -52,6 +52,19 @@ export interface Config {
   contentWebhookSecret: string | undefined;
   /** Optional OpenID Connect sign-in (OIDC_ISSUER and OIDC_CLIENT_ID set); local accounts otherwise only. */
   oidc: OidcConfig | undefined;
+  /** Notices to admins and submitters (functions/notify/, docs/notifications.md); nothing is sent when nothing is set. */
+  notify: NotifyConfig;
+}
+
+export interface NotifyConfig {
+  /** SMTP_URL and SMTP_FROM: mail goes through this server, from this address; unset: no mail. */
+  smtp: { url: string; from: string } | undefined;
+  /** NOTIFY_WEBHOOK_URL: a Slack-compatible incoming webhook told of each new submission; unset: none. */
+  webhookUrl: string | undefined;
+  /** NOTIFY_ADMIN_EMAILS: who is mailed a new submission; unset: every admin account; empty (`none`): nobody. */
+  adminEmails: string[] | undefined;
+  /** NOTIFY_TIMEOUT_SECONDS, in ms: the longest one mail or webhook call may take. */
+  timeoutMs: number;
 }
 
 export interface OidcConfig {
@@ -85,6 +98,18 @@ const wholeNumber = (fallback: number) => optionalWholeNumber.transform((value) 
 const text = z.string().optional().transform((value) => (value === undefined || value === '' ? undefined : value));
 const url = (what: string) =>
   text.refine((value) => value === undefined || URL.canParse(value), { message: `expected ${what} URL` });
+const urlOf = (protocols: readonly string[], what: string) =>
+  text.refine((value) => value === undefined || protocols.includes(URL.parse(value)?.protocol ?? ''), { message: `expected ${what} URL` });
+/** An address as mail headers take it: `deals@example.com` or `Deals <deals@example.com>`. */
+const isMailbox = (value: string): boolean => z.email().safeParse(/<([^<>]*)>\s*$/.exec(value)?.[1] ?? value.trim()).success;
+/** A comma-separated list of e-mail addresses; `none` is the empty list. */
+const emailList = text.transform((value, context) => {
+  if (value === undefined) return undefined;
+  if (value.trim() === 'none') return [];
+  const emails = value.split(',').map((one) => one.trim()).filter(Boolean);
+  for (const bad of emails.filter((one) => !z.email().safeParse(one).success)) context.addIssue({ code: 'custom', message: `${JSON.stringify(bad)} is not an e-mail address` });
+  return emails;
+});
 
 const EnvSchema = z.object({
   CONTENT_DIR: text,
@@ -120,6 +145,14 @@ const EnvSchema = z.object({
   OIDC_CLIENT_SECRET: text,
   OIDC_NAME: text,
   OIDC_REDIRECT_URI: url('an https://'),
+  SMTP_URL: urlOf(['smtp:', 'smtps:'], 'an smtp:// or smtps://'),
+  SMTP_FROM: text.refine((value) => value === undefined || isMailbox(value), { message: 'expected an e-mail address, or a name and one: Deals <deals@example.com>' }),
+  NOTIFY_WEBHOOK_URL: urlOf(['https:', 'http:'], 'an https:// or http://'),
+  NOTIFY_ADMIN_EMAILS: emailList,
+  NOTIFY_TIMEOUT_SECONDS: wholeNumber(10).refine((seconds) => seconds >= 1, { message: 'expected 1 or more seconds' }),
+}).superRefine((env, context) => {
+  // Without a sender, every mail would be refused by the server, one log line at a time.
+  if (env.SMTP_URL && !env.SMTP_FROM) context.addIssue({ code: 'custom', path: ['SMTP_FROM'], message: 'required when SMTP_URL is set (the address mail is sent from)' });
 });
 
 /**
@@ -178,5 +211,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.OIDC_ISSUER && e.OIDC_CLIENT_ID
         ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, name: e.OIDC_NAME ?? 'single sign-on', redirectUri: e.OIDC_REDIRECT_URI }
         : undefined,
+    notify: {
+      smtp: e.SMTP_URL && e.SMTP_FROM ? { url: e.SMTP_URL, from: e.SMTP_FROM } : undefined,
+      webhookUrl: e.NOTIFY_WEBHOOK_URL,
+      adminEmails: e.NOTIFY_ADMIN_EMAILS,
+      timeoutMs: e.NOTIFY_TIMEOUT_SECONDS * 1000,
+    },
   };
 }

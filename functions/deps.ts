@@ -26,6 +26,7 @@ import { RedisSearchGapStore } from './search-gaps/redis-store.ts';
 import { SearchGaps } from './search-gaps/search-gaps.ts';
 import { MemorySearchGapStore } from './search-gaps/store.ts';
 import { builtSite, type BuiltSite } from './site/live-pages.ts';
+import { Notifier } from './notify/notifier.ts';
 
 export interface Deps {
   config: Config;
@@ -54,6 +55,8 @@ export interface Deps {
   redis: RedisLink | undefined;
   /** Searches that found nothing or little, counted for editors (docs/search-gaps.md). */
   searchGaps: SearchGaps;
+  /** Notices of submissions and reviews, sent in the background (docs/notifications.md). */
+  notify: Notifier;
 }
 
 /** A platform-neutral handler (STYLE 1): the request, the services, and what the front door knows about the request. */
@@ -82,6 +85,7 @@ export function createDeps(
     now: () => deps.clock(),
     log,
   });
+  const accounts = new AccountBook(config.dataDir);
   const rolling = (prefix: string, limit: number, windowMs: number): RollingLimit =>
     redis ? new RedisRollingLimit(redis.client, prefix, limit, windowMs, redis.failed) : new MemoryRollingLimit(limit, windowMs);
   const deps: Deps = {
@@ -109,7 +113,7 @@ export function createDeps(
     submitLimit: rolling('submissions', 5, 60 * 60 * 1000),
     auth: {
       secret: sessionSecret,
-      accounts: new AccountBook(config.dataDir),
+      accounts,
       loginThrottle: new LoginThrottle(rolling),
       revocations: redis ? new RedisRevocations(redis.client, redis.failed) : new MemoryRevocations(),
       oidc: config.oidc ? new OidcSignIn(config.oidc, sessionSecret) : undefined,
@@ -118,6 +122,13 @@ export function createDeps(
     rateLimits: new RateLimits({ enabled: config.rateLimits, redis: redis?.client, log }),
     redis,
     searchGaps: new SearchGaps(redis ? new RedisSearchGapStore(redis.client, redis.failed) : new MemorySearchGapStore(), () => deps.clock().toISOString().slice(0, 10)),
+    notify: new Notifier({
+      settings: config.notify,
+      log,
+      site: () => state.catalog.site,
+      adminAccounts: () => accounts.adminEmails(),
+      forgetEmail: (id) => submissions.forgetEmail(id),
+    }),
   };
   return deps;
 }

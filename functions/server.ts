@@ -62,6 +62,8 @@ export async function startServer(config: Config, log: Logger = createLogger()):
         server.closeAllConnections();
       });
       deps.content.stop();
+      // Notices under way finish first (each within its timeout): one may still delete an e-mail.
+      await deps.notify.close();
       await deps.submissions.close();
       await redis?.close();
     },

@@ -48,7 +48,7 @@ async function buildLogoImages(config: Config, data: CatalogData, print: (line: 
     for (const line of formatLogoReport(report)) print(line);
   } catch (error) {
     await rm(join(config.generatedDir, 'logos'), { recursive: true, force: true });
-    print(`logos: skipped (${(error as Error).message.split('\n')[0]}); every record gets its monogram`);
+    print(`logos: skipped (${(error as Error).message.split('\n')[0]}); every record shows its monogram`);
   }
 }
 

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CatalogData } from './catalog/catalog.ts';
+import { logoIndex, type LogoIndex } from './logos/logo-index.ts';
 import type { Deal } from './schemas/deal.ts';
 
 let cached: CatalogData | undefined;
@@ -16,13 +17,20 @@ export function siteCatalog(): CatalogData {
   return cached;
 }
 
-/** The logo image the content build made for a deal or startup (src/logos/build-logos.ts), if it made one. */
-export function builtLogo(kind: 'deals' | 'startups', slug: string): string | undefined {
-  try {
-    return readFileSync(join(generatedDir(), 'logos', kind, `${slug}.svg`), 'utf8');
-  } catch {
-    return undefined;
-  }
+/** Whether the content build made a logo image for a deal or startup (src/logos/build-logos.ts). */
+export function hasBuiltLogo(kind: 'deals' | 'startups', slug: string): boolean {
+  return logoIndex(generatedDir())[kind].has(slug);
+}
+
+/** The logo image the content build made for a deal or startup, if it made one. */
+export function builtLogo(kind: 'deals' | 'startups', slug: string): Buffer | undefined {
+  return hasBuiltLogo(kind, slug) ? readFileSync(join(generatedDir(), 'logos', kind, `${slug}.webp`)) : undefined;
+}
+
+/** The list of records with a logo image, as built. */
+export function builtLogoIndex(): LogoIndex {
+  const index = logoIndex(generatedDir());
+  return { deals: [...index.deals], startups: [...index.startups] };
 }
 
 /** Live (not expired) deals of a scope, in the catalog's default order. */

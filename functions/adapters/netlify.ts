@@ -8,7 +8,7 @@
 import { loadConfig } from '../config.ts';
 import { loadSessionSecret } from '../auth/accounts.ts';
 import { loadGeneratedCatalog } from '../reads/catalog-state.ts';
-import { createDeps } from '../deps.ts';
+import { createDeps, type Deps } from '../deps.ts';
 import { createApp, type App } from '../http/app.ts';
 import { BytesResponse } from '../http/bytes-response.ts';
 import { createLogger } from '../ops/log.ts';
@@ -16,9 +16,9 @@ import { connectRedis } from '../ops/redis.ts';
 import { GitStore } from '../store/git-store.ts';
 import { openSubmissionStore } from '../submissions/open.ts';
 
-let app: Promise<App> | undefined;
+let loaded: Promise<{ app: App; deps: Deps }> | undefined;
 
-async function load(): Promise<App> {
+async function load(): Promise<{ app: App; deps: Deps }> {
   const config = loadConfig();
   const log = createLogger();
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : undefined;
@@ -26,13 +26,16 @@ async function load(): Promise<App> {
   // No durable disk of its own: submissions go to DATABASE_URL, or are refused (503), never to a temporary folder.
   const submissions = openSubmissionStore(config, log, { localDisk: false });
   const deps = createDeps(config, await loadGeneratedCatalog(config.generatedDir), await GitStore.open(config.contentDir), secret, log, redis, submissions);
-  return createApp(deps);
+  return { app: createApp(deps), deps };
 }
 
 /** The platform terminates TLS, so the URL's scheme is the client's; it names the client and the request. */
-export default async function handler(request: Request, context: { ip?: string; requestId?: string }): Promise<Response> {
-  app ??= load();
-  const response = await (await app).fetch(request, { address: context.ip ?? 'unknown', requestId: context.requestId });
+export default async function handler(request: Request, context: { ip?: string; requestId?: string; waitUntil?: (work: Promise<unknown>) => void }): Promise<Response> {
+  loaded ??= load();
+  const { app, deps } = await loaded;
+  const response = await app.fetch(request, { address: context.ip ?? 'unknown', requestId: context.requestId });
+  // Notices are sent after the answer: the platform keeps the function alive until they are done.
+  context.waitUntil?.(deps.notify.settled());
   // A plain Response for the platform, which may read bodies through Response internals rather than `body`.
   return response instanceof BytesResponse ? new Response(response.body, response) : response;
 }

@@ -8,6 +8,7 @@ import { pipeline, Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { App } from '../http/app.ts';
 import { rawBody } from '../http/answer.ts';
+import { headerFields } from '../http/bytes-response.ts';
 import { lazyRequest } from '../http/lazy-request.ts';
 import { clientAddressFrom, forwardedHttps } from '../http/client-address.ts';
 import type { Logger } from '../ops/log.ts';
@@ -40,11 +41,8 @@ export function createNodeServer(app: App, options: { trustProxyHops: number; lo
 
 /** Write a Web Response: bytes at once when the app made them, else the stream (stopped when the client goes). */
 function send(req: IncomingMessage, res: ServerResponse, response: Response): void {
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') headers[name] = value;
-  });
-  const cookies = response.headers.getSetCookie();
+  const { fields, cookies } = headerFields(response);
+  const headers: Record<string, string | string[]> = fields;
   if (cookies.length > 0) headers['set-cookie'] = cookies;
   const bytes = rawBody(response);
   if (bytes) headers['content-length'] = String(bytes.byteLength);

@@ -25,6 +25,11 @@ export class AccountBook {
     return (await this.accounts(now)).get(normalizeEmail(email));
   }
 
+  /** The e-mails of the admin accounts now: who hears of a new submission unless NOTIFY_ADMIN_EMAILS names others. */
+  async adminEmails(now = Date.now()): Promise<string[]> {
+    return [...(await this.accounts(now)).values()].filter((a) => a.role === 'admin').map((a) => a.email);
+  }
+
   /** Sign an account out everywhere: a new session generation voids every cookie it had. */
   async signOutEverywhere(email: string): Promise<void> {
     const accounts = await readAccounts(this.file);

@@ -8,16 +8,45 @@
  * kept as bytes: adapters write `payload` as it is, and a stream is made only for a consumer
  * that asks for `body` (tests, serverless platforms). Every Body method answers as a Response
  * given the same bytes would.
+ *
+ * Its header fields are kept in a plain map until someone reads `headers`: the steps every
+ * request passes set about fifteen fields, and undici's `Headers` costs about 1 µs per set and a
+ * sort per read, a quarter of the CPU time of a cached answer (profiled in docs/performance.md).
+ * The steps and the Node adapter use `setHeader`, `appendHeader`, `hasHeader` and
+ * `headerFields`, which write and read the map; anything else reading `headers` gets a real
+ * `Headers` holding the same fields.
  */
 export class BytesResponse extends Response {
   /** The body, as sent (never for a 204 or 304). */
   readonly payload: Uint8Array;
   #stream: ReadableStream<Uint8Array<ArrayBuffer>> | undefined;
   #read = false;
+  /** Lower-case name → value, until `headers` is read; then `undefined` and the real `Headers` holds them. */
+  #fields: Map<string, string> | undefined;
 
-  constructor(payload: Uint8Array, init: ResponseInit) {
-    super(null, init);
+  constructor(payload: Uint8Array, init: { status: number; statusText?: string; headers?: Record<string, string> | Headers }) {
+    const { headers, ...rest } = init;
+    const record = headers !== undefined && !(headers instanceof Headers) ? headers : undefined;
+    super(null, record ? rest : init);
     this.payload = payload;
+    if (record) {
+      this.#fields = new Map();
+      for (const name in record) this.#fields.set(checkedName(name), checkedValue(record[name] as string));
+    }
+  }
+
+  override get headers(): Headers {
+    const headers = super.headers;
+    if (this.#fields) {
+      for (const [name, value] of this.#fields) headers.set(name, value);
+      this.#fields = undefined;
+    }
+    return headers;
+  }
+
+  /** The field map while no one has read `headers` (for the helpers below). */
+  static fields(response: Response): Map<string, string> | undefined {
+    return response instanceof BytesResponse ? response.#fields : undefined;
   }
 
   override get body(): ReadableStream<Uint8Array<ArrayBuffer>> {
@@ -70,4 +99,64 @@ export class BytesResponse extends Response {
     this.#read = true;
     return this.#stream ? new Uint8Array(await new Response(this.#stream).arrayBuffer()) : this.payload;
   }
+}
+
+/** Set a header field, as `response.headers.set` does. */
+export function setHeader(response: Response, name: string, value: string): void {
+  const fields = BytesResponse.fields(response);
+  if (fields) fields.set(checkedName(name), checkedValue(value));
+  else response.headers.set(name, value);
+}
+
+/** Add a value to a header field (joined with `, `), as `response.headers.append` does. */
+export function appendHeader(response: Response, name: string, value: string): void {
+  const fields = BytesResponse.fields(response);
+  if (!fields) return response.headers.append(name, value);
+  const key = checkedName(name);
+  if (key === 'set-cookie') throw new TypeError('appendHeader: Set-Cookie fields are set on the Headers object');
+  const previous = fields.get(key);
+  fields.set(key, previous === undefined ? checkedValue(value) : `${previous}, ${checkedValue(value)}`);
+}
+
+/** Whether a header field is present, as `response.headers.has` says. */
+export function hasHeader(response: Response, name: string): boolean {
+  const fields = BytesResponse.fields(response);
+  return fields ? fields.has(name.toLowerCase()) : response.headers.has(name);
+}
+
+/**
+ * Every header field, for an adapter to write: lower-case names, `set-cookie` apart as a list.
+ * @example const { fields, cookies } = headerFields(response)
+ */
+export function headerFields(response: Response): { fields: Record<string, string>; cookies: string[] } {
+  const map = BytesResponse.fields(response);
+  const fields: Record<string, string> = {};
+  if (map) {
+    for (const [name, value] of map) if (name !== 'set-cookie') fields[name] = value;
+    const cookie = map.get('set-cookie');
+    return { fields, cookies: cookie === undefined ? [] : [cookie] };
+  }
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') fields[name] = value;
+  });
+  return { fields, cookies: response.headers.getSetCookie() };
+}
+
+// --- internal ---
+
+/** RFC 9110 field names (tokens); lower-cased as `Headers` keeps them. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Leading and trailing HTTP white space, removed from values as `Headers` does. */
+const EDGE_SPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+
+function checkedName(name: string): string {
+  if (!TOKEN.test(name)) throw new TypeError(`Headers: ${JSON.stringify(name)} is an invalid header name.`);
+  return name.toLowerCase();
+}
+
+/** The value as `Headers` stores it; refused, as `Headers` does, when it holds NUL, CR or LF or is not a byte string. */
+function checkedValue(value: string): string {
+  const trimmed = value.replace(EDGE_SPACE, '');
+  if (/[\0\r\n]|[^\0-\xff]/.test(trimmed)) throw new TypeError(`Headers: ${JSON.stringify(value)} is an invalid header value.`);
+  return trimmed;
 }

@@ -12,6 +12,7 @@ import type { Deps } from '../deps.ts';
 import { lifecycleHeaders } from './lifecycle.ts';
 import { Metrics, routeGroup } from '../ops/metrics.ts';
 import { answerResponse, errorAnswer, rawBody, replayOf, storedResponse, type Replay } from './answer.ts';
+import { appendHeader, hasHeader, headerFields, setHeader } from './bytes-response.ts';
 import { chooseCoding } from './compress.ts';
 import { ApiError, asApiError } from './errors.ts';
 import { MAX_CACHED_QUERY_LENGTH } from '../reads/prepared-cache.ts';
@@ -128,8 +129,8 @@ const SECURE_HEADERS = Object.entries(securityHeaders(true));
 /** The request id and the security headers, on every response. */
 export const identify: Middleware = async (_request, context, next) => {
   const response = await next();
-  for (const [name, value] of context.https ? SECURE_HEADERS : PLAIN_HEADERS) response.headers.set(name, value);
-  response.headers.set('X-Request-Id', context.requestId);
+  for (const [name, value] of context.https ? SECURE_HEADERS : PLAIN_HEADERS) setHeader(response, name, value);
+  setHeader(response, 'X-Request-Id', context.requestId);
   return response;
 };
 
@@ -146,7 +147,7 @@ export function rateLimit(deps: Pick<Deps, 'rateLimits' | 'clock'>): Middleware 
           errorAnswer(new ApiError(429, 'rate_limited', 'Too many requests from this address.', { hint: `Wait ${decision.resetSeconds} seconds; see the RateLimit headers.`, headers: { 'Retry-After': String(decision.resetSeconds) } }), deps.clock()),
         );
     // A handler with a limit of its own (submissions) reports that one.
-    if (!response.headers.has('RateLimit-Policy')) for (const [name, value] of Object.entries(rateLimitHeaders(decision))) response.headers.set(name, value);
+    if (!hasHeader(response, 'RateLimit-Policy')) for (const [name, value] of Object.entries(rateLimitHeaders(decision))) setHeader(response, name, value);
     return response;
   };
 }
@@ -167,12 +168,12 @@ export const cors: Middleware = async (request, context, next) => {
   if (route && granted.length === 0) return response;
   const asked = context.method === 'OPTIONS' ? request.headers.get('access-control-request-method')?.toUpperCase() : undefined;
   if (asked && !granted.includes(asked)) return response;
-  response.headers.set('Access-Control-Allow-Origin', '*');
-  response.headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+  setHeader(response, 'Access-Control-Allow-Origin', '*');
+  setHeader(response, 'Access-Control-Expose-Headers', EXPOSED_HEADERS);
   if (context.method === 'OPTIONS' && response.status === 204) {
-    response.headers.set('Access-Control-Allow-Methods', granted.join(', '));
-    response.headers.set('Access-Control-Allow-Headers', ALLOWED_HEADERS);
-    response.headers.set('Access-Control-Max-Age', '86400');
+    setHeader(response, 'Access-Control-Allow-Methods', granted.join(', '));
+    setHeader(response, 'Access-Control-Allow-Headers', ALLOWED_HEADERS);
+    setHeader(response, 'Access-Control-Max-Age', '86400');
   }
   return response;
 };
@@ -181,20 +182,20 @@ export const cors: Middleware = async (request, context, next) => {
 export function versioning(deps: Pick<Deps, 'lifecycle'>): Middleware {
   return async (_request, context, next) => {
     const response = await next();
-    response.headers.set('API-Version', API_VERSION);
+    setHeader(response, 'API-Version', API_VERSION);
     if (context.target.kind !== 'api') return response;
     const { route, alias, path } = context.target.api;
     const { url } = context;
     if (alias && !route?.unversioned) {
       // The query is kept for ordinary requests; a huge one would make the header too large for proxies.
-      response.headers.append('Link', `<${VERSIONED_PREFIX}${context.path.slice(4)}${url.search.length <= 1024 ? url.search : ''}>; rel="successor-version"`);
+      appendHeader(response, 'Link', `<${VERSIONED_PREFIX}${context.path.slice(4)}${url.search.length <= 1024 ? url.search : ''}>; rel="successor-version"`);
     }
     const lifecycle = route ? deps.lifecycle.get(path) : undefined;
     if (lifecycle) {
       const signals = lifecycleHeaders(lifecycle);
-      response.headers.set('Deprecation', signals.deprecation);
-      response.headers.set('Sunset', signals.sunset);
-      for (const link of signals.links) response.headers.append('Link', link);
+      setHeader(response, 'Deprecation', signals.deprecation);
+      setHeader(response, 'Sunset', signals.sunset);
+      for (const link of signals.links) appendHeader(response, 'Link', link);
     }
     return response;
   };
@@ -228,11 +229,8 @@ export function answerCache(deps: Pick<Deps, 'state' | 'prepared'>): Middleware 
     }
     const response = await next();
     const body = rawBody(response);
-    if (response.status === 200 && body && response.headers.get('cache-control')?.startsWith('public')) {
-      const headers: Record<string, string> = {};
-      response.headers.forEach((value, name) => {
-        headers[name] = value;
-      });
+    const { fields: headers, cookies } = headerFields(response);
+    if (response.status === 200 && body && cookies.length === 0 && headers['cache-control']?.startsWith('public')) {
       deps.prepared.set('response', key, version, { status: 200, headers: { ...headers, 'server-timing': 'cache;desc="hit"' }, body, replay: replayOf(response) }, body.byteLength);
     }
     return response;

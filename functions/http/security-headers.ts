@@ -9,9 +9,8 @@ const CSP = [
   "script-src 'self'",
   // Astro inlines small style blocks; styles cannot run code.
   "style-src 'self' 'unsafe-inline'",
-  // Every image is the site's own (logos are copied and optimised at build, never hot-linked);
-  // `data:` for the optimised logo inside each logo's SVG.
-  "img-src 'self' data:",
+  // Every image is the site's own (logos are copied and optimised at build, never hot-linked).
+  "img-src 'self'",
   "connect-src 'self'",
   "font-src 'self'",
   "object-src 'none'",

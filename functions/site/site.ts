@@ -16,7 +16,6 @@ import { prefersMarkdown } from '../http/negotiate.ts';
 import { twinFor } from '../../src/agents/markdown-twins.ts';
 import type { RenderOptions } from './astro-entry.ts';
 import { LivePageCache } from './live-page-cache.ts';
-import { fallbackLogo } from './logo-fallback.ts';
 import { changedPage, LIVE_PAGE_ROUTE } from './live-pages.ts';
 import { serveStatic } from './static-files.ts';
 
@@ -70,10 +69,9 @@ export function createSite(
       const renderPage = async () => render?.(new Request(new URL(changed.path, request.url), { headers: request.headers }), locals(changed.page), { route: LIVE_PAGE_ROUTE, errorPage });
       return (await livePages.serve(request, changed.path, catalog.version, renderPage)) ?? notFound(request);
     }
-    // On-demand pages (search results) render from the live catalog; a record created since the build gets its monogram as logo.
+    // On-demand pages (search results) render from the live catalog; a record created since the build shows its monogram.
     return (
       (await serveStatic(request, clientDir, path)) ??
-      (await fallbackLogo(request, path, catalog)) ??
       (await render?.(webRequest(request), locals(), { errorPage })) ??
       notFound(request)
     );

@@ -91,6 +91,11 @@ export class SubmissionDesk {
     return count;
   }
 
+  /** Remove one submission's e-mail now: the notice of its review was its last use (docs/notifications.md). */
+  forgetEmail(id: string): Promise<boolean> {
+    return this.store.forgetEmail(id, this.options.now());
+  }
+
   /** Sweep now and every hour (the timer never keeps the process alive); failures are logged and retried next time. */
   start(): Promise<void> {
     const sweep = () =>

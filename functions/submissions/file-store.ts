@@ -103,12 +103,19 @@ export class FileSubmissionStore implements SubmissionStore {
       let count = 0;
       for (const entry of index.values()) {
         if (entry.status === 'pending' || !entry.hasEmail || !entry.reviewedAt || entry.reviewedAt >= cutoff) continue;
-        const { submitter_email: _removed, ...kept } = await readRecord(entry.file);
-        await writeFileAtomic(entry.file, json({ ...kept, emailRemovedAt: now.toISOString() }));
-        entry.hasEmail = false;
+        await forgetEmailOf(entry, now);
         count += 1;
       }
       return count;
+    });
+  }
+
+  forgetEmail(id: string, now: Date): Promise<boolean> {
+    return this.exclusive(async (index) => {
+      const entry = index.get(id);
+      if (!entry?.hasEmail) return false;
+      await forgetEmailOf(entry, now);
+      return true;
     });
   }
 
@@ -179,6 +186,13 @@ export class FileSubmissionStore implements SubmissionStore {
 
 function entryOf(record: SubmissionRecord, file: string): Entry {
   return { id: record.id, status: record.status, submittedAt: record.submittedAt, reviewedAt: record.reviewedAt, key: duplicateKey(record), hasEmail: record.submitter_email !== undefined, file };
+}
+
+/** Rewrite a record without its e-mail (atomically: no copy of the address stays behind). */
+async function forgetEmailOf(entry: Entry, now: Date): Promise<void> {
+  const { submitter_email: _removed, ...kept } = await readRecord(entry.file);
+  await writeFileAtomic(entry.file, json({ ...kept, emailRemovedAt: now.toISOString() }));
+  entry.hasEmail = false;
 }
 
 async function readRecord(file: string): Promise<SubmissionRecord> {

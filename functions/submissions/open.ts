@@ -34,6 +34,7 @@ class NoSubmissionStore implements SubmissionStore {
   list = refuse;
   update = refuse;
   forgetEmails = refuse;
+  forgetEmail = refuse;
   countPending = refuse;
   close = (): Promise<void> => Promise.resolve();
 }

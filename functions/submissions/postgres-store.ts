@@ -20,6 +20,9 @@ import {
 const INSERT = `INSERT INTO submissions (id, status, submitted_at, reviewed_at, duplicate_key, record)
   VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`;
 
+/** The record without its e-mail, stamped with when it went (`$2`); callers add the WHERE with `$1`. */
+const FORGET_EMAIL = `UPDATE submissions SET record = (record - 'submitter_email') || jsonb_build_object('emailRemovedAt', $2::text)`;
+
 export class PostgresSubmissionStore implements SubmissionStore {
   private readonly pool: pg.Pool;
   private ready: Promise<void> | undefined;
@@ -81,12 +84,13 @@ export class PostgresSubmissionStore implements SubmissionStore {
   }
 
   async forgetEmails(reviewedBefore: Date, now: Date): Promise<number> {
-    const { rowCount } = await this.query(
-      `UPDATE submissions SET record = (record - 'submitter_email') || jsonb_build_object('emailRemovedAt', $2::text)
-       WHERE status <> 'pending' AND reviewed_at < $1 AND record ? 'submitter_email'`,
-      [reviewedBefore.toISOString(), now.toISOString()],
-    );
+    const { rowCount } = await this.query(`${FORGET_EMAIL} WHERE status <> 'pending' AND reviewed_at < $1 AND record ? 'submitter_email'`, [reviewedBefore.toISOString(), now.toISOString()]);
     return rowCount ?? 0;
+  }
+
+  async forgetEmail(id: string, now: Date): Promise<boolean> {
+    const { rowCount } = await this.query(`${FORGET_EMAIL} WHERE id = $1 AND record ? 'submitter_email'`, [id, now.toISOString()]);
+    return rowCount === 1;
   }
 
   countPending(): Promise<number> {

@@ -48,6 +48,8 @@ export interface SubmissionStore {
   update(reviewed: SubmissionRecord): Promise<boolean>;
   /** Remove `submitter_email` from records reviewed before `reviewedBefore`; resolves with how many changed. */
   forgetEmails(reviewedBefore: Date, now: Date): Promise<number>;
+  /** Remove `submitter_email` from one record now (its review notice was its last use); false when it had none. */
+  forgetEmail(id: string, now: Date): Promise<boolean>;
   countPending(): Promise<number>;
   close(): Promise<void>;
 }

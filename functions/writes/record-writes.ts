@@ -7,7 +7,7 @@
 import type { Catalog } from '../../src/catalog/catalog.ts';
 import type { Diagnostic } from '../../src/pipeline/diagnostics.ts';
 import { ContentSnapshot } from '../../src/pipeline/content-snapshot.ts';
-import { recordFileText, recordPath, type ContentRecord } from '../../src/pipeline/record-files.ts';
+import { recordPath, type ContentRecord } from '../../src/pipeline/record-files.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
@@ -55,20 +55,18 @@ export function applyChange<T extends ContentRecord>(deps: RecordWriteDeps, kind
       return { commit: deps.content.status().indexedCommit };
     }
     const today = deps.clock().toISOString().slice(0, 10);
-    const next = new ContentSnapshot(current).withChanges(kind.files, change.upserts, change.removals, today);
+    const next = new ContentSnapshot(current).withChanges(kind.files, change.upserts, change.removals, today, await filesOf(deps, kind, current, change.upserts));
     if (!next.value) {
       const first = next.diagnostics.find((d) => d.severity === 'error');
       throw new ApiError(400, 'validation_error', first ? describe(first) : `The ${kind.noun} is not valid.`, {
         hint: `Fix the named field; GET /openapi.json describes every ${kind.schema} field.`,
       });
     }
-    // Files hold the validated records (defaults filled), exactly as a build would read them back.
-    const stored = new Map(next.value.changed.map((r) => [r.slug, r]));
     const written = new Set(change.upserts.map((r) => r.slug));
     let nextCatalog: Catalog;
     const files: ContentChange[] = [
       ...change.removals.filter((slug) => !written.has(slug)).map((slug) => ({ path: recordPath(kind.files, slug), text: null })),
-      ...change.upserts.map((record) => ({ path: recordPath(kind.files, record.slug), text: recordFileText(kind.files, stored.get(record.slug) ?? record) })),
+      ...next.value.files.map((file) => ({ path: recordPath(kind.files, file.slug), text: file.text })),
     ];
     let result: { commit: string; integrated?: boolean };
     try {
@@ -111,6 +109,26 @@ export function storeRefusal(error: StoreUnavailableError, deps: Pick<Deps, 'log
 }
 
 // --- internal ---
+
+/**
+ * The current text of the file of each upserted record the catalog already has (by id, so a
+ * renamed record's old file), by that file's slug: an update edits the file an editor wrote
+ * instead of writing it anew.
+ */
+async function filesOf<T extends ContentRecord>(deps: Pick<Deps, 'store'>, kind: RecordKind<T>, catalog: Catalog, upserts: readonly T[]): Promise<Map<string, string>> {
+  const slugs = upserts.map((record) => kind.byId(catalog).get(record.id)?.slug).filter((slug): slug is string => slug !== undefined);
+  const texts = new Map<string, string>();
+  // A few at a time: a bulk upsert of thousands must not open thousands of files at once.
+  for (let i = 0; i < slugs.length; i += 64) {
+    const chunk = slugs.slice(i, i + 64);
+    const read = await Promise.all(chunk.map((slug) => deps.store.read(recordPath(kind.files, slug))));
+    chunk.forEach((slug, j) => {
+      const text = read[j];
+      if (text !== undefined) texts.set(slug, text);
+    });
+  }
+  return texts;
+}
 
 /** A diagnostic as an API message: the field and the rule, without the file path. */
 function describe(diagnostic: Diagnostic): string {

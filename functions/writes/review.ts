@@ -20,8 +20,8 @@ import { validBody } from '../http/valid-body.ts';
 import { submissionRefusal } from '../submissions/refusal.ts';
 import type { StatusFilter, SubmissionRecord } from '../submissions/store.ts';
 
-/** What every review operation uses: an admin's session, the submission store, the log (its refusals). */
-export type ReviewDeps = SessionDeps & Pick<Deps, 'submissions' | 'log'>;
+/** What every review operation uses: an admin's session, the submission store, the log (its refusals), the submitter's notice. */
+export type ReviewDeps = SessionDeps & Pick<Deps, 'submissions' | 'log' | 'notify'>;
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 const REVIEW_STATES = ['pending', 'approved', 'rejected', 'all'] as const;
@@ -99,6 +99,8 @@ export async function approveSubmission(request: Request, deps: ReviewDeps & Dea
     }),
   );
   const published = deps.state().catalog.dealById.get(dealId);
+  // Committed and recorded: the submitter hears of it in the background (docs/notifications.md).
+  if (reviewed && published) deps.notify.reviewed(reviewed, published);
   return answerResponse(request, jsonAnswer(200, { success: true, deal: published, submission: reviewed }, NO_STORE));
 }
 
@@ -119,6 +121,7 @@ export async function rejectSubmission(request: Request, deps: ReviewDeps & Pick
       await markReviewed(deps, reviewed);
     }),
   );
+  if (reviewed) deps.notify.reviewed(reviewed);
   return answerResponse(request, jsonAnswer(200, { success: true, submission: reviewed }, NO_STORE));
 }
 

@@ -18,8 +18,8 @@ import { ApiError } from '../http/errors.ts';
 import { formBody, isFormBody, MAX_BODY_BYTES, readBody, readFormFields } from '../http/request-body.ts';
 import { submissionRefusal } from '../submissions/refusal.ts';
 
-/** What a submission uses: the per-address limit, the submission store, the catalog (its categories), the time, the log (the store's refusals). */
-export type SubmitDeps = Pick<Deps, 'submitLimit' | 'submissions' | 'state' | 'clock' | 'log'>;
+/** What a submission uses: the per-address limit, the submission store, the catalog (its categories), the time, the log (the store's refusals), the admins' notices. */
+export type SubmitDeps = Pick<Deps, 'submitLimit' | 'submissions' | 'state' | 'clock' | 'log' | 'notify'>;
 /** What the site's form uses besides: the per-minute budget the API route has (`submit` policy). */
 export type FormSubmitDeps = SubmitDeps & Pick<Deps, 'rateLimits'>;
 
@@ -186,7 +186,10 @@ async function accept(value: unknown, deps: SubmitDeps, now: Date, listed: boole
   } catch (error) {
     throw submissionRefusal(error, deps.log);
   }
-  return result.duplicate ? { success: true, id: result.id, duplicate: true } : { success: true, id: result.id };
+  if (result.duplicate) return { success: true, id: result.id, duplicate: true };
+  // Durable now; admins hear of it in the background, and nothing of that reaches this answer.
+  deps.notify.submitted({ ...checked.value, id: result.id });
+  return { success: true, id: result.id };
 }
 
 /** `site_category`, when sent as text, must be a deal category of the live catalog (content/categories.yaml). */

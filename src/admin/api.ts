@@ -39,7 +39,4 @@ export function failureText(failure: unknown): string {
   return [f.error ?? String(failure), f.hint].filter(Boolean).join(' ');
 }
 
-/** Escape text for insertion into HTML. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-}
+export { escapeHtml } from '../escape-html.ts';

@@ -4,11 +4,10 @@
  * content is shown as text, never injected; links and code spans are found by the bounded
  * scanner and links follow the URL rule that the Markdown outputs apply too (markdown-policy.ts).
  */
+import { escapeHtml } from '../escape-html.ts';
 import { isAllowedUrl } from './markdown-policy.ts';
 import { backtickRun, codeSpanText, LineScanner } from './markdown-scan.ts';
 
-const escapeHtml = (text: string): string =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /** Inline formatting of one escaped line. */
 function inline(escaped: string): string {

@@ -17,13 +17,17 @@ export const paths = {
   startups: '/startups/',
   submit: '/submit/',
   about: '/about/',
+  /** The admins' review queue (sign-in needed), linked from notices of new submissions. */
+  adminReview: '/admin/submissions/',
   /** The API, MCP and discovery documents, for developers and agents. */
   developers: '/developers/',
   deal: (deal: Pick<Deal, 'slug'>) => `/deals/${deal.slug}/`,
   category: (slug: string) => `/categories/${slug}/`,
   startup: (startup: Pick<Startup, 'slug'>) => `/startups/${startup.slug}/`,
-  /** Every deal and startup has one logo image here: its own, optimised, or its monogram (src/logos/). */
-  logo: (kind: 'deals' | 'startups', slug: string) => `/logos/${kind}/${slug}.svg`,
+  /** A deal's or startup's own logo, optimised by the build (src/logos/); records without one show a monogram. */
+  logo: (kind: 'deals' | 'startups', slug: string) => `/logos/${kind}/${slug}.webp`,
+  /** Which records have a logo image: `{ "deals": [slugs], "startups": [slugs] }`. */
+  logoIndex: '/logos/index.json',
   api: '/api/v1',
   openapi: '/openapi.json',
   mcp: '/api/mcp',

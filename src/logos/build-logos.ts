@@ -1,10 +1,12 @@
 /**
- * The logo step of the content build: one image per deal and per startup, written to
- * `<generated>/logos/<deals|startups>/<slug>.svg`, which the Astro build publishes at the same
- * path under the site (src/pages/logos/). Sources, in order: a file committed under
+ * The logo step of the content build: a WebP image per deal and per startup that has a logo,
+ * written to `<generated>/logos/<deals|startups>/<slug>.webp`, and the list of those records in
+ * `<generated>/logos/index.json`; the Astro build publishes both at the same paths under the site
+ * (src/pages/logos/). Sources, in order: a file committed under
  * `content/logos/<deals|startups>/<slug>.<ext>`, then the record's `logoUrl` (downloaded once,
- * bounded, cached between builds); otherwise, or when a source fails, the name's monogram. A
- * logo never fails the build: every fallback is reported as one line (docs/editing-content.md).
+ * bounded, cached between builds); otherwise, or when a source fails, the page draws the name's
+ * monogram. A logo never fails the build: every fallback is reported as one line
+ * (docs/editing-content.md).
  */
 import { readdir, readFile, rm, mkdir, writeFile } from 'node:fs/promises';
 import { extname, join, relative } from 'node:path';
@@ -12,8 +14,8 @@ import { createHash } from 'node:crypto';
 import type { CatalogData } from '../catalog/catalog.ts';
 import { fetchImage } from './fetch-image.ts';
 import { FAILURE_MEMORY_MS, LogoCache } from './logo-cache.ts';
-import { MAX_LOGO_BYTES, optimiseLogo, wrapLogo } from './logo-image.ts';
-import { monogramSvg } from './monogram.ts';
+import { MAX_LOGO_BYTES, optimiseLogo } from './logo-image.ts';
+import { LOGO_INDEX_FILE, type LogoIndex } from './logo-index.ts';
 
 export const LOGO_KINDS = ['deals', 'startups'] as const;
 export type LogoKind = (typeof LOGO_KINDS)[number];
@@ -67,25 +69,28 @@ export async function buildLogos(data: CatalogData, options: LogoOptions): Promi
       const file = files.get(`${record.kind}/${record.slug}`);
       if (file) {
         const result = await fromFile(file, cache, now());
-        if (result.ok) return { record, svg: wrapLogo(result.webp), source: 'file' as const, problems };
+        if (result.ok) return { record, webp: result.webp, source: 'file' as const, problems };
         problems.push({ reason: `file ${result.problem}`, note: `${show(file)}: ${result.problem} (${result.detail})` });
       }
       if (record.logoUrl) {
         const result = await download(record.logoUrl);
-        if (result.ok) return { record, svg: wrapLogo(result.webp), source: 'url' as const, problems };
+        if (result.ok) return { record, webp: result.webp, source: 'url' as const, problems };
         problems.push({ reason: `logoUrl ${result.problem}`, note: `logoUrl ${record.logoUrl}: ${result.problem} (${result.detail})` });
       }
-      return { record, svg: monogramSvg(record.name), source: 'monogram' as const, problems };
+      return { record, webp: undefined, source: 'monogram' as const, problems };
     }),
   );
 
   const outDir = join(options.generatedDir, 'logos');
   await rm(outDir, { recursive: true, force: true });
   for (const kind of LOGO_KINDS) await mkdir(join(outDir, kind), { recursive: true });
-  await Promise.all(made.map(({ record, svg }) => writeFile(join(outDir, record.kind, `${record.slug}.svg`), svg)));
+  await Promise.all(made.map(({ record, webp }) => webp && writeFile(join(outDir, record.kind, `${record.slug}.webp`), webp)));
 
   // In file order, so the build output is the same from run to run.
   made.sort((a, b) => a.record.kind.localeCompare(b.record.kind) || a.record.slug.localeCompare(b.record.slug));
+  const index: LogoIndex = { deals: [], startups: [] };
+  for (const { record, webp } of made) if (webp) index[record.kind].push(record.slug);
+  await writeFile(join(outDir, LOGO_INDEX_FILE), `${JSON.stringify(index)}\n`);
   for (const item of made) {
     if (item.source === 'file') report.fromFiles++;
     else if (item.source === 'url') report.fromUrls++;

@@ -2,7 +2,7 @@
  * An editor's or a provider's logo made safe and small: its type is read from the bytes (never
  * from a file name or a Content-Type header), it is rasterised (an SVG too, so no editor SVG,
  * which could hold script, is ever served), fitted into a square white tile and encoded as a
- * WebP of a few KB, wrapped in an SVG so every logo has the same `.svg` address.
+ * WebP of a few KB.
  */
 import sharp from 'sharp';
 import { LOGO_SIZE } from './monogram.ts';
@@ -21,7 +21,8 @@ export type Optimised = { ok: true; webp: Buffer } | { ok: false; problem: 'too 
 /**
  * The logo as a square WebP, `LOGO_SIZE` pixels a side: the image fitted inside an 8-pixel
  * margin on white (transparent parts become white, so a dark logo stays visible on the dark
- * theme), quality 80, first frame of an animation.
+ * theme), quality 80, first frame of an animation. Served as it is (`/logos/<kind>/<slug>.webp`):
+ * a raster image decodes off the page's main thread, an SVG one would not.
  * @example const result = await optimiseLogo(await readFile('content/logos/deals/acme.png'));
  */
 export async function optimiseLogo(bytes: Uint8Array): Promise<Optimised> {
@@ -51,14 +52,6 @@ export async function optimiseLogo(bytes: Uint8Array): Promise<Optimised> {
   } catch (error) {
     return { ok: false, problem: 'not an image', detail: `could not be decoded (${(error as Error).message.split('\n')[0]})` };
   }
-}
-
-/**
- * The SVG served for a raster logo: the WebP as a data: image, so an `<img>` shows it under
- * the site's `img-src 'self' data:` policy and nothing else is fetched.
- */
-export function wrapLogo(webp: Uint8Array): string {
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${LOGO_SIZE}" height="${LOGO_SIZE}" viewBox="0 0 ${LOGO_SIZE} ${LOGO_SIZE}"><image width="${LOGO_SIZE}" height="${LOGO_SIZE}" href="data:image/webp;base64,${Buffer.from(webp).toString('base64')}"/></svg>`;
 }
 
 // --- internal ---

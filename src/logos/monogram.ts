@@ -1,7 +1,8 @@
 /**
  * The logo of a record that has none (or whose logo could not be used): its name's initials on
- * a colour chosen from the name, as a small SVG whose text the browser draws. Pure: the build,
- * the Astro build and the server (for a deal created after the build) make the same image.
+ * a colour chosen from the name, drawn as HTML text, not an image: each SVG image costs the
+ * browser a document of its own on the main thread (50–150 ms per card on a throttled phone,
+ * docs/performance.md). Pure: the build, the server and the browser draw the same monogram.
  */
 
 /** Side of every logo image, in pixels (cards show it at 48 CSS px, so it is sharp at 2x). */
@@ -43,19 +44,13 @@ export function monogramColour(name: string): string {
 }
 
 /**
- * The monogram image of a name, as SVG text (a few hundred bytes).
- * @example monogramSvg('Stripe') // '<svg xmlns=… <text …>S</text></svg>'
+ * The monogram of a name: its initials and tile colour, which pages draw as a coloured square
+ * of text (logo-markup.ts) rather than an image.
+ * @example monogram('Stripe') // { initials: 'S', colour: '#…', single: true }
  */
-export function monogramSvg(name: string): string {
+export function monogram(name: string): { initials: string; colour: string; single: boolean } {
   const text = initials(name);
-  const size = [...graphemes(text)].length > 1 ? 38 : 46;
-  const half = LOGO_SIZE / 2;
-  return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${LOGO_SIZE}" height="${LOGO_SIZE}" viewBox="0 0 ${LOGO_SIZE} ${LOGO_SIZE}">` +
-    `<rect width="${LOGO_SIZE}" height="${LOGO_SIZE}" fill="${monogramColour(name)}"/>` +
-    `<text x="${half}" y="${half}" dy="0.35em" text-anchor="middle" font-family="system-ui, sans-serif" font-size="${size}" font-weight="600" fill="#ffffff">${escapeXml(text)}</text>` +
-    '</svg>'
-  );
+  return { initials: text, colour: monogramColour(name), single: [...graphemes(text)].length === 1 };
 }
 
 // --- internal ---
@@ -81,10 +76,6 @@ function firstGrapheme(word: string): string {
 function upper(grapheme: string): string {
   const upperCased = grapheme.toUpperCase();
   return [...graphemes(upperCased)].length === 1 ? upperCased : grapheme;
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);
 }
 
 /** 32-bit FNV-1a over the UTF-8 bytes: small, stable across runtimes and builds. */

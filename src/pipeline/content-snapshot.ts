@@ -1,8 +1,9 @@
 /**
  * The validated content behind a catalog, kept in memory so a write re-checks and re-indexes
  * only what it changes: changed records (deals or startups) go through the same serialise →
- * parse → validate path as a build, cross-file rules are checked against the rest, and only
- * that kind's index is rebuilt (the other kind's is reused).
+ * parse → validate path as a build (an updated record written into its existing file,
+ * record-files.ts), cross-file rules are checked against the rest, and only that kind's index
+ * is rebuilt (the other kind's is reused).
  */
 import { createHash } from 'node:crypto';
 import type { CatalogData } from '../catalog/catalog.ts';
@@ -14,7 +15,7 @@ import type { Startup } from '../schemas/startup.ts';
 import type { SynonymsFile } from '../schemas/synonyms.ts';
 import { hasErrors, shown, type Diagnostic, type StageResult } from './diagnostics.ts';
 import { parseEntry } from './parse.ts';
-import { DEAL_FILES, recordFileText, recordPath, type ContentRecord, type RecordFiles } from './record-files.ts';
+import { DEAL_FILES, editedRecordFileText, recordFileText, recordPath, type ContentRecord, type RecordFiles } from './record-files.ts';
 
 /** One record file's text, by the slug its name gives. */
 export interface RecordFile {
@@ -25,11 +26,12 @@ export interface RecordFile {
 /** One deal file's text, by the slug its name gives. */
 export type DealFile = RecordFile;
 
-/** A catalog after a write: its data, and which records of the kind changed or went (for the search index). */
+/** A catalog after a write: its data, which records of the kind changed or went (for the search index), and the files that hold the changed records. */
 export interface ChangedCatalog<T extends ContentRecord = Deal> {
   data: CatalogData;
   changed: T[];
   removedIds: string[];
+  files: RecordFile[];
 }
 
 export class ContentSnapshot {
@@ -37,21 +39,24 @@ export class ContentSnapshot {
   readonly categories: CategoriesFile;
   readonly synonyms: SynonymsFile | undefined;
   readonly version: string;
-  private readonly deals: readonly Deal[];
-  private readonly startups: readonly Startup[];
+  readonly deals: ReadonlyMap<string, Deal>;
+  readonly startups: readonly Startup[];
+  /** The deals as the catalog holds them: the same array, so a startups change keeps every answer made of it. */
+  private readonly dealList: readonly Deal[];
 
   constructor(data: CatalogData) {
+    this.dealList = data.deals;
     this.version = data.version;
     this.site = data.site;
     this.categories = data.categories;
-    this.deals = data.deals;
+    this.deals = new Map(data.deals.map((d) => [d.slug, d]));
     this.startups = data.startups;
     this.synonyms = data.synonyms;
   }
 
   /** `withChanges` for deals. */
-  withDealChanges(upserts: readonly Deal[], removals: readonly string[], today: string): StageResult<ChangedCatalog | undefined> {
-    return this.withChanges(DEAL_FILES, upserts, removals, today);
+  withDealChanges(upserts: readonly Deal[], removals: readonly string[], today: string, originals: ReadonlyMap<string, string> = new Map()): StageResult<ChangedCatalog | undefined> {
+    return this.withChanges(DEAL_FILES, upserts, removals, today, originals);
   }
 
   /** `withFiles` for deals. */
@@ -61,20 +66,41 @@ export class ContentSnapshot {
 
   /**
    * The catalog after upserting `upserts` (by slug) and removing the records of this kind with
-   * slugs in `removals`, or the diagnostics that forbid it. Nothing is written anywhere.
+   * slugs in `removals`, or the diagnostics that forbid it; nothing is written anywhere.
+   * `originals` holds the current text of record files by slug: an upsert of a record this
+   * catalog has (by id) edits its file in place (only the changed fields change), any other
+   * one is a new file.
    */
-  withChanges<T extends ContentRecord>(kind: RecordFiles<T>, upserts: readonly T[], removals: readonly string[], today: string): StageResult<ChangedCatalog<T> | undefined> {
+  withChanges<T extends ContentRecord>(kind: RecordFiles<T>, upserts: readonly T[], removals: readonly string[], today: string, originals: ReadonlyMap<string, string> = new Map()): StageResult<ChangedCatalog<T> | undefined> {
     const diagnostics: Diagnostic[] = [];
-    const files: RecordFile[] = [];
+    const fresh: RecordFile[] = [];
     for (const record of upserts) {
       // The slug names the file: anything but a plain slug could write outside the folder.
       if (typeof record.slug !== 'string' || !SLUG_PATTERN.test(record.slug)) {
         diagnostics.push({ severity: 'error', code: 'invalid_slug', file: `content/${kind.folder}`, field: 'slug', message: `expected lowercase letters, digits and single hyphens, like \`cloud-credits\`, got ${shown(record.slug)}` });
       } else {
-        files.push({ slug: record.slug, text: recordFileText(kind, record) });
+        fresh.push({ slug: record.slug, text: recordFileText(kind, record) });
       }
     }
     if (hasErrors(diagnostics)) return { value: undefined, diagnostics };
+    const checked = this.withFiles(kind, fresh, removals, today);
+    if (!checked.value) return checked;
+
+    // Files hold the validated records (defaults filled, links normalised), as a build reads them back.
+    const records = new Map(checked.value.changed.map((r) => [r.slug, r]));
+    const byId = originals.size > 0 ? new Map(kind.records(this.data()).map((r) => [r.id, r])) : new Map<string, T>();
+    let edited = false;
+    const files = fresh.map(({ slug }) => {
+      const record = records.get(slug) as T;
+      const before = byId.get(record.id);
+      const original = before && originals.get(before.slug);
+      if (!before || original === undefined) return { slug, text: recordFileText(kind, record) };
+      edited = true;
+      return { slug, text: editedRecordFileText(kind, original, before, record) };
+    });
+    if (!edited) return { value: { ...checked.value, files }, diagnostics: checked.diagnostics };
+    // An edited file also keeps what it held beyond the catalog's copy (a hand edit not yet
+    // indexed): what is served is read back from the files as written.
     return this.withFiles(kind, files, removals, today);
   }
 
@@ -108,13 +134,13 @@ export class ContentSnapshot {
     const version = createHash('sha256').update(JSON.stringify([this.version, kind.folder, changed, removedIds])).digest('hex').slice(0, 16);
     // The other kind did not change: the same (sorted) array keeps every answer built from it.
     const data = kind.withRecords({ ...this.data(), version }, [...next.values()].sort(kind.compare));
-    return { value: { data, changed, removedIds }, diagnostics: [] };
+    return { value: { data, changed, removedIds, files: [...files] }, diagnostics: [] };
   }
 
   // --- internal ---
 
   private data(): CatalogData {
-    return { version: this.version, site: this.site, categories: this.categories, deals: this.deals as Deal[], startups: this.startups as Startup[], ...(this.synonyms ? { synonyms: this.synonyms } : {}) };
+    return { version: this.version, site: this.site, categories: this.categories, deals: this.dealList as Deal[], startups: this.startups as Startup[], ...(this.synonyms ? { synonyms: this.synonyms } : {}) };
   }
 }
 

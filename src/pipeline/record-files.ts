@@ -1,7 +1,8 @@
 /**
  * How each kind of record (deals, startups) is kept in the content tree: one Markdown file per
  * record under its folder, named by its slug, front matter in schema order, description as the
- * body; and which pipeline rules check it and in which order the catalog lists it. Writes and
+ * body; a changed record edited into the file an editor wrote (issue 16, item 6); and which
+ * pipeline rules check it and in which order the catalog lists it. Writes and
  * the history read every kind through one of these, never through a kind-specific copy.
  */
 import type { CatalogData } from '../catalog/catalog.ts';
@@ -11,6 +12,7 @@ import { DealFrontMatterSchema, type Deal } from '../schemas/deal.ts';
 import { StartupFrontMatterSchema, type Startup } from '../schemas/startup.ts';
 import type { StageResult } from './diagnostics.ts';
 import type { ParsedEntry } from './parse.ts';
+import { editMarkdown, frontMatterChanges } from './front-matter-edit.ts';
 import { toMarkdown } from './serialize.ts';
 import { validateDeals, validateStartups, type Located } from './validate.ts';
 
@@ -61,19 +63,45 @@ export function recordPath(kind: Pick<RecordFiles<ContentRecord>, 'folder'>, slu
 }
 
 /**
- * A record's file text: front matter in schema order (then any other keys, which validation
- * will refuse), description as the body.
+ * A new record file's text: front matter in schema order (then any other keys, which
+ * validation will refuse), description as the body.
  */
 export function recordFileText<T extends ContentRecord>(kind: RecordFiles<T>, record: T): string {
-  const { description, slug: _slug, ...rest } = record as T & Record<string, unknown>;
+  const { description, front } = split(record);
   const ordered: Record<string, unknown> = {};
-  for (const key of kind.frontMatterKeys) ordered[key] = rest[key];
-  for (const [key, value] of Object.entries(rest)) if (!(key in ordered)) ordered[key] = value;
-  return toMarkdown(ordered, typeof description === 'string' ? description : '');
+  for (const key of kind.frontMatterKeys) ordered[key] = front[key];
+  for (const [key, value] of Object.entries(front)) if (!(key in ordered)) ordered[key] = value;
+  return toMarkdown(ordered, description ?? '');
+}
+
+/**
+ * The text of the file `original` (which holds `before`) once it holds `after`: the fields
+ * that differ are set or removed in place, so the editor's comments, key order and quoting
+ * stay and only the changed fields' lines change (front-matter-edit.ts), and the body is
+ * replaced only when the description changed. A file whose front matter cannot be edited in
+ * place is written anew.
+ * @example editedRecordFileText(DEAL_FILES, text, deal, { ...deal, title: 'New' }) // text with only its `title:` line changed
+ */
+export function editedRecordFileText<T extends ContentRecord>(kind: RecordFiles<T>, original: string, before: T, after: T): string {
+  const was = split(before);
+  const now = split(after);
+  const body = was.description === now.description ? {} : { body: now.description ?? '' };
+  return editMarkdown(original, frontMatterChanges(was.front, now.front), { order: kind.frontMatterKeys, ...body }) ?? recordFileText(kind, after);
 }
 
 /** Path of a deal's file inside the content root. */
 export const dealPath = (slug: string): string => recordPath(DEAL_FILES, slug);
 
-/** A deal file's text (see `recordFileText`). */
+/** A new deal file's text (see `recordFileText`). */
 export const dealFileText = (deal: Deal): string => recordFileText(DEAL_FILES, deal);
+
+/** A deal file edited in place (see `editedRecordFileText`). */
+export const editedDealFileText = (original: string, before: Deal, after: Deal): string => editedRecordFileText(DEAL_FILES, original, before, after);
+
+// --- internal ---
+
+/** The front matter fields and the body of a record (the slug is the file name). */
+function split(record: ContentRecord): { front: Record<string, unknown>; description: string | undefined } {
+  const { description, slug: _slug, ...front } = record as ContentRecord & Record<string, unknown>;
+  return { front, description: typeof description === 'string' ? description : undefined };
+}

@@ -171,5 +171,21 @@ export function describeSubmissionStore(engine: string, fresh: () => Promise<Sto
       expect(await reopened.forgetEmails(new Date(T0 + 100 * HOUR), new Date(T0 + 31 * 24 * HOUR))).toBe(1);
       expect((await open().get(recent.id))?.submitter_email).toBeUndefined();
     });
+
+    test('forgetEmail removes the e-mail of one record at once, whatever its review date; false when there is none', async () => {
+      const open = await start();
+      const store = open();
+      const [notified, other] = [record(), record()];
+      for (const r of [notified, other]) await store.put(r);
+      await store.update({ ...notified, status: 'approved', reviewedAt: at(1), reviewedBy: 'ada@example.com', dealId: 'd-00000009' });
+      expect(await store.forgetEmail(notified.id, new Date(T0 + 2 * HOUR))).toBe(true);
+      const reopened = open();
+      const forgotten = await reopened.get(notified.id);
+      expect(forgotten).toMatchObject({ status: 'approved', dealId: 'd-00000009', emailRemovedAt: at(2) });
+      expect(JSON.stringify(forgotten)).not.toContain(notified.submitter_email);
+      expect((await reopened.get(other.id))?.submitter_email).toBe(other.submitter_email);
+      expect(await store.forgetEmail(notified.id, new Date(T0 + 3 * HOUR))).toBe(false);
+      expect(await store.forgetEmail('sub-ffffffffffffffff', new Date(T0 + 3 * HOUR))).toBe(false);
+    });
   });
 }

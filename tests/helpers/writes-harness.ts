@@ -43,11 +43,11 @@ export interface WriteServer {
   stop: () => Promise<void>;
 }
 
-/** A fresh DATA_DIR with `accounts`, a fresh git copy of the `valid` fixture, and the real server on it. */
-export async function startWriteServer(accounts: readonly TestAccount[] = [ADMIN, MEMBER], env: Record<string, string> = {}): Promise<WriteServer> {
+/** A fresh DATA_DIR with `accounts`, a fresh git copy of a content tree (the `valid` fixture by default), and the real server on it. */
+export async function startWriteServer(accounts: readonly TestAccount[] = [ADMIN, MEMBER], env: Record<string, string> = {}, source = join(FIXTURES, 'valid')): Promise<WriteServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'deals-writes-data-'));
   for (const account of accounts) addAccount(dataDir, account);
-  const server = await startTestServer(join(FIXTURES, 'valid'), { ...env, DATA_DIR: dataDir });
+  const server = await startTestServer(source, { ...env, DATA_DIR: dataDir });
   const contentDir = server.config.contentDir;
   return {
     server,
@@ -67,10 +67,10 @@ export async function startWriteServer(accounts: readonly TestAccount[] = [ADMIN
  * `ready`, e.g. to sign in), stop it after them, and fail any test after which the server
  * logged an error (STYLE 12: an unexpected 500 above all).
  */
-export function useWriteServer(accounts: readonly TestAccount[], ready: (server: WriteServer) => Promise<void> | void, env: Record<string, string> = {}): void {
+export function useWriteServer(accounts: readonly TestAccount[], ready: (server: WriteServer) => Promise<void> | void, env: Record<string, string> = {}, source?: () => string): void {
   let server: WriteServer | undefined;
   beforeAll(async () => {
-    server = await startWriteServer(accounts, env);
+    server = await startWriteServer(accounts, env, source?.());
     await ready(server);
   });
   afterAll(async () => {

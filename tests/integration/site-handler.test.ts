@@ -5,7 +5,6 @@
  * a deleted deal's page gone, what other methods get, and every record's logo (a deal created
  * since the build gets its monogram).
  */
-import { existsSync } from 'node:fs';
 import { mkdir, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
@@ -24,7 +23,7 @@ import { runPipeline } from '../../src/pipeline/build.ts';
 import { ContentSnapshot } from '../../src/pipeline/content-snapshot.ts';
 import { emitCatalog } from '../../src/pipeline/emit.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
-import { monogramSvg } from '../../src/logos/monogram.ts';
+import { logoHtml } from '../../src/logos/logo-markup.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
 import { astroBuild } from '../helpers/astro-build.ts';
 import { FIXTURES } from '../helpers/server.ts';
@@ -253,44 +252,30 @@ describe('pages changed since the build', () => {
 });
 
 describe('logos', () => {
-  const logoPaths = () => [...built.deals.map((d) => ({ path: `/logos/deals/${d.slug}.svg`, name: d.provider })), ...built.startups.map((s) => ({ path: `/logos/startups/${s.slug}.svg`, name: s.name }))];
-
-  test('every deal and startup has a built logo image; without the logo step the site build draws monograms', async () => {
+  test('built without the logo step, every card and record page draws its monogram: no image is asked for', async () => {
     current = built;
-    for (const { path, name } of logoPaths()) {
-      const response = await get(path);
-      expect(response.status, path).toBe(200);
-      expect(response.headers.get('content-type')).toBe('image/svg+xml');
-      expect(response.headers.get('cache-control')).toBe('public, max-age=300');
-      expect(await response.text()).toBe(monogramSvg(name));
-    }
-    // Each card and record page points at its record's image, at a fixed size.
     const deal = built.deals[0] as Deal;
-    expect(await (await get('/deals/')).text()).toContain(`<img class="logo logo-48" src="/logos/deals/${deal.slug}.svg" alt="" width="48" height="48" loading="lazy" decoding="async">`);
-    expect(await (await get(`/deals/${deal.slug}/`)).text()).toContain(`<img class="logo logo-64" src="/logos/deals/${deal.slug}.svg" alt="" width="64" height="64" loading="eager" decoding="async">`);
+    const monogramOf = (name: string, size: 48 | 64) => logoHtml({ kind: 'deals', slug: deal.slug, name, hasImage: false, size });
+    const list = await (await get('/deals/')).text();
+    expect(list).toContain(monogramOf(deal.provider, 48));
+    expect(list).not.toMatch(/src="\/logos\//);
+    expect(await (await get(`/deals/${deal.slug}/`)).text()).toContain(monogramOf(deal.provider, 64));
+    expect(await (await get('/logos/index.json')).json()).toEqual({ deals: [], startups: [] });
   });
 
-  test('a deal created after the build: its logo path answers its monogram (cached, revalidated), and its live page shows it', async () => {
+  test('a deal created after the build: its live pages show its monogram', async () => {
     const model = built.deals[0] as Deal;
     const created: Deal = { ...model, id: 'd-newlogo1', slug: 'brand-new-logo-deal', title: 'Brand new logo deal', provider: 'Nouvelle Époque Labs' };
     current = afterWrite(built, [created]);
-    expect(existsSync(join(clientDir, 'logos', 'deals', `${created.slug}.svg`))).toBe(false);
-    const logo = await get(`/logos/deals/${created.slug}.svg`);
-    expect(logo.status).toBe(200);
-    expect(logo.headers.get('content-type')).toBe('image/svg+xml');
-    expect(logo.headers.get('cache-control')).toBe('public, max-age=300');
-    const svg = await logo.text();
-    expect(svg).toBe(monogramSvg('Nouvelle Époque Labs'));
-    expect(svg).toContain('>NÉ</text>');
-    const etag = logo.headers.get('etag') ?? '';
-    expect((await get(`/logos/deals/${created.slug}.svg`, { 'If-None-Match': etag })).status).toBe(304);
-    expect((await get(`/logos/deals/${created.slug}.svg`, {}, 'HEAD')).status).toBe(200);
-    expect(await (await get(`/deals/${created.slug}/`)).text()).toContain(`src="/logos/deals/${created.slug}.svg"`);
-    expect(await (await get('/deals/')).text()).toContain(`src="/logos/deals/${created.slug}.svg"`);
+    const tile = 'data-initials="NÉ" aria-hidden="true"></span>';
+    expect(await (await get(`/deals/${created.slug}/`)).text()).toContain(tile);
+    expect(await (await get('/deals/')).text()).toContain(tile);
   });
 
-  test('a logo path naming no record, or not a logo path, is the 404 page', async () => {
-    for (const path of ['/logos/deals/no-such-deal.svg', '/logos/startups/no-such-startup.svg', '/logos/deals/UPPER.svg', '/logos/other/x.svg', '/logos/deals/../index.svg']) {
+  test('a logo path naming no image, or not a logo path, is the 404 page', async () => {
+    current = built;
+    const deal = built.deals[0] as Deal;
+    for (const path of [`/logos/deals/${deal.slug}.webp`, `/logos/deals/${deal.slug}.svg`, '/logos/startups/no-such-startup.webp', '/logos/deals/UPPER.webp', '/logos/other/x.webp', '/logos/deals/../index.webp']) {
       const response = await get(path);
       expect(response.status, path).toBe(404);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BytesResponse } from '../../functions/http/bytes-response.ts';
+import { appendHeader, BytesResponse, hasHeader, headerFields, setHeader } from '../../functions/http/bytes-response.ts';
 
 const json = '{"deal":"Café ✓"}';
 const make = () => new BytesResponse(new TextEncoder().encode(json), { status: 201, headers: { 'Content-Type': 'application/json' } });
@@ -47,5 +47,41 @@ describe('BytesResponse reads as a Response given the same bytes', () => {
     const bytes = await response.bytes();
     bytes[0] = 0;
     expect(response.payload[0]).toBe('{'.charCodeAt(0));
+  });
+});
+
+// The steps and the Node adapter write and read fields through these helpers, without undici's Headers.
+describe('header fields set through the helpers', () => {
+  const steps = (response: Response) => {
+    setHeader(response, 'X-Request-Id', 'r-1');
+    setHeader(response, 'API-Version', ' v1 ');
+    appendHeader(response, 'Link', '</api/v1/deals>; rel="successor-version"');
+    appendHeader(response, 'Link', '</docs>; rel="deprecation"');
+    setHeader(response, 'Content-Type', 'application/json; charset=utf-8');
+    return response;
+  };
+
+  it('end with the same fields as Headers would hold, on a BytesResponse and on any Response', () => {
+    const bytes = steps(make());
+    const plain = steps(new Response('x', { headers: { 'Content-Type': 'text/plain', 'Set-Cookie': 'a=1' } }));
+    const expected = { 'x-request-id': 'r-1', 'api-version': 'v1', link: '</api/v1/deals>; rel="successor-version", </docs>; rel="deprecation"', 'content-type': 'application/json; charset=utf-8' };
+    expect(headerFields(bytes)).toEqual({ fields: expected, cookies: [] });
+    expect(headerFields(plain)).toEqual({ fields: expected, cookies: ['a=1'] });
+    expect([hasHeader(bytes, 'LINK'), hasHeader(bytes, 'RateLimit-Policy'), hasHeader(plain, 'link')]).toEqual([true, false, true]);
+    // Read as a Response: a real Headers with the same fields, and later sets land there.
+    expect(Object.fromEntries(bytes.headers)).toEqual(expected);
+    setHeader(bytes, 'Vary', 'Accept');
+    expect(bytes.headers.get('vary')).toBe('Accept');
+    expect(headerFields(bytes).fields.vary).toBe('Accept');
+  });
+
+  it('refuse what Headers refuses: a value with CR, LF or NUL, a name that is no token', () => {
+    for (const response of [make(), new Response('x')]) {
+      expect(() => setHeader(response, 'Link', 'a\r\nSet-Cookie: x=1')).toThrow(TypeError);
+      expect(() => appendHeader(response, 'Link', 'a\0b')).toThrow(TypeError);
+      expect(() => setHeader(response, 'Bad Name', 'x')).toThrow(TypeError);
+    }
+    expect(() => setHeader(make(), 'X-Name', 'Café ✓')).toThrow(TypeError);
+    expect(() => new BytesResponse(new Uint8Array(1), { status: 200, headers: { 'X-Bad': 'a\nb' } })).toThrow(TypeError);
   });
 });

@@ -44,6 +44,35 @@ describe('loadConfig', () => {
   });
 });
 
+describe('notification settings', () => {
+  test('nothing set: nothing is sent; SMTP_URL with SMTP_FROM turns mail on; admins from a list, none, or the accounts', () => {
+    expect(loadConfig({}).notify).toEqual({ smtp: undefined, webhookUrl: undefined, adminEmails: undefined, timeoutMs: 10_000 });
+    const on = loadConfig({
+      SMTP_URL: 'smtps://deals:secret@mail.example:465',
+      SMTP_FROM: 'Startup Deals <deals@example.com>',
+      NOTIFY_WEBHOOK_URL: 'https://hooks.slack.com/services/T0/B0/x',
+      NOTIFY_ADMIN_EMAILS: ' ada@example.com, bo@example.com ',
+      NOTIFY_TIMEOUT_SECONDS: '3',
+    }).notify;
+    expect(on).toEqual({
+      smtp: { url: 'smtps://deals:secret@mail.example:465', from: 'Startup Deals <deals@example.com>' },
+      webhookUrl: 'https://hooks.slack.com/services/T0/B0/x',
+      adminEmails: ['ada@example.com', 'bo@example.com'],
+      timeoutMs: 3000,
+    });
+    expect(loadConfig({ NOTIFY_ADMIN_EMAILS: 'none' }).notify.adminEmails).toEqual([]);
+  });
+
+  test('a wrong value is named by its variable', () => {
+    expect(() => loadConfig({ SMTP_URL: 'smtp://mail.example' })).toThrow(/SMTP_FROM: required when SMTP_URL is set/);
+    expect(() => loadConfig({ SMTP_URL: 'https://mail.example', SMTP_FROM: 'deals@example.com' })).toThrow(/SMTP_URL: expected an smtp:\/\/ or smtps:\/\/ URL/);
+    expect(() => loadConfig({ SMTP_URL: 'smtp://mail.example', SMTP_FROM: 'Deals <deals>' })).toThrow(/SMTP_FROM: expected an e-mail address/);
+    expect(() => loadConfig({ NOTIFY_WEBHOOK_URL: 'hooks.slack.com/x' })).toThrow(/NOTIFY_WEBHOOK_URL: expected an https:\/\//);
+    expect(() => loadConfig({ NOTIFY_ADMIN_EMAILS: 'ada@example.com, bob@' })).toThrow(/NOTIFY_ADMIN_EMAILS: "bob@" is not an e-mail address/);
+    expect(() => loadConfig({ NOTIFY_TIMEOUT_SECONDS: '0' })).toThrow(/NOTIFY_TIMEOUT_SECONDS: expected 1 or more seconds/);
+  });
+});
+
 describe('an operator command', () => {
   const node = join(ROOT, 'node_modules', '.bin', 'node');
 

@@ -1,12 +1,13 @@
 /**
- * Logo images (src/logos/): monogram initials and colours, and the optimiser on real images
- * made with sharp: type read from the bytes, a small square WebP, an SVG rasterised so no
- * script survives.
+ * Logo images (src/logos/): monogram initials and colours, the logo markup pages and instant
+ * search share, and the optimiser on real images made with sharp: type read from the bytes, a
+ * small square WebP, an SVG rasterised so no script survives.
  */
 import sharp from 'sharp';
 import { describe, expect, test } from 'vitest';
-import { MAX_LOGO_BYTES, optimiseLogo, wrapLogo } from '../../src/logos/logo-image.ts';
-import { initials, LOGO_SIZE, monogramColour, monogramSvg, MONOGRAM_COLOURS, NO_INITIALS } from '../../src/logos/monogram.ts';
+import { MAX_LOGO_BYTES, optimiseLogo } from '../../src/logos/logo-image.ts';
+import { logoHtml } from '../../src/logos/logo-markup.ts';
+import { initials, LOGO_SIZE, monogram, monogramColour, MONOGRAM_COLOURS, NO_INITIALS } from '../../src/logos/monogram.ts';
 
 describe('monogram initials', () => {
   test.each([
@@ -40,7 +41,7 @@ describe('monogram initials', () => {
 
   test.each(['🚀🔥', '!!!', '—', ''])('a name with no letter or digit (%j) gets a neutral mark', (name) => {
     expect(initials(name)).toBe(NO_INITIALS);
-    expect(monogramSvg(name)).toContain(`>${NO_INITIALS}</text>`);
+    expect(monogram(name)).toMatchObject({ initials: NO_INITIALS, single: true });
   });
 });
 
@@ -57,19 +58,30 @@ describe('monogram colours', () => {
     expect(new Set(names.map(monogramColour)).size).toBeGreaterThanOrEqual(6);
   });
 
-  test('the image: a square SVG of the logo size, the initials drawn by the browser in system fonts, text escaped', () => {
-    const svg = monogramSvg('Amazon Web Services');
-    expect(svg).toMatch(new RegExp(`^<svg xmlns="http://www.w3.org/2000/svg" width="${LOGO_SIZE}" height="${LOGO_SIZE}"`));
-    expect(svg).toContain(`fill="${monogramColour('Amazon Web Services')}"`);
-    expect(svg).toContain('font-family="system-ui, sans-serif"');
-    expect(svg).toContain('>AW</text>');
-    expect(svg.length).toBeLessThan(400);
-    expect(svg).not.toMatch(/<script|href=|on\w+=/i);
+});
+
+describe('logo markup', () => {
+  test('a record with a built image gets it at its fixed size; lazy on cards, at once on record pages', () => {
+    expect(logoHtml({ kind: 'deals', slug: 'aws-activate', name: 'Amazon Web Services', hasImage: true })).toBe('<img class="logo logo-48" src="/logos/deals/aws-activate.webp" alt="" width="48" height="48" loading="lazy" decoding="async">');
+    expect(logoHtml({ kind: 'startups', slug: 'cronwatch', name: 'Cronwatch', hasImage: true, size: 64, eager: true })).toBe('<img class="logo logo-64" src="/logos/startups/cronwatch.webp" alt="" width="64" height="64" loading="eager" decoding="async">');
+  });
+
+  test('any other record: its monogram as a decorative tile whose initials CSS draws (no image, no text in the heading)', () => {
+    expect(logoHtml({ kind: 'deals', slug: 'aws-activate', name: 'Amazon Web Services', hasImage: false })).toBe(
+      `<span class="logo logo-48 monogram" style="background-color:${monogramColour('Amazon Web Services')}" data-initials="AW" aria-hidden="true"></span>`,
+    );
+    expect(logoHtml({ kind: 'startups', slug: 'stripe', name: 'Stripe', hasImage: false, size: 64 })).toContain('class="logo logo-64 monogram single"');
+  });
+
+  test('initials are letters and digits only, so markup in a name never reaches the page', () => {
+    expect(logoHtml({ kind: 'deals', slug: 'x', name: '"Quoted" <Tag>', hasImage: false })).toContain('data-initials="QT"');
+    expect(logoHtml({ kind: 'deals', slug: 'x', name: '& "Ünïcode"', hasImage: false })).toContain('data-initials="Ü"');
+    expect(logoHtml({ kind: 'deals', slug: 'x', name: '<b>"', hasImage: false })).toMatch(/data-initials="B"/);
   });
 });
 
 describe('optimiseLogo', () => {
-  test('a PNG becomes a small square WebP on white, wrapped in an SVG', async () => {
+  test('a PNG becomes a small square WebP on white', async () => {
     const png = await sharp({ create: { width: 400, height: 120, channels: 4, background: { r: 99, g: 91, b: 255, alpha: 1 } } }).png().toBuffer();
     const result = await optimiseLogo(png);
     if (!result.ok) throw new Error(result.detail);
@@ -81,8 +93,6 @@ describe('optimiseLogo', () => {
     expect([...data.subarray(0, 3)].every((c) => c > 245)).toBe(true);
     const middle = (LOGO_SIZE / 2) * LOGO_SIZE * 3 + (LOGO_SIZE / 2) * 3;
     expect(Math.abs((data[middle] ?? 0) - 99)).toBeLessThan(12);
-    const svg = wrapLogo(result.webp);
-    expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="96" height="96" viewBox="0 0 96 96"><image width="96" height="96" href="data:image\/webp;base64,[A-Za-z0-9+/=]+"\/><\/svg>$/);
   });
 
   test('JPEG, WebP, GIF and AVIF are accepted; the type comes from the bytes', async () => {
@@ -98,8 +108,7 @@ describe('optimiseLogo', () => {
     const result = await optimiseLogo(hostile);
     if (!result.ok) throw new Error(result.detail);
     expect((await sharp(result.webp).metadata()).format).toBe('webp');
-    const svg = wrapLogo(result.webp);
-    expect(svg).not.toMatch(/script|alert|onload|circle/i);
+    expect(Buffer.from(result.webp).toString('latin1')).not.toMatch(/script|alert|onload|circle/i);
   });
 
   test('not an image, another format, or too large: refused with a reason', async () => {
