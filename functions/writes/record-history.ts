@@ -13,7 +13,7 @@ import { fieldChanges } from '../../src/catalog/field-changes.ts';
 import { entryRecord, parseEntry } from '../../src/pipeline/parse.ts';
 import { recordPath, type ContentRecord } from '../../src/pipeline/record-files.ts';
 import type { RecordVersion } from '../../src/schemas/answers.ts';
-import { SLUG_PATTERN } from '../../src/schemas/fields.ts';
+import { slug as slugField } from '../../src/schemas/fields.ts';
 import { RevertSchema } from '../../src/schemas/requests.ts';
 import { requireAdmin } from '../auth/guard.ts';
 import type { Deps } from '../deps.ts';
@@ -81,7 +81,7 @@ function locate<T extends ContentRecord>(catalog: Catalog, kind: RecordKind<T>, 
   const record = findRecord(catalog, kind, name);
   if (record) return { record, slug: record.slug, path: recordPath(kind.files, record.slug) };
   if (id !== undefined || slug === undefined) throw notFound(kind, describeName(name));
-  if (!SLUG_PATTERN.test(slug)) throw invalid(kind, 'slug: expected lowercase letters, digits and single hyphens, like `cloud-credits`.');
+  if (!slugField().safeParse(slug).success) throw invalid(kind, 'slug: expected at most 120 lowercase letters, digits and single hyphens, like `cloud-credits`.');
   return { record: undefined, slug, path: recordPath(kind.files, slug) };
 }
 

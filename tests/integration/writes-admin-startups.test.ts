@@ -205,6 +205,13 @@ describe('PUT /api/v1/admin/startups', () => {
     expect(expectStartupList(listed.body).startups.map((s) => s.slug)).toEqual([created.slug]);
   });
 
+  test('an edit of one field of a hand-written file changes that one line (the file is edited in place, not written anew)', async () => {
+    const result = await admin('PUT', ADMIN_STARTUPS, { slug: 'formbird', country: 'AT', lastUpdated: '2026-06-01' });
+    expect(result.status, result.text).toBe(200);
+    expect(git(server.env.repo, 'diff', '--numstat', 'HEAD~1', 'HEAD').trim()).toBe('1\t1\tcontent/startups/formbird.md');
+    expect(git(server.env.repo, 'diff', '-U0', 'HEAD~1', 'HEAD').split('\n').filter((line) => /^[-+][^-+]/.test(line))).toEqual(['-country: DE', '+country: AT']);
+  });
+
   test('{ id, slug: new } renames the file (git sees a rename) and keeps the id; the old slug is gone', async () => {
     const created = await create();
     const renamed = `${created.slug}-sold`;

@@ -116,6 +116,7 @@ describe('a deal\'s history: admin writes and a hand commit, across a rename', (
     expectError(await admin('GET', '/api/v1/admin/deals/history?id=d-nope0000'), 404, 'not_found');
     expectError(await admin('GET', '/api/v1/admin/deals/history?slug=never-existed'), 404, 'not_found');
     expectError(await admin('GET', '/api/v1/admin/deals/history?slug=..%2F..%2Fsite'), 400, 'validation_error');
+    expectError(await admin('GET', `/api/v1/admin/deals/history?slug=${'a'.repeat(121)}`), 400, 'validation_error');
   });
 
   test('revert to the admin edit: one new commit by the admin restoring its values (the slug too); the served catalog follows', async () => {
