@@ -9,7 +9,7 @@ import type { Startup } from '../schemas/startup.ts';
 import type { SynonymsFile } from '../schemas/synonyms.ts';
 import { compareTitles } from './order.ts';
 import { loadSearchIndex, withDocuments, type CompactIndex, type SearchIndex } from './search.ts';
-import { dealFieldTexts } from './index-fields.ts';
+import { dealFieldTexts, startupFieldTexts } from './index-fields.ts';
 import { compileSynonyms, type SynonymTable } from './synonyms.ts';
 
 /** What the build writes to `generated/catalog.json`: records already in default order. */
@@ -83,6 +83,26 @@ export function withChangedDeals(previous: Catalog, data: CatalogData, changed: 
     startupJson: previous.startupJson,
     startupNameRank: previous.startupNameRank,
     startupSearch: previous.startupSearch,
+  };
+}
+
+/**
+ * The catalog after a startups-only change: startup parts rebuilt (the search index updated in
+ * place of a rebuild), deal parts reused from `previous` (same records in the same order).
+ */
+export function withChangedStartups(previous: Catalog, change: { version: string; startups: Startup[]; changed: readonly Startup[]; removedIds: readonly string[] }): Catalog {
+  const index = withDocuments(
+    previous.startupSearch.index,
+    change.changed.map((startup) => ({ ref: startup.id, texts: startupFieldTexts(startup) })),
+    change.removedIds,
+  );
+  return {
+    ...previous,
+    version: change.version,
+    startups: change.startups,
+    startupJson: change.startups.map(jsonOf),
+    startupNameRank: rankBy(change.startups, (s) => s.name),
+    startupSearch: indexed(index, change.startups),
   };
 }
 

@@ -4,7 +4,6 @@
  * as a build, cross-file rules are checked against the rest, and the deals index is rebuilt
  * (the startups index is reused).
  */
-import { createHash } from 'node:crypto';
 import type { CatalogData } from '../catalog/catalog.ts';
 import type { CategoriesFile } from '../schemas/category.ts';
 import { DealFrontMatterSchema, type Deal } from '../schemas/deal.ts';
@@ -14,7 +13,7 @@ import type { Startup } from '../schemas/startup.ts';
 import type { SynonymsFile } from '../schemas/synonyms.ts';
 import { compareDeals } from '../catalog/order.ts';
 import { hasErrors, shown, type Diagnostic, type StageResult } from './diagnostics.ts';
-import { parseEntry } from './parse.ts';
+import { withChangedFiles, type ChangedFile } from './changed-files.ts';
 import { toMarkdown } from './serialize.ts';
 import { validateDeals } from './validate.ts';
 
@@ -34,10 +33,7 @@ export function dealFileText(deal: Deal): string {
 }
 
 /** One deal file's text, by the slug its name gives. */
-export interface DealFile {
-  slug: string;
-  text: string;
-}
+export type DealFile = ChangedFile;
 
 /** A catalog after a write: its data, and which deals changed or went (for the search index). */
 export interface ChangedCatalog {
@@ -87,51 +83,11 @@ export class ContentSnapshot {
    * text goes the same parse → validate path as a build; `removals` are slugs whose file went.
    */
   withDealFiles(files: readonly DealFile[], removals: readonly string[], today: string): StageResult<ChangedCatalog | undefined> {
-    const next = new Map(this.deals);
-    for (const slug of removals) next.delete(slug);
-    const diagnostics: Diagnostic[] = [];
-    const changed: Deal[] = [];
-    for (const file of files) {
-      const parsed = parseEntry({ path: `content/${dealPath(file.slug)}`, text: file.text });
-      diagnostics.push(...parsed.diagnostics);
-      if (!parsed.value) continue;
-      const checked = validateDeals([parsed.value], this.categories, today);
-      diagnostics.push(...checked.diagnostics.filter((d) => d.severity === 'error'));
-      const record = checked.value[0]?.record;
-      if (record) {
-        next.set(record.slug, record);
-        changed.push(record);
-      }
-    }
-    diagnostics.push(...duplicateIds(next, changed));
-    if (hasErrors(diagnostics)) return { value: undefined, diagnostics };
-
-    const removedIds = removals.map((slug) => this.deals.get(slug)?.id).filter((id): id is string => id !== undefined);
-    const version = createHash('sha256').update(JSON.stringify([this.version, changed, removedIds])).digest('hex').slice(0, 16);
+    const next = withChangedFiles(this.deals, files, removals, this.version, dealPath, (entry) => validateDeals([entry], this.categories, today));
+    if (!next.value) return { value: undefined, diagnostics: next.diagnostics };
+    const { records, changed, removedIds, version } = next.value;
     // Startups did not change: the same (sorted) array keeps every answer built from it.
-    const data: CatalogData = { version, site: this.site, categories: this.categories, deals: [...next.values()].sort(compareDeals), startups: this.startups as Startup[], ...(this.synonyms ? { synonyms: this.synonyms } : {}) };
+    const data: CatalogData = { version, site: this.site, categories: this.categories, deals: [...records.values()].sort(compareDeals), startups: this.startups as Startup[], ...(this.synonyms ? { synonyms: this.synonyms } : {}) };
     return { value: { data, changed, removedIds }, diagnostics: [] };
   }
-}
-
-// --- internal ---
-
-function duplicateIds(deals: ReadonlyMap<string, Deal>, changed: readonly Deal[]): Diagnostic[] {
-  const diagnostics: Diagnostic[] = [];
-  const slugsById = new Map<string, string[]>();
-  for (const deal of deals.values()) slugsById.set(deal.id, [...(slugsById.get(deal.id) ?? []), deal.slug]);
-  for (const deal of changed) {
-    for (const otherSlug of slugsById.get(deal.id) ?? []) {
-      if (otherSlug !== deal.slug) {
-        diagnostics.push({
-          severity: 'error',
-          code: 'duplicate_id',
-          file: `content/${dealPath(deal.slug)}`,
-          field: 'id',
-          message: `id ${shown(deal.id)} is already used by ${shown(otherSlug)}`,
-        });
-      }
-    }
-  }
-  return diagnostics;
 }
