@@ -1,7 +1,8 @@
 /**
  * The server process behind `npm start`, `npm run serve` and `npm run dev`: start the server,
  * tell a parent process (tests, the benchmark) where it listens, pick up hand edits in the
- * content folder on SIGHUP, and close cleanly on SIGINT or SIGTERM.
+ * content folder on SIGHUP (as servers reload on it; not in dev, which watches), and close
+ * cleanly on SIGINT or SIGTERM.
  */
 import type { Config } from '../functions/config.ts';
 import { startServer, type RunningServer } from '../functions/server.ts';
@@ -35,10 +36,13 @@ export async function runServer(config: Config, options: { dev?: boolean; lastGo
   process.send?.({ listening: running.url });
   console.error(`serving on ${running.url} (process ${process.pid})`);
   // Hand edits in the content folder (a `git pull` by hand, a fixed file): re-read the tree, as a pull would.
-  process.on('SIGHUP', () => {
-    deps.log.info('content_refresh', { trigger: 'SIGHUP' });
-    void refresh().catch((error: unknown) => deps.log.error('content_refresh_failed', { error: String(error) }));
-  });
+  // Not in dev, which watches: there SIGHUP keeps its meaning (the terminal closed) and ends the process.
+  if (!dev) {
+    process.on('SIGHUP', () => {
+      deps.log.info('content_refresh', { trigger: 'SIGHUP' });
+      void refresh().catch((error: unknown) => deps.log.error('content_refresh_failed', { error: String(error) }));
+    });
+  }
   // Exit cleanly on a signal (so `--cpu-prof` can write its profile, and connections close).
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {

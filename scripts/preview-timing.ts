@@ -4,7 +4,9 @@
  * a git copy of `content/` in `.e2e/preview-timing/` (built there once, at its own port,
  * `PREVIEW_PORT`, default 4391), opens a page, saves a content file as an editor would, and
  * times until the open page shows the change: a deal's page, the deals list, a startup's page.
- * Every edited file gets its text and modification time back, so the next run needs no build.
+ * Then a save that does not build: timed until its error shows over the page, and the fix
+ * until the error is gone and the page shows the fixed file. Every edited file gets its text
+ * and modification time back, so the next run needs no build.
  */
 import { execFileSync, fork } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
@@ -39,6 +41,7 @@ const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', hea
 const results: { name: string; ms: number[] }[] = [];
 try {
   for (const item of CASES) results.push({ name: item.name, ms: await measure(item) });
+  results.push(...(await measureBadSave(CASES[0] as Case)));
 } finally {
   await browser.close();
   dev.kill('SIGTERM');
@@ -52,32 +55,70 @@ for (const { name, ms } of results) {
 // --- internal ---
 
 /** Open the page, then save the file `ROUNDS` times and time each until the page shows it. */
-async function measure(item: Case): Promise<number[]> {
-  const page = await browser.newPage();
-  const path = join(CONTENT, item.file);
-  const original = await readFile(path, 'utf8');
-  const { mtime } = await stat(path);
-  const times: number[] = [];
-  try {
-    const connected = page.waitForResponse((response) => response.url().endsWith('/_dev/events'));
-    await page.goto(`http://127.0.0.1:${PORT}${item.page}`);
-    await connected;
+function measure(item: Case): Promise<number[]> {
+  return onOpenPage(item, async (page, save) => {
+    const times: number[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const value = `Preview ${round} ${Date.now().toString(36)}`;
-      const line = new RegExp(`^${item.field}: .*$`, 'm');
       const started = performance.now();
-      await writeFile(path, original.replace(line, `${item.field}: ${value}`));
+      await save((text) => withField(text, item.field, value));
       await item.shows(page, value);
       times.push(Math.round(performance.now() - started));
       // Let the reload settle (its event stream reconnects) before the next save.
       await page.waitForResponse((response) => response.url().endsWith('/_dev/events'), { timeout: 5_000 }).catch(() => undefined);
     }
+    return times;
+  });
+}
+
+/** A save with an unknown category: until the overlay names the file; the fix: until the overlay is gone and the page shows it. */
+function measureBadSave(item: Case): Promise<{ name: string; ms: number[] }[]> {
+  return onOpenPage(item, async (page, save) => {
+    const shown: number[] = [];
+    const fixed: number[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      let started = performance.now();
+      await save((text) => withField(text, 'category', 'sass-discounts'));
+      await page.locator('#dev-problem', { hasText: `content/${item.file}` }).waitFor();
+      shown.push(Math.round(performance.now() - started));
+      const value = `Fixed ${round} ${Date.now().toString(36)}`;
+      started = performance.now();
+      await save((text) => withField(text, item.field, value));
+      await item.shows(page, value);
+      await page.locator('#dev-problem').waitFor({ state: 'detached' });
+      fixed.push(Math.round(performance.now() - started));
+    }
+    return [
+      { name: 'error over a page', ms: shown },
+      { name: 'its fix', ms: fixed },
+    ];
+  });
+}
+
+/**
+ * Open the case's page (once its event stream is connected) and run `task`, whose `save`
+ * rewrites the case's file from its original text; the file gets its text and time back after.
+ */
+async function onOpenPage<T>(item: Case, task: (page: Page, save: (edit: (original: string) => string) => Promise<void>) => Promise<T>): Promise<T> {
+  const page = await browser.newPage();
+  const path = join(CONTENT, item.file);
+  const original = await readFile(path, 'utf8');
+  const { mtime } = await stat(path);
+  try {
+    const connected = page.waitForResponse((response) => response.url().endsWith('/_dev/events'));
+    await page.goto(`http://127.0.0.1:${PORT}${item.page}`);
+    await connected;
+    return await task(page, (edit) => writeFile(path, edit(original)));
   } finally {
     await writeFile(path, original);
     await utimes(path, mtime, mtime);
     await page.close();
   }
-  return times;
+}
+
+/** The text with one front-matter line set to `value`. */
+function withField(text: string, field: string, value: string): string {
+  return text.replace(new RegExp(`^${field}: .*$`, 'm'), `${field}: ${value}`);
 }
 
 /** A git copy of the starter catalog, made once (the build in WORK stays current while it is unchanged). */

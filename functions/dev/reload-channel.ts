@@ -21,6 +21,8 @@ export class ReloadChannel {
       start: (controller) => {
         page = controller;
         this.pages.add(page);
+        // Reconnect soon after the server went (a restart after a code change), not after the default 3 s.
+        page.enqueue(RETRY);
         page.enqueue(frame('hello', { boot: this.boot }));
         if (this.problem) page.enqueue(frame('problem', { lines: this.problem }));
       },
@@ -67,6 +69,7 @@ export class ReloadChannel {
 // --- internal ---
 
 const encoder = new TextEncoder();
+const RETRY = encoder.encode('retry: 500\n\n');
 
 /** One event in the text/event-stream format (the data is one JSON line). */
 function frame(event: string, data: object): Uint8Array {

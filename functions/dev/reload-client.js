@@ -1,7 +1,7 @@
 // The page script of `npm run dev` (added to every page by functions/dev/dev-site.ts, never in
 // production): reload when the catalog or the server changed, and show content errors over the
 // page until a save fixes them.
-/* global document, location, EventSource */
+/* global document, location, EventSource, addEventListener */
 
 const events = new EventSource('/_dev/events');
 let boot;
@@ -10,11 +10,19 @@ let box;
 events.addEventListener('hello', (event) => {
   const next = JSON.parse(event.data).boot;
   // Another server process: `npm run dev` restarted after a code change, so every page may differ.
-  if (boot !== undefined && boot !== next) location.reload();
+  if (boot !== undefined && boot !== next) {
+    events.close();
+    location.reload();
+  }
   boot = next;
   show(undefined);
 });
-events.addEventListener('reload', () => location.reload());
+events.addEventListener('reload', () => {
+  events.close();
+  location.reload();
+});
+// Closed before the page goes, so leaving it never flashes the "not answering" box.
+addEventListener('pagehide', () => events.close());
 events.addEventListener('problem', (event) => show('Content error: this page shows the last good catalog until the file is fixed', JSON.parse(event.data).lines));
 events.addEventListener('ok', () => show(undefined));
 events.addEventListener('error', () => {
