@@ -90,13 +90,15 @@ export async function hasGoodBuild(config: Config): Promise<boolean> {
  * never takes a serving site down) if there is one; with none, or when the site itself does
  * not build, there is nothing to serve (`refused`). Says why on `print`.
  */
-export async function prepareBuild(config: Config, print: (line: string) => void = console.error): Promise<'current' | 'built' | 'last-good' | 'refused'> {
+export async function prepareBuild(config: Config, options: { dev?: boolean; print?: (line: string) => void } = {}): Promise<'current' | 'built' | 'last-good' | 'refused'> {
+  const print = options.print ?? console.error;
   if (await isBuildCurrent(config)) return 'current';
   print('build is missing or stale: building content and site...');
   const inputs = await buildInputs(config);
   if (!(await buildContent(config, print))) {
     if (await hasGoodBuild(config)) {
-      print(`CONTENT DOES NOT BUILD: serving the last good build; fix the problems above (npm run check lists them), then send SIGHUP (kill -HUP ${process.pid}) or restart`);
+      const then = options.dev ? 'each fixed file shows as you save it' : `then send SIGHUP (kill -HUP ${process.pid}) or restart`;
+      print(`CONTENT DOES NOT BUILD: serving the last good build; fix the problems above (npm run check lists them): ${then}`);
       return 'last-good';
     }
     print('content does not build and there is no earlier good build to serve: fix the problems above (npm run check lists them) and start again');

@@ -14,7 +14,7 @@ import { prepareBuild } from './_build-steps.ts';
  * /api/v1/health say what is wrong; with no good build at all the process exits (status 1).
  */
 export async function buildAndServe(config: Config, options: { dev?: boolean } = {}): Promise<RunningServer> {
-  const build = await prepareBuild(config);
+  const build = await prepareBuild(config, options);
   if (build === 'refused') process.exit(1);
   return runServer(config, { ...options, lastGood: build === 'last-good' });
 }

@@ -24,9 +24,11 @@ export interface DevLoop {
  * @param print where the loop reports, one line at a time (the terminal)
  * @example const dev = await startDevLoop(deps); createApp(deps, { site: dev.site(site) })
  */
-export async function startDevLoop(deps: Pick<Deps, 'content' | 'config' | 'log'>, print: (line: string) => void = console.error): Promise<DevLoop> {
+export async function startDevLoop(deps: Pick<Deps, 'content' | 'config' | 'log' | 'state'>, print: (line: string) => void = console.error): Promise<DevLoop> {
   const channel = new ReloadChannel();
   const client = new Uint8Array(await readFile(new URL('./reload-client.js', import.meta.url)));
+  // The catalog the open pages last showed: an admin write or a pull also changes it (and their files, so the watcher sees them).
+  let shown = deps.state().catalog.version;
 
   const refresh = async (paths?: string[]): Promise<void> => {
     const started = performance.now();
@@ -40,9 +42,11 @@ export async function startDevLoop(deps: Pick<Deps, 'content' | 'config' | 'log'
       return;
     }
     if (channel.failing) channel.send({ type: 'ok' });
-    if (!changed) return;
+    const version = deps.state().catalog.version;
+    if (version === shown) return;
+    shown = version;
     channel.send({ type: 'reload' });
-    print(`✓ ${what}: re-indexed in ${Math.round(performance.now() - started)} ms, open pages reload`);
+    print(`✓ ${what}: ${changed ? `re-indexed in ${Math.round(performance.now() - started)} ms` : 'served already (an admin write or a pull)'}, open pages reload`);
   };
 
   const watcher = watchContent(deps.config.contentDir, (paths) => void refresh(paths).catch((error: unknown) => deps.log.error('dev_refresh_failed', { error: String(error) })), {

@@ -2,13 +2,15 @@
  * The preview loop of `npm run dev` (functions/dev/) on the real server, a real git content
  * folder and real file saves: a save reaches the API, the pages and the open pages' event
  * stream; a save that does not build keeps the last good catalog and says what is wrong, in
- * the event stream, the log and /api/v1/health, until a save fixes it.
+ * the event stream, the log and /api/v1/health, until a save fixes it; an admin write reloads
+ * the open pages as well.
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { openDevEvents, type DevEvents } from '../helpers/dev-events.ts';
 import { FIXTURES, startTestServer, useTestServer } from '../helpers/server.ts';
+import { ADMIN, addAccount, call, login } from '../helpers/writes-harness.ts';
 
 const SITE = join(FIXTURES, '..', 'site');
 
@@ -85,6 +87,18 @@ describe('npm run dev', () => {
     expect((await deal('aws-activate')).title).toBe('Broken');
     expect((await deal('heroku-credits')).title).toBe('Heroku, saved while another file is broken');
     expect((await health()).problems).toEqual([]);
+  });
+
+  test('an admin write reloads the open pages too, once (its own file, seen by the watcher, is no second change)', async () => {
+    addAccount(server.config.dataDir, ADMIN);
+    const cookie = await login(server.url, ADMIN);
+    events = await openDevEvents(server.url);
+    await events.next('hello');
+    const written = await call(server.url, 'PUT', '/api/v1/deals', { cookie, body: { slug: 'techstars', title: 'Techstars, written by an admin' } });
+    expect(written.status, written.text).toBe(200);
+    await events.next('reload');
+    await expect(events.next('reload', 500)).rejects.toThrow('no `reload` event in 500 ms');
+    expect((await deal('techstars')).title).toBe('Techstars, written by an admin');
   });
 
   test('pages carry the page script; the script and the event stream are served', async () => {
