@@ -5,10 +5,10 @@
  * or SIGHUP to a running server). Every catalog change, local writes included, runs through
  * `exclusive`, one at a time, so none works from a stale catalog.
  *
- * Changed deal files are re-read and re-indexed alone; any other change (startups,
- * categories, site) rebuilds the catalog from the tree (next-catalog.ts). Content that does
- * not build is not served: the last good catalog stays, the error is logged and shown by
- * /api/v1/health.
+ * Changed deal files, or changed startup files, are re-read and re-indexed alone; any other
+ * change (categories, site, synonyms) rebuilds the catalog from the tree (next-catalog.ts).
+ * Content that does not build is not served: the last good catalog stays, the error is logged
+ * and shown by /api/v1/health, and the files that failed are read again with the next change.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
