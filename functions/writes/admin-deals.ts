@@ -4,7 +4,6 @@
  * slug or a list of ids. Each request is one commit. `PUT`/`DELETE` honour `If-Match`.
  */
 import { randomBytes } from 'node:crypto';
-import { findDeal } from '../../src/catalog/deals-query.ts';
 import { SLUG_PATTERN, slugify } from '../../src/schemas/fields.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
 import { requireAdmin, type SessionDeps } from '../auth/guard.ts';
@@ -37,7 +36,7 @@ export async function postDeals(request: Request, deps: AdminDealDeps): Promise<
         const slug = slugFor(input, `deals[${index}]`);
         if (seen.has(slug)) throw new ApiError(400, 'conflict', `deals[${index}]: slug \`${slug}\` appears twice in this request.`, { hint: 'Give every deal its own slug.' });
         seen.add(slug);
-        const existing = catalog.dealBySlug.get(slug);
+        const existing = catalog.editable.dealBySlug.get(slug);
         if (!existing) created++;
         return existing ? merge(existing, input, today) : newDeal({ ...input, slug }, today);
       });
@@ -49,10 +48,11 @@ export async function postDeals(request: Request, deps: AdminDealDeps): Promise<
 
   const slug = slugFor(body, 'deal');
   await applyDealChange(deps, (catalog) => {
-    if (catalog.dealBySlug.has(slug)) {
+    if (catalog.editable.dealBySlug.has(slug)) {
       throw new ApiError(400, 'conflict', `A deal with slug \`${slug}\` already exists.`, { hint: 'Choose another slug, or update the deal with PUT.' });
     }
-    return { upserts: [newDeal({ ...body, slug }, today)], removals: [], message: `Add deal ${slug}`, actor: session.email };
+    const deal = newDeal({ ...body, slug }, today);
+    return { upserts: [deal], removals: [], message: `Add ${deal.draft === true ? 'draft ' : ''}deal ${slug}`, actor: session.email };
   });
   return dealAnswer(request, deps, slug);
 }
@@ -69,11 +69,12 @@ export async function putDeals(request: Request, deps: AdminDealDeps): Promise<R
   let finalSlug = '';
   await applyDealChange(deps, (catalog) => {
     // With an id, the id names the deal and a different slug renames it.
-    const current = id !== undefined ? catalog.dealById.get(id) : findDeal(catalog, { slug });
+    // Drafts too (`catalog.editable`): `draft: false` (or `null`) publishes one.
+    const current = id !== undefined ? catalog.editable.dealById.get(id) : catalog.editable.dealBySlug.get(slug as string);
     if (!current) throw notFound(id !== undefined ? `id \`${id}\`` : `slug \`${slug}\``);
     checkIfMatch(request, current);
     const updated = merge(current, changes, today);
-    if (updated.slug !== current.slug && catalog.dealBySlug.has(updated.slug)) {
+    if (updated.slug !== current.slug && catalog.editable.dealBySlug.has(updated.slug)) {
       throw new ApiError(400, 'conflict', `A deal with slug \`${updated.slug}\` already exists.`, { hint: 'Choose another slug.' });
     }
     const renamed = updated.slug !== current.slug;
@@ -81,7 +82,7 @@ export async function putDeals(request: Request, deps: AdminDealDeps): Promise<R
     return {
       upserts: [updated],
       removals: renamed ? [current.slug] : [],
-      message: renamed ? `Rename deal ${current.slug} to ${updated.slug}` : `Update deal ${current.slug}`,
+      message: renamed ? `Rename deal ${current.slug} to ${updated.slug}` : `${updateVerb(current, updated)} deal ${current.slug}`,
       actor: session.email,
     };
   });
@@ -99,12 +100,12 @@ export async function deleteDeals(request: Request, deps: AdminDealDeps): Promis
     const targets = new Map<string, Deal>();
     const missing: string[] = [];
     for (const id of ids) {
-      const deal = catalog.dealById.get(id);
+      const deal = catalog.editable.dealById.get(id);
       if (deal) targets.set(deal.slug, deal);
       else missing.push(`id \`${id}\``);
     }
     if (slug !== undefined) {
-      const deal = catalog.dealBySlug.get(slug);
+      const deal = catalog.editable.dealBySlug.get(slug);
       if (deal) targets.set(deal.slug, deal);
       else missing.push(`slug \`${slug}\``);
     }
@@ -130,7 +131,7 @@ export function dealEtag(deal: Deal): string {
 
 /** The answer after a write: the deal as readers now see it, with its ETag. */
 function dealAnswer(request: Request, deps: Pick<Deps, 'state'>, slug: string): Promise<Response> {
-  const deal = deps.state().catalog.dealBySlug.get(slug);
+  const deal = deps.state().catalog.editable.dealBySlug.get(slug);
   const answer = jsonAnswer(200, { success: true, deal }, { ...NO_STORE, ...(deal ? { ETag: dealEtag(deal) } : {}) });
   return answerResponse(request, answer);
 }
@@ -156,6 +157,13 @@ function merge(current: Deal, changes: Record<string, unknown>, today: string): 
   }
   next.id = current.id;
   return next as Deal;
+}
+
+/** How a commit names an update: publishing a draft and taking a deal back to drafts are told apart. */
+function updateVerb(current: Deal, updated: Deal): string {
+  if (current.draft === true && updated.draft !== true) return 'Publish';
+  if (current.draft !== true && updated.draft === true) return 'Unpublish';
+  return 'Update';
 }
 
 function slugFor(input: Record<string, unknown>, where: string): string {

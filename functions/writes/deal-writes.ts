@@ -53,7 +53,7 @@ export function applyDealChange(deps: DealWriteDeps, plan: (catalog: Catalog) =>
       });
     }
     // Files hold the validated records (defaults filled), exactly as a build would read them back.
-    const stored = new Map(next.value.data.deals.map((d) => [d.slug, d]));
+    const stored = new Map([...next.value.data.deals, ...(next.value.data.drafts?.deals ?? [])].map((d) => [d.slug, d]));
     const written = new Set(change.upserts.map((d) => d.slug));
     let nextCatalog: Catalog;
     const files: ContentChange[] = [

@@ -7,6 +7,7 @@ import type { Deal } from '../schemas/deal.ts';
 import type { Site } from '../schemas/site.ts';
 import type { Startup } from '../schemas/startup.ts';
 import type { SynonymsFile } from '../schemas/synonyms.ts';
+import type { Drafts } from './drafts.ts';
 import { compareTitles } from './order.ts';
 import { loadSearchIndex, withDocuments, type CompactIndex, type SearchIndex } from './search.ts';
 import { dealFieldTexts } from './index-fields.ts';
@@ -22,6 +23,8 @@ export interface CatalogData {
   startups: Startup[];
   /** `content/synonyms.yaml` as validated; absent when the content has none. */
   synonyms?: SynonymsFile;
+  /** Records saved as drafts (catalog/drafts.ts): in no public output; `generated/drafts.json`, never `catalog.json`. */
+  drafts?: Drafts;
 }
 
 /** What the build writes to `generated/search-postings.json`: compact postings of the lunr indexes. */
@@ -47,6 +50,8 @@ export interface Catalog extends CatalogData {
   startupSearch: IndexedSearch;
   /** The editors' synonyms compiled for queries (empty without a synonyms file). */
   synonymTable: SynonymTable;
+  /** Every deal an admin may change or preview, drafts included, by slug and by id: never for public answers. */
+  editable: { dealBySlug: Map<string, Deal>; dealById: Map<string, Deal> };
 }
 
 /** A search index and, for each of its documents, the record's position in the catalog array. */
@@ -90,17 +95,32 @@ export function withChangedDeals(previous: Catalog, data: CatalogData, changed: 
 
 function withDeals(data: CatalogData, dealIndex: CompactIndex | SearchIndex) {
   const scopeByCategory = new Map(data.categories.deals.map((c) => [c.slug, c.scope]));
+  const dealBySlug = new Map(data.deals.map((d) => [d.slug, d]));
+  const dealById = new Map(data.deals.map((d) => [d.id, d]));
   return {
     ...data,
     dealJson: data.deals.map(jsonOf),
     dealTitleRank: rankBy(data.deals, (d) => d.title),
     scopeByCategory,
     dealScopes: data.deals.map((d) => scopeByCategory.get(d.category) ?? 'deals'),
-    dealBySlug: new Map(data.deals.map((d) => [d.slug, d])),
-    dealById: new Map(data.deals.map((d) => [d.id, d])),
+    dealBySlug,
+    dealById,
     dealSearch: indexed(dealIndex, data.deals),
     synonymTable: compileSynonyms(data.synonyms),
+    editable: withDraftDeals({ dealBySlug, dealById }, data.drafts?.deals ?? []),
   };
+}
+
+/** The published deals' maps with the drafts added (the same maps when there are none). */
+function withDraftDeals(published: Catalog['editable'], drafts: readonly Deal[]): Catalog['editable'] {
+  if (drafts.length === 0) return published;
+  const dealBySlug = new Map(published.dealBySlug);
+  const dealById = new Map(published.dealById);
+  for (const draft of drafts) {
+    dealBySlug.set(draft.slug, draft);
+    dealById.set(draft.id, draft);
+  }
+  return { dealBySlug, dealById };
 }
 
 /** Each record's JSON, computed once per record object (a write keeps unchanged records). */

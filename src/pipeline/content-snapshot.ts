@@ -13,6 +13,7 @@ import type { Site } from '../schemas/site.ts';
 import type { Startup } from '../schemas/startup.ts';
 import type { SynonymsFile } from '../schemas/synonyms.ts';
 import { compareDeals } from '../catalog/order.ts';
+import { splitDrafts } from '../catalog/drafts.ts';
 import { hasErrors, shown, type Diagnostic, type StageResult } from './diagnostics.ts';
 import { parseEntry } from './parse.ts';
 import { toMarkdown } from './serialize.ts';
@@ -39,7 +40,7 @@ export interface DealFile {
   text: string;
 }
 
-/** A catalog after a write: its data, and which deals changed or went (for the search index). */
+/** A catalog after a write: its data, and which published deals changed or went (for the search index; a deal now a draft went). */
 export interface ChangedCatalog {
   data: CatalogData;
   changed: Deal[];
@@ -49,8 +50,10 @@ export interface ChangedCatalog {
 export class ContentSnapshot {
   readonly site: Site;
   readonly categories: CategoriesFile;
+  /** Every deal by slug, drafts included (a draft's slug and id are taken too). */
   readonly deals: ReadonlyMap<string, Deal>;
   readonly startups: readonly Startup[];
+  readonly startupDrafts: readonly Startup[];
   readonly synonyms: SynonymsFile | undefined;
   readonly version: string;
 
@@ -58,8 +61,9 @@ export class ContentSnapshot {
     this.version = data.version;
     this.site = data.site;
     this.categories = data.categories;
-    this.deals = new Map(data.deals.map((d) => [d.slug, d]));
+    this.deals = new Map([...data.deals, ...(data.drafts?.deals ?? [])].map((d) => [d.slug, d]));
     this.startups = data.startups;
+    this.startupDrafts = data.drafts?.startups ?? [];
     this.synonyms = data.synonyms;
   }
 
@@ -108,9 +112,21 @@ export class ContentSnapshot {
 
     const removedIds = removals.map((slug) => this.deals.get(slug)?.id).filter((id): id is string => id !== undefined);
     const version = createHash('sha256').update(JSON.stringify([this.version, changed, removedIds])).digest('hex').slice(0, 16);
+    // The drafts rule of a build (catalog/drafts.ts): a deal saved as a draft leaves the public deals and the index.
+    const deals = splitDrafts([...next.values()].sort(compareDeals));
+    const published = new Set(changed.filter((d) => d.draft !== true).map((d) => d.slug));
+    const drafted = changed.filter((d) => d.draft === true).map((d) => d.id);
     // Startups did not change: the same (sorted) array keeps every answer built from it.
-    const data: CatalogData = { version, site: this.site, categories: this.categories, deals: [...next.values()].sort(compareDeals), startups: this.startups as Startup[], ...(this.synonyms ? { synonyms: this.synonyms } : {}) };
-    return { value: { data, changed, removedIds }, diagnostics: [] };
+    const data: CatalogData = {
+      version,
+      site: this.site,
+      categories: this.categories,
+      deals: deals.published,
+      startups: this.startups as Startup[],
+      ...(this.synonyms ? { synonyms: this.synonyms } : {}),
+      drafts: { deals: deals.drafts, startups: this.startupDrafts as Startup[] },
+    };
+    return { value: { data, changed: deals.published.filter((d) => published.has(d.slug)), removedIds: [...removedIds, ...drafted] }, diagnostics: [] };
   }
 }
 
