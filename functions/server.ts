@@ -41,7 +41,8 @@ export async function startServer(config: Config, log: Logger = createLogger()):
   await migrateSubmissions(deps);
   await deps.submissions.start();
   const clientDir = existsSync(join(config.distDir, 'client')) ? join(config.distDir, 'client') : config.distDir;
-  const site = createSite(deps, { clientDir, render: await loadAstroRender(config.distDir), submit: (request, address) => submitForm(request, deps, address) });
+  deps.render = await loadAstroRender(config.distDir);
+  const site = createSite(deps, { clientDir, render: deps.render, submit: (request, address) => submitForm(request, deps, address) });
   const server = createNodeServer(createApp(deps, { site }), { trustProxyHops: config.trustProxyHops, log });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

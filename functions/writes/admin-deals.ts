@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { SLUG_PATTERN, slugify } from '../../src/schemas/fields.ts';
+import type { Catalog } from '../../src/catalog/catalog.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
 import { requireAdmin, type SessionDeps } from '../auth/guard.ts';
 import { applyDealChange, type DealWriteDeps } from './deal-writes.ts';
@@ -125,6 +126,17 @@ export async function deleteDeals(request: Request, deps: AdminDealDeps): Promis
 /** The ETag a GET of this deal (`?id=` or `?slug=`) carries, for `If-Match`. */
 export function dealEtag(deal: Deal): string {
   return etagOf(encoder.encode(JSON.stringify({ success: true, deal })));
+}
+
+/**
+ * The deal a body describes, as saving it would store it (before validation), for a preview:
+ * with the `id` of a stored deal (a draft too), the body's fields over it, as PUT applies them;
+ * otherwise a new deal, as POST makes it. `replaces`: the stored deal it would change.
+ */
+export function dealFromBody(catalog: Catalog, body: Record<string, unknown>, today: string): { deal: Deal; replaces: Deal | undefined } {
+  const replaces = typeof body.id === 'string' ? catalog.editable.dealById.get(body.id) : undefined;
+  if (replaces) return { deal: merge(replaces, body, today), replaces };
+  return { deal: newDeal({ ...body, slug: slugFor(body, 'deal') }, today), replaces };
 }
 
 // --- internal ---

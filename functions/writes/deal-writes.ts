@@ -46,12 +46,7 @@ export function applyDealChange(deps: DealWriteDeps, plan: (catalog: Catalog) =>
     }
     const today = deps.clock().toISOString().slice(0, 10);
     const next = new ContentSnapshot(current).withDealChanges(change.upserts, change.removals, today);
-    if (!next.value) {
-      const first = next.diagnostics.find((d) => d.severity === 'error');
-      throw new ApiError(400, 'validation_error', first ? describe(first) : 'The deal is not valid.', {
-        hint: 'Fix the named field; GET /openapi.json describes every Deal field.',
-      });
-    }
+    if (!next.value) throw invalidDeal(next.diagnostics);
     // Files hold the validated records (defaults filled), exactly as a build would read them back.
     const stored = new Map([...next.value.data.deals, ...(next.value.data.drafts?.deals ?? [])].map((d) => [d.slug, d]));
     const written = new Set(change.upserts.map((d) => d.slug));
@@ -97,6 +92,14 @@ export function storeRefusal(error: StoreUnavailableError, deps: Pick<Deps, 'log
   return new ApiError(503, 'service_unavailable', 'The content store cannot take changes right now.', {
     hint: 'Nothing was changed; try again in a minute.',
     headers: { 'Retry-After': '60' },
+  });
+}
+
+/** The 400 for a deal the build's validation refuses: its first error, as the API words it. */
+export function invalidDeal(diagnostics: readonly Diagnostic[]): ApiError {
+  const first = diagnostics.find((d) => d.severity === 'error');
+  return new ApiError(400, 'validation_error', first ? describe(first) : 'The deal is not valid.', {
+    hint: 'Fix the named field; GET /openapi.json describes every Deal field.',
   });
 }
 

@@ -44,10 +44,10 @@ export interface WriteServer {
 }
 
 /** A fresh DATA_DIR with `accounts`, a fresh git copy of the `valid` fixture, and the real server on it. */
-export async function startWriteServer(accounts: readonly TestAccount[] = [ADMIN, MEMBER], env: Record<string, string> = {}): Promise<WriteServer> {
+export async function startWriteServer(accounts: readonly TestAccount[] = [ADMIN, MEMBER], env: Record<string, string> = {}, options: { distDir?: string } = {}): Promise<WriteServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'deals-writes-data-'));
   for (const account of accounts) addAccount(dataDir, account);
-  const server = await startTestServer(join(FIXTURES, 'valid'), { ...env, DATA_DIR: dataDir });
+  const server = await startTestServer(join(FIXTURES, 'valid'), { ...env, DATA_DIR: dataDir }, options);
   const contentDir = server.config.contentDir;
   return {
     server,
