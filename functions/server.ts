@@ -17,18 +17,22 @@ import { loadSessionSecret } from './auth/accounts.ts';
 import { readBuiltCommit } from './store/content-sync.ts';
 import { migrateSubmissions } from './submissions/migrate.ts';
 import { submitForm } from './writes/submit-deal.ts';
+import { startDevLoop, type DevLoop } from './dev/dev-loop.ts';
 
 export interface RunningServer {
   server: Server;
   deps: Deps;
   url: string;
+  /** The preview loop, when started with `dev` (`npm run dev`). */
+  dev: DevLoop | undefined;
   close: () => Promise<void>;
 }
 
 /**
+ * @param options.dev watch the content folder and reload open pages on a save (`npm run dev`, functions/dev/)
  * @example const { url, close } = await startServer(loadConfig({ PORT: '0' }))
  */
-export async function startServer(config: Config, log: Logger = createLogger()): Promise<RunningServer> {
+export async function startServer(config: Config, log: Logger = createLogger(), options: { dev?: boolean } = {}): Promise<RunningServer> {
   const secret = await loadSessionSecret(config.dataDir, config.sessionSecret);
   // ioredis is only loaded when Redis is configured.
   const redis = config.redisUrl ? (await import('./ops/redis.ts')).connectRedis(config.redisUrl, log) : undefined;
@@ -43,10 +47,14 @@ export async function startServer(config: Config, log: Logger = createLogger()):
   const clientDir = existsSync(join(config.distDir, 'client')) ? join(config.distDir, 'client') : config.distDir;
   deps.render = await loadAstroRender(config.distDir);
   const site = createSite(deps, { clientDir, render: deps.render, submit: (request, address) => submitForm(request, deps, address) });
-  const server = createNodeServer(createApp(deps, { site }), { trustProxyHops: config.trustProxyHops, log });
+  const dev = options.dev ? await startDevLoop(deps) : undefined;
+  const server = createNodeServer(createApp(deps, { site: dev ? dev.site(site) : site }), { trustProxyHops: config.trustProxyHops, log });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error) => {
+      dev?.close();
+      reject(error);
+    });
     server.listen(config.port, config.host, () => resolve());
   });
   const address = server.address();
@@ -57,7 +65,9 @@ export async function startServer(config: Config, log: Logger = createLogger()):
     server,
     deps,
     url,
+    dev,
     close: async () => {
+      dev?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -1,5 +1,6 @@
 /** Build steps shared by `build:content`, `start` and the benchmark. */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createCatalog, type Catalog, type CatalogData } from '../src/catalog/catalog.ts';
@@ -71,21 +72,49 @@ export function buildInputs(config: Config): Promise<string> {
 
 /** True when `generated/` and the site were built from the current inputs. */
 export async function isBuildCurrent(config: Config): Promise<boolean> {
-  try {
-    const info = JSON.parse(await readFile(join(config.generatedDir, BUILD_INFO), 'utf8')) as { inputs?: string; distDir?: string; listenUrl?: string };
-    // The listen address is the site's address when site.yaml names none: another port, another build.
-    return info.inputs === (await buildInputs(config)) && info.distDir === config.distDir && info.listenUrl === listenUrl(config);
-  } catch {
-    return false;
-  }
+  const info = await builtWith(config);
+  return info !== undefined && info.inputs === (await buildInputs(config));
 }
 
-/** Build content and site, then record what they were built from. */
-export async function buildAll(config: Config): Promise<boolean> {
+/**
+ * True when a complete build for these folders and this address exists, whatever its inputs:
+ * a failed content build leaves it as it was (the site build, which empties `dist/`, never ran).
+ */
+export async function hasGoodBuild(config: Config): Promise<boolean> {
+  return (await builtWith(config)) !== undefined && existsSync(join(config.generatedDir, 'catalog.json')) && existsSync(join(config.distDir, 'client'));
+}
+
+/**
+ * What `npm start` and `npm run dev` serve: the build when it is current, else a fresh one.
+ * When the content does not build, the last good build is served (`last-good`: a bad file
+ * never takes a serving site down) if there is one; with none, or when the site itself does
+ * not build, there is nothing to serve (`refused`). Says why on `print`.
+ */
+export async function prepareBuild(config: Config, options: { dev?: boolean; print?: (line: string) => void } = {}): Promise<'current' | 'built' | 'last-good' | 'refused'> {
+  const print = options.print ?? console.error;
+  if (await isBuildCurrent(config)) return 'current';
+  print('build is missing or stale: building content and site...');
   const inputs = await buildInputs(config);
-  if (!(await buildContent(config)) || !(await buildSite(config))) return false;
+  if (!(await buildContent(config, print))) {
+    if (await hasGoodBuild(config)) {
+      const then = options.dev ? 'each fixed file shows as you save it' : `then send SIGHUP (kill -HUP ${process.pid}) or restart`;
+      print(`CONTENT DOES NOT BUILD: serving the last good build; fix the problems above (npm run check lists them): ${then}`);
+      return 'last-good';
+    }
+    print('content does not build and there is no earlier good build to serve: fix the problems above (npm run check lists them) and start again');
+    return 'refused';
+  }
+  if (!(await buildSite(config))) {
+    print('the site does not build: fix the problems above and start again');
+    return 'refused';
+  }
+  await recordBuild(config, inputs);
+  return 'built';
+}
+
+/** Note what a complete build was made from (`inputs`: `buildInputs` taken before it began). */
+export async function recordBuild(config: Config, inputs: string): Promise<void> {
   await writeFile(join(config.generatedDir, BUILD_INFO), JSON.stringify({ inputs, distDir: config.distDir, listenUrl: listenUrl(config) }));
-  return true;
 }
 
 /**
@@ -99,4 +128,17 @@ export async function buildCatalog(contentDir: string, day: string = today()): P
   const errors = sortDiagnostics(built.diagnostics).filter((d) => d.severity === 'error');
   if (!built.value || errors.length > 0) throw new Error(`${contentDir} does not build (npm run check lists the problems):\n${errors.map(formatDiagnostic).join('\n')}`);
   return createCatalog(built.value.data, built.value.postings);
+}
+
+// --- internal ---
+
+/** What the last complete build recorded, when it was made for these folders and this address. */
+async function builtWith(config: Config): Promise<{ inputs?: string } | undefined> {
+  try {
+    const info = JSON.parse(await readFile(join(config.generatedDir, BUILD_INFO), 'utf8')) as { inputs?: string; distDir?: string; listenUrl?: string };
+    // The listen address is the site's address when site.yaml names none: another port, another build.
+    return info.distDir === config.distDir && info.listenUrl === listenUrl(config) ? info : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -30,9 +30,23 @@ export function catalogExamples(catalog: Catalog) {
     tags: ['cloud', 'credits'],
     eligibility: ['Raised less than $2M', 'Founded in the last 5 years'],
   };
+  const listing = catalog.startups[0];
+  const startupCategory = catalog.categories.startups[0];
+  const newStartup = {
+    name: 'Acme Invoices',
+    category: startupCategory?.slug,
+    summary: 'Invoicing for freelancers, profitable since 2024.',
+    revenue: 120000,
+    revenueDisplay: '$120k ARR',
+    askingPrice: 360000,
+    country: 'US',
+    description: 'A two-person invoicing business with 900 paying customers.',
+  };
   return {
     dealId: first?.id,
     dealSlug: first?.slug,
+    startupId: listing?.id,
+    startupSlug: listing?.slug,
     deals: first && list
       ? {
           list: { summary: '`GET /api/v1/deals?limit=1`', value: list },
@@ -47,6 +61,10 @@ export function catalogExamples(catalog: Catalog) {
         }
       : undefined,
     updateDeal: first ? { change: { summary: 'Mark a deal limited and remove its time to apply', value: { id: first.id, status: 'limited', timeToApply: null } } } : undefined,
+    createStartup: startupCategory ? { single: { summary: 'One new listing (slug, id, flags and date filled)', value: newStartup } } : undefined,
+    updateStartup: listing ? { change: { summary: 'Mark a listing sold and remove its asking price', value: { id: listing.id, forSale: false, askingPrice: null } } } : undefined,
+    revertDeal: first ? revertExample(first.id) : undefined,
+    revertStartup: listing ? revertExample(listing.id) : undefined,
     submitDeal: {
       submission: {
         summary: 'A discount with a redemption link',
@@ -73,6 +91,11 @@ export function catalogExamples(catalog: Catalog) {
       search: { summary: 'Call the search tool', value: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_deals', arguments: { query: 'cloud credits', limit: 3 } } } },
     },
   };
+}
+
+/** A revert of a record by id (the commit id is a placeholder: real ones come from its history). */
+function revertExample(id: string): Json {
+  return { revert: { summary: 'Put back the version a commit of its history made', value: { id, commit: '3f786850e387550fdab836ed7e6dc881de23001b' } } };
 }
 
 /** A real answer of GET /startups that lists one listing: the first whose name, country and category pick it alone. */

@@ -14,12 +14,14 @@ import type { Catalog } from '../../src/catalog/catalog.ts';
 import { ANSWER_SCHEMAS } from '../../src/schemas/answers.ts';
 import { REQUEST_SCHEMAS } from '../../src/schemas/requests.ts';
 import { DealSchema } from '../../src/schemas/deal.ts';
+import { StartupSchema } from '../../src/schemas/startup.ts';
 import { submissionJsonSchema } from '../../src/schemas/submission.ts';
 import { SESSION_COOKIE } from '../auth/session.ts';
 import type { ApiRoute } from '../http/routes.ts';
 import { DEPRECATION_NOTICE_DAYS, type RouteLifecycle } from '../http/lifecycle.ts';
 import { catalogExamples } from './examples.ts';
-import { component, errorResponse, schemaComponents, ERROR_STATUSES, HEADERS, LIFECYCLE_HEADERS, ref, requiring, TAGS, withHeaders, withoutDialect, type Json } from './openapi-kit.ts';
+import { catalogSlugs, recordInput, recordUpdate, type RecordBodies } from './record-bodies.ts';
+import { errorResponse, schemaComponents, ERROR_STATUSES, HEADERS, LIFECYCLE_HEADERS, ref, requiring, TAGS, withHeaders, withoutDialect, type Json } from './openapi-kit.ts';
 
 /** What `security` says for each kind of access. */
 const SECURITY = {
@@ -37,7 +39,6 @@ export function openApiDocument(catalog: Catalog, lifecycle: ReadonlyMap<string,
   const { site } = catalog;
   const url = (path: string) => absolute(site.baseUrl, path);
   const examples = catalogExamples(catalog);
-  const deals = catalog.categories.deals;
   let deprecated = 0;
   const documentPaths: Record<string, Json> = {};
   for (const route of routes) {
@@ -81,13 +82,13 @@ export function openApiDocument(catalog: Catalog, lifecycle: ReadonlyMap<string,
     components: {
       schemas: {
         ...schemaComponents(ANSWER_SCHEMAS, 'output'),
-        DealCategory: {
-          type: 'string',
-          enum: deals.map((c) => c.slug),
-          description: `A deal category slug of this catalog (content/categories.yaml): ${deals.map((c) => `\`${c.slug}\` (${c.name}, ${c.scope})`).join(', ')}.`,
-        },
-        DealInput: dealInput(),
-        DealUpdate: dealUpdate(),
+        DealCategory: catalogSlugs('deal category', catalog.categories.deals),
+        StartupCategory: catalogSlugs('startup category', catalog.categories.startups),
+        StartupSource: catalogSlugs('source (marketplace)', catalog.categories.sources),
+        DealInput: recordInput(DEAL_BODIES, '`title`, `provider`, `category` and `applicationUrl` are needed; `id`, `slug` (from the title), `status` (`active`), flags (`false`) and `lastUpdated` (today) are filled when left out.'),
+        DealUpdate: recordUpdate(DEAL_BODIES, '`id` and/or `slug` name the deal (one is required); every other field given replaces it; `null` removes an optional field.'),
+        StartupInput: recordInput(STARTUP_BODIES, '`name` and `category` are needed; `id`, `slug` (from the name), `featured` (`false`), `forSale` (`true`) and `lastUpdated` (today) are filled when left out.'),
+        StartupUpdate: recordUpdate(STARTUP_BODIES, '`id` and/or `slug` name the listing (one is required); every other field given replaces it; `null` removes an optional field.'),
         BulkDeals: {
           type: 'object',
           required: ['deals'],
@@ -125,62 +126,22 @@ export function openApiDocument(catalog: Catalog, lifecycle: ReadonlyMap<string,
     },
   };
 
-  /** The small request bodies; an approval's `category` is one of this catalog's (or empty: not given). */
+  /** The small request bodies; an approval's `category` is one of this catalog's (or empty: not given); a revert names its record by `id` or `slug`. */
   function requestComponents(): Record<string, Json> {
     const bodies = schemaComponents(REQUEST_SCHEMAS, 'input');
     const approval = bodies.Approval as Json;
     const properties = approval.properties as Record<string, Json>;
     const category = properties.category as Json;
     properties.category = { anyOf: [ref('DealCategory'), { type: 'string', maxLength: 0 }], description: category.description };
+    bodies.Revert = { ...(bodies.Revert as Json), anyOf: requiring(['id', 'slug']) };
     return bodies;
-  }
-
-  /** A new deal: the fields the server does not fill are required; `category` is one of this catalog's. */
-  function dealInput(): Json {
-    const schema = dealFields(component(DealSchema.partial(), 'input'));
-    return {
-      ...schema,
-      required: INPUT_REQUIRED.filter((name) => !FILLED_ON_CREATE.includes(name)),
-      description: '`title`, `provider`, `category` and `applicationUrl` are needed; `id`, `slug` (from the title), `status` (`active`), flags (`false`) and `lastUpdated` (today) are filled when left out.',
-    };
-  }
-
-  /** A change: `id` or `slug` names the deal; `null` removes a field the deal may go without. */
-  function dealUpdate(): Json {
-    const schema = dealFields(component(DealSchema.partial(), 'input'));
-    const properties = schema.properties as Record<string, Json>;
-    return {
-      ...schema,
-      properties: Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, INPUT_REQUIRED.includes(name) ? property : { anyOf: [property, { type: 'null' }] }])),
-      anyOf: requiring(['id', 'slug']),
-      description: '`id` and/or `slug` name the deal (one is required); every other field given replaces it; `null` removes an optional field.',
-    };
-  }
-
-  /** Deal properties as the server checks them: `category` one of this catalog's, text not blank. */
-  function dealFields(schema: Json): Json {
-    const properties = Object.fromEntries(Object.entries(schema.properties as Record<string, Json>).map(([name, property]) => [name, name === 'category' ? ref('DealCategory') : notBlank(property)]));
-    return { ...schema, properties };
   }
 }
 
 // --- internal ---
 
-/** Fields a stored deal must have (input side: defaulted flags are not among them). */
-const INPUT_REQUIRED = (component(DealSchema, 'input').required ?? []) as string[];
-/** Fields the server fills when a new deal leaves them out (admin-deals.ts `newDeal`, `slugFor`). */
-const FILLED_ON_CREATE = ['id', 'slug', 'status'];
-
-/**
- * Deal text fields are trimmed before their length is checked (fields.ts `text()`): a string of
- * spaces is refused, so a text with a minimum length needs a non-space character. Strings with a
- * pattern or format of their own (slugs, ids, dates, links) are left as they are.
- */
-function notBlank(schema: Json): Json {
-  if (schema.type === 'array' && schema.items) return { ...schema, items: notBlank(schema.items as Json) };
-  if (schema.type === 'string' && typeof schema.minLength === 'number' && schema.minLength > 0 && !schema.pattern && !schema.format && !schema.enum) return { ...schema, pattern: '\\S' };
-  return schema;
-}
+const DEAL_BODIES: RecordBodies = { schema: DealSchema, filledOnCreate: ['id', 'slug', 'status'], catalogValues: { category: 'DealCategory' } };
+const STARTUP_BODIES: RecordBodies = { schema: StartupSchema, filledOnCreate: ['id', 'slug'], catalogValues: { category: 'StartupCategory', source: 'StartupSource' } };
 
 /**
  * A request object schema as the server reads bodies against it (http/request-body.ts): an empty

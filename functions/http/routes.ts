@@ -36,6 +36,7 @@ import type { CatalogExamples } from '../docs/examples.ts';
 import { openApiDocument } from '../docs/openapi.ts';
 import { answer, cached, CACHE_CONTROL, component, errors, etag, forms, headerRefs, json, LOCATION, MCP_HEADERS, notModified, ok, parameters, plainHeader, ref, SET_COOKIE, type Json } from '../docs/openapi-kit.ts';
 import type { PolicyName } from './rate-limits.ts';
+import { ADMIN_RECORD_ROUTES, deleteParameters, IF_MATCH } from './admin-record-routes.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -122,7 +123,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
           tags: ['deals'],
           summary: 'Update a deal by id or slug',
           description: '`id` and/or `slug` name the deal (at least one is required); with an `id`, a new `slug` renames the deal and keeps its id. Every other field given replaces the stored one; `null` removes an optional field. `lastUpdated` becomes today unless given.',
-          parameters: [{ name: 'If-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'The deal\'s ETag from GET; 412 when it changed since.' }],
+          parameters: [IF_MATCH('deal')],
           requestBody: { required: true, content: json(ref('DealUpdate'), examples.updateDeal) },
           responses: { '200': ok('Updated (the deal as now served, with its ETag).', ref('DealAnswer'), { headers: etag }), ...errors('400', '401', '403', '404', '412', '413', '415', '429', '500', '503') },
         }),
@@ -135,12 +136,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
           tags: ['deals'],
           summary: 'Delete deals by id, ids or slug',
           description: 'Deletes the deals named by `id`, `ids` (comma-separated ids) and `slug`, in one commit. At least one of `id`, `ids` or `slug` is required: without any (or with only empty values) the answer is 400 `validation_error`. Every deal named must exist (else 404, nothing deleted). `If-Match` applies when one deal is named.',
-          parameters: [
-            { name: 'id', in: 'query', description: 'A deal id. One of `id`, `ids` or `slug` is required.', schema: { type: 'string' }, example: examples.dealId },
-            { name: 'ids', in: 'query', description: 'Comma-separated deal ids. One of `id`, `ids` or `slug` is required.', schema: { type: 'string' }, example: examples.dealId },
-            { name: 'slug', in: 'query', description: 'A deal slug. One of `id`, `ids` or `slug` is required.', schema: { type: 'string' }, example: examples.dealSlug },
-            { name: 'If-Match', in: 'header', required: false, description: 'The deal\'s ETag from GET; 412 when it changed since.', schema: { type: 'string' } },
-          ],
+          parameters: deleteParameters('deal', { id: examples.dealId, slug: examples.dealSlug }),
           responses: { '200': ok('Deleted.', ref('WriteResult')), ...errors('400', '401', '403', '404', '412', '429', '500', '503') },
         }),
       },
@@ -408,7 +404,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'listDrafts',
           tags: ['admin', 'deals'],
           summary: 'List drafts, or read one draft deal',
-          description: 'Deals and startups saved with `draft: true`: in no public output (API, pages, sitemap, llms files, MCP, search) until published. Save a deal as a draft with `draft: true` on POST or PUT /deals; publish it with PUT /deals and `draft: false` (or `null`), one commit. With `slug`, one draft deal and its ETag (for `If-Match` on PUT). Never cached.',
+          description: 'Deals and startups saved with `draft: true`: in no public output (API, pages, sitemap, llms files, MCP, search) until published. Save a deal as a draft with `draft: true` on POST or PUT /deals (a startup: /admin/startups); publish it with PUT and `draft: false` (or `null`), one commit. With `slug`, one draft deal and its ETag (for `If-Match` on PUT; a draft startup: GET /admin/startups?slug=). Never cached.',
           parameters: [{ name: 'slug', in: 'query', required: false, description: 'A draft deal\'s slug: answer that deal alone.', schema: { type: 'string' }, example: examples.dealSlug }],
           responses: {
             '200': ok('The drafts, or one draft deal (with `slug`).', {
@@ -462,6 +458,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
       },
     },
   },
+  ...ADMIN_RECORD_ROUTES,
   {
     path: '/admin/search-gaps',
     cors: 'same-origin', rate: 'write',

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { issueMessage, issuePath } from '../../src/pipeline/issue-message.ts';
+import { fieldNamesAt } from '../../src/pipeline/suggest.ts';
 import { REQUEST_SCHEMAS } from '../../src/schemas/requests.ts';
 import { ApiError } from './errors.ts';
 import { MAX_BODY_BYTES, readBody, type BodySchema } from './request-body.ts';
@@ -26,10 +27,13 @@ export function checkBody<S extends z.ZodType>(schema: S, value: unknown): { ok:
   if (parsed.success) return { ok: true, value: parsed.data };
   const issue = parsed.error.issues[0] as z.core.$ZodIssue;
   const field = issuePath(issue);
+  const problem = issueMessage(issue, value, issue.code === 'unrecognized_keys' ? fieldNamesAt(schema, issue.path) : []);
+  // A sentence, unless it already ends with the question "did you mean `x`?".
+  const message = problem.endsWith('?') ? problem : `${problem}.`;
   const name = Object.entries(REQUEST_SCHEMAS).find(([, known]) => (known as z.ZodType) === schema)?.[0];
   return {
     ok: false,
-    error: new ApiError(400, 'validation_error', field ? `\`${field}\` ${issueMessage(issue, value)}.` : `The body ${issueMessage(issue, value)}.`, {
+    error: new ApiError(400, 'validation_error', field ? `\`${field}\` ${message}` : `The body ${message}`, {
       hint: name ? `Send the \`${name}\` object described in /openapi.json.` : 'Send the object described in /openapi.json.',
     }),
   };

@@ -7,9 +7,8 @@ import { requireAdmin } from '../auth/guard.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { noDrafts } from '../../src/catalog/drafts.ts';
 import { ApiError } from '../http/errors.ts';
-import { dealEtag } from '../writes/admin-deals.ts';
-
-const NO_STORE = { 'Cache-Control': 'no-store' };
+import { NO_STORE, recordEtag } from '../writes/admin-records.ts';
+import { DEALS } from '../writes/record-kinds.ts';
 
 /**
  * `GET /api/v1/admin/drafts`: every draft deal and startup; with `?slug=`, one draft deal and
@@ -24,5 +23,5 @@ export async function getDrafts(request: Request, deps: SessionDeps): Promise<Re
   if (!deal) {
     throw new ApiError(404, 'not_found', `No draft deal has slug \`${slug}\`.`, { hint: 'A published deal is read with GET /api/v1/deals?slug=…; GET /api/v1/admin/drafts lists the drafts.' });
   }
-  return answerResponse(request, jsonAnswer(200, { success: true, deal }, { ...NO_STORE, ETag: dealEtag(deal) }));
+  return answerResponse(request, jsonAnswer(200, { success: true, deal }, { ...NO_STORE, ETag: recordEtag(DEALS, deal) }));
 }

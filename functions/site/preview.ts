@@ -12,8 +12,9 @@ import { requireAdmin, type SessionDeps } from '../auth/guard.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
 import { asJsonObject, isFormBody, jsonDepthExceeds, MAX_JSON_DEPTH, readBody } from '../http/request-body.ts';
-import { dealFromBody } from '../writes/admin-deals.ts';
-import { invalidDeal } from '../writes/deal-writes.ts';
+import { recordFromBody } from '../writes/admin-records.ts';
+import { DEALS, STARTUPS } from '../writes/record-kinds.ts';
+import { invalidRecord } from '../writes/record-writes.ts';
 import { LIVE_PAGE_ROUTE } from './live-pages.ts';
 
 export type PreviewDeps = SessionDeps & Pick<Deps, 'render' | 'config'>;
@@ -26,12 +27,12 @@ export async function getPreview(request: Request, deps: PreviewDeps): Promise<R
   const dealSlug = params.get('deal');
   const startupSlug = params.get('startup');
   if (dealSlug !== null) {
-    const deal = catalog.editable.dealBySlug.get(dealSlug);
+    const deal = DEALS.bySlug(catalog).get(dealSlug);
     if (!deal) throw notFound(`deal \`${dealSlug}\``);
     return previewPage(request, deps, { kind: 'deal', deal }, paths.deal(deal));
   }
   if (startupSlug !== null) {
-    const startup = [...catalog.startups, ...(catalog.drafts?.startups ?? [])].find((s) => s.slug === startupSlug);
+    const startup = STARTUPS.bySlug(catalog).get(startupSlug);
     if (!startup) throw notFound(`startup \`${startupSlug}\``);
     return previewPage(request, deps, { kind: 'startup', startup }, paths.startup(startup));
   }
@@ -50,12 +51,12 @@ export async function postPreview(request: Request, deps: PreviewDeps): Promise<
   const body = form ? asJsonObject(parsedField(read.deal), 'deal') : read;
   const catalog = deps.state().catalog;
   const today = deps.clock().toISOString().slice(0, 10);
-  const { deal, replaces } = dealFromBody(catalog, body, today);
+  const { record: deal, replaces } = recordFromBody(catalog, DEALS, body, today);
   const removals = replaces && replaces.slug !== deal.slug ? [replaces.slug] : [];
-  const checked = new ContentSnapshot(catalog).withDealChanges([deal], removals, today);
-  if (!checked.value) throw invalidDeal(checked.diagnostics);
-  const { data } = checked.value;
-  const stored = data.deals.find((d) => d.slug === deal.slug) ?? data.drafts?.deals.find((d) => d.slug === deal.slug) ?? deal;
+  const checked = new ContentSnapshot(catalog).withChanges(DEALS.files, [deal], removals, today);
+  if (!checked.value) throw invalidRecord(DEALS, checked.diagnostics);
+  // The deal as validation stores it (defaults filled, links normalised).
+  const stored = checked.value.changed.find((d) => d.slug === deal.slug) ?? deal;
   return previewPage(request, deps, { kind: 'deal', deal: stored }, paths.deal(stored));
 }
 

@@ -33,6 +33,32 @@ export interface ContentStore {
   pull(): Promise<{ commit: string | undefined; moved: boolean }>;
   /** Content paths (relative to the root) that differ between two commits; `undefined` when unknown. */
   changedPaths(from: string, to: string): Promise<string[] | undefined>;
+  /**
+   * The commits that changed one file, newest first, a page at a time, following renames back
+   * to earlier names; merge commits are left out (the commits they bring in are listed).
+   */
+  history(path: string, page: { offset: number; limit: number }): Promise<FileCommit[]>;
+  /** The texts of files as of commits (full commit ids), in order; `undefined` where a file was not there. */
+  readAt(versions: readonly { commit: string; path: string }[]): Promise<(string | undefined)[]>;
+}
+
+/** One commit that changed a file, as `ContentStore.history` lists it. */
+export interface FileCommit {
+  commit: string;
+  /** The first parent (absent on a root commit): where the file's earlier text is read. */
+  parent?: string;
+  author: { name: string; email: string };
+  /** Committed by the store itself (an admin's write, an approved submission), not by hand or another tool. */
+  byStore: boolean;
+  /** Author date, ISO 8601. */
+  date: string;
+  /** The subject line. */
+  message: string;
+  /** `A` added, `M` modified, `D` deleted, `R` renamed (maybe modified too), `C` copied, `T` type changed. */
+  status: string;
+  /** Content-relative path after the commit, and before it (the same unless renamed or copied). */
+  path: string;
+  previousPath: string;
 }
 
 export interface CommitResult {

@@ -1,24 +1,25 @@
 /**
- * Keeps the served catalog in step with the content store's commits, for changes this
- * instance did not make itself: commits another instance pushed (pulled on an interval or on
- * a webhook, or brought in under a write by a rebase). Every catalog change, local writes
- * included, runs through `exclusive`, one at a time, so none works from a stale catalog.
+ * Keeps the served catalog in step with the content store, for changes this instance did not
+ * make itself: commits another instance pushed (pulled on an interval or on a webhook, or
+ * brought in under a write by a rebase), and hand edits in the working tree (the dev watcher,
+ * or SIGHUP to a running server). Every catalog change, local writes included, runs through
+ * `exclusive`, one at a time, so none works from a stale catalog.
  *
- * Changed deal files are re-read and re-indexed alone; any other change (startups,
- * categories, site) rebuilds the catalog from the tree. Content that does not build is not
- * served: the last good catalog stays, the error is logged and shown by /api/v1/health.
+ * Changed deal files, or changed startup files, are re-read and re-indexed alone; any other
+ * change (categories, site, synonyms) rebuilds the catalog from the tree (next-catalog.ts).
+ * Content that does not build is not served: the last good catalog stays, the error is logged
+ * and shown by /api/v1/health, and the files that failed are read again with the next change.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createCatalog, withChangedDeals, type Catalog } from '../../src/catalog/catalog.ts';
-import { ContentSnapshot, type DealFile } from '../../src/pipeline/content-snapshot.ts';
-import { runPipeline } from '../../src/pipeline/build.ts';
-import { readContent } from '../../src/pipeline/read-content.ts';
-import type { Diagnostic } from '../../src/pipeline/diagnostics.ts';
+import type { Catalog } from '../../src/catalog/catalog.ts';
+import { isContentFile } from '../../src/pipeline/read-content.ts';
+import { formatDiagnostic, type Diagnostic } from '../../src/pipeline/diagnostics.ts';
 import type { Logger } from '../ops/log.ts';
 import type { ContentStore } from './content-store.ts';
 import { WriteQueue } from './write-queue.ts';
 import { committedStateOf } from './git-store.ts';
+import { nextCatalog } from './next-catalog.ts';
 
 /** Which commit the generated catalog was built from (written by the content build). */
 const BUILT_FROM_FILE = 'content-commit.json';
@@ -60,8 +61,11 @@ export class ContentSync {
   private readonly queue = new WriteQueue();
   private readonly options: ContentSyncOptions;
   private indexed: string | undefined;
-  /** The catalog lags the tree (content failed to build): the next catch-up rebuilds it whole. */
-  private stale = false;
+  /**
+   * Files the catalog lags the tree by, because they did not build: a later change re-reads
+   * them too (`all`: not known file by file, the next change rebuilds the catalog whole).
+   */
+  private behind: Set<string> | 'all' = new Set();
   private problem: string | undefined;
   private lastPullAt: string | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -97,7 +101,7 @@ export class ContentSync {
 
   /** The catalog now reflects `commit` (a local write served its own change). */
   served(commit: string): void {
-    if (!this.stale) this.indexed = commit;
+    if (!this.lagging()) this.indexed = commit;
   }
 
   /** Fetch the remote and serve what came in. */
@@ -128,30 +132,37 @@ export class ContentSync {
 
   /** `catchUp` for a caller already inside `exclusive` (`knownHead`: the store's commit, when the caller has it). Resolves with whether the catalog changed. */
   async catchUpNow(knownHead?: string): Promise<boolean> {
-    const { store, log } = this.options;
-    const head = knownHead ?? (await store.status()).commit;
+    const head = knownHead ?? (await this.options.store.status()).commit;
     if (!head || head === this.indexed) return false;
-    const paths = this.indexed && !this.stale ? await store.changedPaths(this.indexed, head) : undefined;
+    const paths = this.indexed ? await this.options.store.changedPaths(this.indexed, head) : undefined;
     // Submissions left from before they moved to the private store (docs/submissions.md) are not content.
     const relevant = paths?.filter((path) => !path.startsWith('submissions/'));
-    if (relevant && relevant.length === 0) {
+    // Nothing to read, unless files that failed before are to be read again (the commits may have fixed them).
+    if (relevant && relevant.length === 0 && !this.lagging()) {
       this.indexed = head;
       return false;
     }
-    const onlyDeals = relevant?.every((path) => /^deals\/[^/]+\.md$/.test(path)) ?? false;
-    const next = onlyDeals ? await this.withDealFiles(relevant as string[]) : await this.rebuilt();
-    if (!next.catalog) {
-      this.stale = true;
-      this.problem = `content at ${head.slice(0, 12)} does not build: ${next.diagnostics.slice(0, 3).map(describe).join('; ')}`;
-      log.error('content_invalid', { commit: head, diagnostics: next.diagnostics.slice(0, 10).map(describe) });
-      return false;
-    }
-    this.options.replace(next.catalog);
-    this.indexed = head;
-    this.stale = false;
-    if (this.problem?.startsWith('content')) this.problem = undefined;
-    log.info('content_synced', { commit: head, files: relevant?.length ?? 'all', version: next.catalog.version });
-    return true;
+    const applied = await this.apply(relevant, `at ${head.slice(0, 12)}`, head);
+    if (applied.diagnostics.length === 0) this.indexed = head;
+    return applied.changed;
+  }
+
+  /**
+   * Serve hand edits in the working tree, committed or not (the dev watcher, SIGHUP): `paths`
+   * (relative to the content root) changed, or anything may have when none are given. Queued
+   * like every catalog change. Resolves with whether the served catalog changed and, when the
+   * content does not build, every error (the last good catalog stays served).
+   * @example await content.refresh(['deals/acme.md']) // { changed: true, diagnostics: [] }
+   */
+  refresh(paths?: readonly string[]): Promise<{ changed: boolean; diagnostics: Diagnostic[] }> {
+    return this.exclusive(async () => {
+      const relevant = paths?.filter(isContentFile);
+      if (relevant && relevant.length === 0) return { changed: false, diagnostics: [] };
+      const applied = await this.apply(relevant, 'in the working tree');
+      // The whole tree built, so the catalog holds every commit up to the head as well.
+      if (applied.whole && applied.diagnostics.length === 0) this.indexed = (await this.options.store.status()).commit ?? this.indexed;
+      return { changed: applied.changed, diagnostics: applied.diagnostics };
+    });
   }
 
   status(): SyncStatus {
@@ -160,34 +171,41 @@ export class ContentSync {
 
   // --- internal ---
 
-  private async withDealFiles(paths: readonly string[]): Promise<{ catalog?: Catalog; diagnostics: Diagnostic[] }> {
-    const current = this.options.current();
-    const files: DealFile[] = [];
-    const removals: string[] = [];
-    for (const path of paths) {
-      const slug = path.slice('deals/'.length, -'.md'.length);
-      const text = await this.options.store.read(path);
-      if (text === undefined) removals.push(slug);
-      else files.push({ slug, text });
-    }
-    // A file that changed keeps its slug: drop the old record first so a changed id is no duplicate.
-    const next = new ContentSnapshot(current).withDealFiles(files, [...removals, ...files.map((f) => f.slug)], this.options.today());
-    if (!next.value) return { diagnostics: next.diagnostics };
-    return { catalog: withChangedDeals(current, next.value.data, next.value.changed, next.value.removedIds), diagnostics: [] };
+  /** Whether the catalog lags the tree by files that did not build. */
+  private lagging(): boolean {
+    return this.behind === 'all' || this.behind.size > 0;
   }
 
-  private async rebuilt(): Promise<{ catalog?: Catalog; diagnostics: Diagnostic[] }> {
-    const built = runPipeline(await readContent(this.options.store.root), { today: this.options.today(), baseUrl: this.options.baseUrl });
-    if (!built.value) return { diagnostics: built.diagnostics.filter((d) => d.severity === 'error') };
-    return { catalog: createCatalog(built.value.data, built.value.postings), diagnostics: [] };
+  /**
+   * Serve the content after `paths` changed (all of it when unknown), with the files that did
+   * not build before; keep the last good catalog when it still does not build.
+   */
+  private async apply(paths: readonly string[] | undefined, where: string, commit?: string): Promise<{ whole: boolean; changed: boolean; diagnostics: Diagnostic[] }> {
+    const { log } = this.options;
+    const behind = this.behind;
+    const changedPaths = paths === undefined || behind === 'all' ? undefined : [...new Set([...behind, ...paths])].sort();
+    const whole = changedPaths === undefined;
+    const current = this.options.current();
+    const next = await nextCatalog(current, changedPaths, { store: this.options.store, today: this.options.today(), baseUrl: this.options.baseUrl });
+    if (!next.catalog) {
+      this.behind = changedPaths ? new Set(changedPaths) : 'all';
+      this.problem = `content ${where} does not build: ${next.diagnostics.slice(0, 3).map(formatDiagnostic).join('; ')}`;
+      log.error('content_invalid', { ...(commit ? { commit } : {}), where, diagnostics: next.diagnostics.slice(0, 10).map(formatDiagnostic) });
+      return { whole, changed: false, diagnostics: next.diagnostics };
+    }
+    this.behind = new Set();
+    if (this.problem?.startsWith('content')) {
+      this.problem = undefined;
+      log.info('content_recovered', { ...(commit ? { commit } : {}), where });
+    }
+    if (next.catalog === current) return { whole, changed: false, diagnostics: [] };
+    this.options.replace(next.catalog);
+    log.info('content_synced', { ...(commit ? { commit } : {}), where, files: changedPaths?.length ?? 'all', version: next.catalog.version });
+    return { whole, changed: true, diagnostics: [] };
   }
 }
 
 // --- internal ---
-
-function describe(diagnostic: Diagnostic): string {
-  return `${diagnostic.file}${diagnostic.line ? `:${diagnostic.line}` : ''} ${diagnostic.field ? `${diagnostic.field}: ` : ''}${diagnostic.message}`;
-}
 
 function firstLine(error: unknown): string {
   const text = String((error as { stderr?: unknown })?.stderr || (error as Error)?.message || error);

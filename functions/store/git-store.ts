@@ -22,7 +22,9 @@ import {
   type CommitResult,
   type ContentChange,
   type ContentStore,
+  type FileCommit,
 } from './content-store.ts';
+import { fileLog, readAt } from './git-history.ts';
 import { WriteQueue } from './write-queue.ts';
 
 const run = promisify(execFile);
@@ -31,6 +33,8 @@ const JOURNAL = 'deals-store-journal.json';
 const GIT_SETTINGS = ['-c', 'core.fsync=committed,index', '-c', 'core.fsyncMethod=fsync', '-c', 'commit.gpgsign=false'];
 /** How often a rejected push is rebased and tried again before the write gives up. */
 const PUSH_ATTEMPTS = 12;
+/** The committer of every commit the store makes (the author is the admin): how the history tells them from hand commits. */
+const STORE_COMMITTER = { name: 'Deals catalog', email: 'catalog@localhost' };
 
 /** Where commits are published: a configured git remote and branch. */
 export interface GitRemote {
@@ -144,6 +148,15 @@ export class GitStore implements ContentStore {
     }
   }
 
+  history(path: string, page: { offset: number; limit: number }): Promise<FileCommit[]> {
+    assertSafePath(path);
+    return this.reading((top) => fileLog(top, this.root, path, page, STORE_COMMITTER.email));
+  }
+
+  readAt(versions: readonly { commit: string; path: string }[]): Promise<(string | undefined)[]> {
+    return this.reading((top) => readAt(top, this.root, versions));
+  }
+
   async status(): Promise<{ commit: string | undefined; writable: boolean; problem?: string }> {
     if (!this.repo) return { commit: undefined, writable: false, problem: 'the content folder is not inside a git repository' };
     try {
@@ -156,6 +169,16 @@ export class GitStore implements ContentStore {
   }
 
   // --- internal ---
+
+  /** A read of the repository's history (git-history.ts); git failing is the store being unavailable (503). */
+  private async reading<T>(read: (top: string) => Promise<T>): Promise<T> {
+    if (!this.repo) throw new StoreUnavailableError('the content folder is not inside a git repository');
+    try {
+      return await read(this.repo.top);
+    } catch (error) {
+      throw new StoreUnavailableError('the content history could not be read', { cause: error });
+    }
+  }
 
   private async head(): Promise<string> {
     return (await this.git(['rev-parse', 'HEAD'])).trim();
@@ -333,7 +356,7 @@ export class GitStore implements ContentStore {
     // A split index rewrites only the entries that changed, not the whole (MBs for 15,000 files);
     // only in clones the store owns, never in a developer's repository.
     const split = this.ownsRepository ? ['-c', 'core.splitIndex=true'] : [];
-    const { stdout } = await run('git', [...GIT_SETTINGS, ...split, '-c', 'user.name=Deals catalog', '-c', 'user.email=catalog@localhost', ...args], {
+    const { stdout } = await run('git', [...GIT_SETTINGS, ...split, '-c', `user.name=${STORE_COMMITTER.name}`, '-c', `user.email=${STORE_COMMITTER.email}`, ...args], {
       cwd: top,
       maxBuffer: 16 * 1024 * 1024,
       ...(env ? { env: { ...process.env, ...env } } : {}),

@@ -11,7 +11,7 @@ import type { Deal } from '../../src/schemas/deal.ts';
 import { ApprovalSchema, RejectionSchema } from '../../src/schemas/requests.ts';
 import { slugify } from '../../src/schemas/fields.ts';
 import { requireAdmin, type SessionDeps } from '../auth/guard.ts';
-import { applyDealChange, type DealWriteDeps } from './deal-writes.ts';
+import { applyDealChange, type DealWriteDeps } from './record-writes.ts';
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { ApiError } from '../http/errors.ts';

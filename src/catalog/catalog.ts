@@ -10,7 +10,7 @@ import type { SynonymsFile } from '../schemas/synonyms.ts';
 import type { Drafts } from './drafts.ts';
 import { compareTitles } from './order.ts';
 import { loadSearchIndex, withDocuments, type CompactIndex, type SearchIndex } from './search.ts';
-import { dealFieldTexts } from './index-fields.ts';
+import { dealFieldTexts, startupFieldTexts } from './index-fields.ts';
 import { compileSynonyms, type SynonymTable } from './synonyms.ts';
 
 /** What the build writes to `generated/catalog.json`: records already in default order. */
@@ -45,13 +45,23 @@ export interface Catalog extends CatalogData {
   scopeByCategory: Map<string, Scope>;
   dealBySlug: Map<string, Deal>;
   dealById: Map<string, Deal>;
+  startupBySlug: Map<string, Startup>;
+  startupById: Map<string, Startup>;
   /** Position in `deals` of each deal's lunr document, by index document number. */
   dealSearch: IndexedSearch;
   startupSearch: IndexedSearch;
   /** The editors' synonyms compiled for queries (empty without a synonyms file). */
   synonymTable: SynonymTable;
-  /** Every deal an admin may change or preview, drafts included, by slug and by id: never for public answers. */
-  editable: { dealBySlug: Map<string, Deal>; dealById: Map<string, Deal> };
+  /** Every record an admin may change or preview, drafts included, by slug and by id: never for public answers. */
+  editable: EditableRecords;
+}
+
+/** The published records' lookup maps with the drafts (catalog/drafts.ts) added: a draft's slug and id stay taken. */
+export interface EditableRecords {
+  dealBySlug: ReadonlyMap<string, Deal>;
+  dealById: ReadonlyMap<string, Deal>;
+  startupBySlug: ReadonlyMap<string, Startup>;
+  startupById: ReadonlyMap<string, Startup>;
 }
 
 /** A search index and, for each of its documents, the record's position in the catalog array. */
@@ -65,62 +75,89 @@ export interface IndexedSearch {
  * @example const catalog = createCatalog(JSON.parse(catalogJson), JSON.parse(indexJson))
  */
 export function createCatalog(data: CatalogData, indexes: SearchPostings): Catalog {
-  return {
-    ...withDeals(data, indexes.deals),
-    startupJson: data.startups.map(jsonOf),
-    startupNameRank: rankBy(data.startups, (s) => s.name),
-    startupSearch: indexed(indexes.startups, data.startups),
-  };
+  const deals = dealParts(data, indexes.deals);
+  const startups = startupParts(data, indexes.startups);
+  return { ...data, ...deals, ...startups, editable: { ...editableDeals(data, deals), ...editableStartups(data, startups) } };
 }
 
 /**
  * The catalog after a deals-only change: deal parts rebuilt (the search index updated in place
  * of a rebuild), startup parts reused from `previous` (same records in the same order).
+ * `changed`: the deals whose files changed, drafts included (a draft leaves the index);
+ * `removedIds`: the ids of deals that went.
  */
 export function withChangedDeals(previous: Catalog, data: CatalogData, changed: readonly Deal[], removedIds: readonly string[]): Catalog {
-  const index = withDocuments(
-    previous.dealSearch.index,
-    changed.map((deal) => ({ ref: deal.id, texts: dealFieldTexts(deal, data.categories) })),
-    removedIds,
-  );
-  return {
-    ...withDeals(data, index),
-    startupJson: previous.startupJson,
-    startupNameRank: previous.startupNameRank,
-    startupSearch: previous.startupSearch,
-  };
+  const deals = dealParts(data, reindexed(previous.dealSearch.index, changed, removedIds, (deal) => dealFieldTexts(deal, data.categories)));
+  return { ...data, ...deals, ...pick(previous, STARTUP_PARTS), editable: { ...previous.editable, ...editableDeals(data, deals) } };
+}
+
+/** The catalog after a startups-only change: the mirror of `withChangedDeals`. */
+export function withChangedStartups(previous: Catalog, data: CatalogData, changed: readonly Startup[], removedIds: readonly string[]): Catalog {
+  const startups = startupParts(data, reindexed(previous.startupSearch.index, changed, removedIds, startupFieldTexts));
+  return { ...data, ...pick(previous, DEAL_PARTS), ...startups, editable: { ...previous.editable, ...editableStartups(data, startups) } };
 }
 
 // --- internal ---
 
-function withDeals(data: CatalogData, dealIndex: CompactIndex | SearchIndex) {
+/** What a catalog derives from its deals (and categories), rebuilt when they change. */
+const DEAL_PARTS = ['dealJson', 'dealTitleRank', 'scopeByCategory', 'dealScopes', 'dealBySlug', 'dealById', 'dealSearch', 'synonymTable'] as const;
+/** What a catalog derives from its startups. */
+const STARTUP_PARTS = ['startupJson', 'startupNameRank', 'startupBySlug', 'startupById', 'startupSearch'] as const;
+
+function dealParts(data: CatalogData, dealIndex: CompactIndex | SearchIndex): Pick<Catalog, (typeof DEAL_PARTS)[number]> {
   const scopeByCategory = new Map(data.categories.deals.map((c) => [c.slug, c.scope]));
-  const dealBySlug = new Map(data.deals.map((d) => [d.slug, d]));
-  const dealById = new Map(data.deals.map((d) => [d.id, d]));
   return {
-    ...data,
     dealJson: data.deals.map(jsonOf),
     dealTitleRank: rankBy(data.deals, (d) => d.title),
     scopeByCategory,
     dealScopes: data.deals.map((d) => scopeByCategory.get(d.category) ?? 'deals'),
-    dealBySlug,
-    dealById,
+    dealBySlug: new Map(data.deals.map((d) => [d.slug, d])),
+    dealById: new Map(data.deals.map((d) => [d.id, d])),
     dealSearch: indexed(dealIndex, data.deals),
     synonymTable: compileSynonyms(data.synonyms),
-    editable: withDraftDeals({ dealBySlug, dealById }, data.drafts?.deals ?? []),
   };
 }
 
-/** The published deals' maps with the drafts added (the same maps when there are none). */
-function withDraftDeals(published: Catalog['editable'], drafts: readonly Deal[]): Catalog['editable'] {
-  if (drafts.length === 0) return published;
-  const dealBySlug = new Map(published.dealBySlug);
-  const dealById = new Map(published.dealById);
-  for (const draft of drafts) {
-    dealBySlug.set(draft.slug, draft);
-    dealById.set(draft.id, draft);
-  }
-  return { dealBySlug, dealById };
+function startupParts(data: CatalogData, startupIndex: CompactIndex | SearchIndex): Pick<Catalog, (typeof STARTUP_PARTS)[number]> {
+  return {
+    startupJson: data.startups.map(jsonOf),
+    startupNameRank: rankBy(data.startups, (s) => s.name),
+    startupBySlug: new Map(data.startups.map((s) => [s.slug, s])),
+    startupById: new Map(data.startups.map((s) => [s.id, s])),
+    startupSearch: indexed(startupIndex, data.startups),
+  };
+}
+
+/** The deals an admin may change: the published ones and the drafts. */
+function editableDeals(data: CatalogData, deals: Pick<Catalog, 'dealBySlug' | 'dealById'>): Pick<EditableRecords, 'dealBySlug' | 'dealById'> {
+  const drafts = data.drafts?.deals ?? [];
+  return { dealBySlug: withDrafts(deals.dealBySlug, drafts, (d) => d.slug), dealById: withDrafts(deals.dealById, drafts, (d) => d.id) };
+}
+
+/** The startups an admin may change: the published ones and the drafts. */
+function editableStartups(data: CatalogData, startups: Pick<Catalog, 'startupBySlug' | 'startupById'>): Pick<EditableRecords, 'startupBySlug' | 'startupById'> {
+  const drafts = data.drafts?.startups ?? [];
+  return { startupBySlug: withDrafts(startups.startupBySlug, drafts, (s) => s.slug), startupById: withDrafts(startups.startupById, drafts, (s) => s.id) };
+}
+
+/** A published records' map with the drafts added under `key` (the same map when there are none). */
+function withDrafts<T>(published: ReadonlyMap<string, T>, drafts: readonly T[], key: (record: T) => string): ReadonlyMap<string, T> {
+  return drafts.length === 0 ? published : new Map([...published, ...drafts.map((draft): [string, T] => [key(draft), draft])]);
+}
+
+/**
+ * `index` after `changed` records were written and those with `removedIds` went: a record
+ * saved as a draft leaves it (catalog/drafts.ts), any other is indexed anew.
+ */
+function reindexed<T extends { id: string; draft?: boolean | undefined }>(index: SearchIndex, changed: readonly T[], removedIds: readonly string[], texts: (record: T) => string[]): SearchIndex {
+  const published = changed.filter((record) => record.draft !== true);
+  const drafted = changed.filter((record) => record.draft === true).map((record) => record.id);
+  return withDocuments(index, published.map((record) => ({ ref: record.id, texts: texts(record) })), [...removedIds, ...drafted]);
+}
+
+/** The parts named, taken over from a catalog whose records they describe did not change. */
+function pick<K extends keyof Catalog>(catalog: Catalog, keys: readonly K[]): Pick<Catalog, K> {
+  return Object.fromEntries(keys.map((key) => [key, catalog[key]])) as Pick<Catalog, K>;
 }
 
 /** Each record's JSON, computed once per record object (a write keeps unchanged records). */

@@ -26,15 +26,18 @@ export function splitDrafts<T extends { draft?: boolean | undefined }>(records: 
   const drafts: T[] = [];
   for (const record of records) {
     if (record.draft === true) drafts.push(record);
-    else if ('draft' in record) published.push(withoutDraftKey(record));
-    else published.push(record);
+    else published.push(withoutDraftFlag(record));
   }
   return { published, drafts };
 }
 
-// --- internal ---
-
-function withoutDraftKey<T extends { draft?: boolean | undefined }>(record: T): T {
+/**
+ * A record as it is kept: a published one without the `draft` key (`false` says no more than
+ * its absence), the same object when it has none; a draft as it is.
+ * @example withoutDraftFlag({ id: 'b', draft: false }) // { id: 'b' }
+ */
+export function withoutDraftFlag<T extends { draft?: boolean | undefined }>(record: T): T {
+  if (record.draft === true || !('draft' in record)) return record;
   const { draft: _draft, ...rest } = record;
   return rest as T;
 }

@@ -48,12 +48,12 @@ export function runPipeline(sources: ContentSources, options: PipelineOptions): 
   const synonyms = sources.synonyms ? loadDocument(sources.synonyms, sources.synonyms.path, validateSynonyms, diagnostics) : undefined;
   const dealEntries = parseAll(sources.deals, diagnostics);
   const startupEntries = parseAll(sources.startups, diagnostics);
-  if (!site || !categories) return { value: undefined, diagnostics };
-
+  // Entries are checked even when site.yaml or categories.yaml is not valid, so `check` lists
+  // every problem in one pass (without categories, the category rules wait for them).
   const validDeals = validateDeals(dealEntries, categories, options.today);
   const validStartups = validateStartups(startupEntries, categories);
   diagnostics.push(...validDeals.diagnostics, ...validStartups.diagnostics);
-  if (hasErrors(diagnostics)) return { value: undefined, diagnostics };
+  if (!site || !categories || hasErrors(diagnostics)) return { value: undefined, diagnostics };
 
   // Drafts are validated like every record, then kept apart: public outputs are made from `data.deals`/`startups` only.
   const dealRecords = splitDrafts(validDeals.value.map((d) => d.record));

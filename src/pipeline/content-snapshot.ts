@@ -1,150 +1,164 @@
 /**
  * The validated content behind a catalog, kept in memory so a write re-checks and re-indexes
- * only what it changes: changed deals go through the same serialise → parse → validate path
- * as a build, cross-file rules are checked against the rest, and the deals index is rebuilt
- * (the startups index is reused).
+ * only what it changes: changed records (deals or startups) go through the same serialise →
+ * parse → validate path as a build (an updated record written into its existing file,
+ * record-files.ts), cross-file rules are checked against the rest, and only that kind's index
+ * is rebuilt (the other kind's is reused). Drafts are kept apart as a build keeps them
+ * (catalog/drafts.ts): in `data.drafts`, never in the published records or the search index.
  */
 import { createHash } from 'node:crypto';
 import type { CatalogData } from '../catalog/catalog.ts';
 import type { CategoriesFile } from '../schemas/category.ts';
-import { DealFrontMatterSchema, type Deal } from '../schemas/deal.ts';
+import type { Deal } from '../schemas/deal.ts';
 import { SLUG_PATTERN } from '../schemas/fields.ts';
 import type { Site } from '../schemas/site.ts';
 import type { Startup } from '../schemas/startup.ts';
 import type { SynonymsFile } from '../schemas/synonyms.ts';
-import { compareDeals } from '../catalog/order.ts';
-import { splitDrafts } from '../catalog/drafts.ts';
+import { noDrafts, withoutDraftFlag, type Drafts } from '../catalog/drafts.ts';
 import { hasErrors, shown, type Diagnostic, type StageResult } from './diagnostics.ts';
 import { parseEntry } from './parse.ts';
-import { toMarkdown } from './serialize.ts';
-import { validateDeals } from './validate.ts';
+import { DEAL_FILES, editedRecordFileText, recordFileText, recordPath, type ContentRecord, type RecordFiles } from './record-files.ts';
 
-/** Path of a deal's file inside the content root. */
-export const dealPath = (slug: string): string => `deals/${slug}.md`;
-
-/**
- * A deal file's text: front matter in schema order (then any other keys, which validation
- * will refuse), description as the body.
- */
-export function dealFileText(deal: Deal): string {
-  const { description, slug: _slug, ...rest } = deal as Deal & Record<string, unknown>;
-  const ordered: Record<string, unknown> = {};
-  for (const key of Object.keys(DealFrontMatterSchema.shape)) ordered[key] = rest[key];
-  for (const [key, value] of Object.entries(rest)) if (!(key in ordered)) ordered[key] = value;
-  return toMarkdown(ordered, typeof description === 'string' ? description : '');
-}
-
-/** One deal file's text, by the slug its name gives. */
-export interface DealFile {
+/** One record file's text, by the slug its name gives. */
+export interface RecordFile {
   slug: string;
   text: string;
 }
 
-/** A catalog after a write: its data, and which published deals changed or went (for the search index; a deal now a draft went). */
-export interface ChangedCatalog {
+/** A catalog after a write: its data, which records of the kind changed (drafts too: a draft leaves the search index) or went, and the files that hold the changed records. */
+export interface ChangedCatalog<T extends ContentRecord = Deal> {
   data: CatalogData;
-  changed: Deal[];
+  changed: T[];
   removedIds: string[];
+  files: RecordFile[];
 }
 
 export class ContentSnapshot {
   readonly site: Site;
   readonly categories: CategoriesFile;
+  readonly synonyms: SynonymsFile | undefined;
+  readonly version: string;
   /** Every deal by slug, drafts included (a draft's slug and id are taken too). */
   readonly deals: ReadonlyMap<string, Deal>;
   readonly startups: readonly Startup[];
-  readonly startupDrafts: readonly Startup[];
-  readonly synonyms: SynonymsFile | undefined;
-  readonly version: string;
+  /** The deals as the catalog holds them: the same array, so a startups change keeps every answer made of it. */
+  private readonly dealList: readonly Deal[];
+  private readonly drafts: Drafts;
 
   constructor(data: CatalogData) {
+    this.dealList = data.deals;
     this.version = data.version;
     this.site = data.site;
     this.categories = data.categories;
-    this.deals = new Map([...data.deals, ...(data.drafts?.deals ?? [])].map((d) => [d.slug, d]));
     this.startups = data.startups;
-    this.startupDrafts = data.drafts?.startups ?? [];
     this.synonyms = data.synonyms;
+    this.drafts = data.drafts ?? noDrafts();
+    this.deals = new Map(DEAL_FILES.records(this.data()).map((d) => [d.slug, d]));
+  }
+
+  /** `withChanges` for deals. */
+  withDealChanges(upserts: readonly Deal[], removals: readonly string[], today: string, originals: ReadonlyMap<string, string> = new Map()): StageResult<ChangedCatalog | undefined> {
+    return this.withChanges(DEAL_FILES, upserts, removals, today, originals);
   }
 
   /**
-   * The catalog after upserting `upserts` (by slug) and removing the deals with slugs in
-   * `removals`, or the diagnostics that forbid it. Nothing is written anywhere.
+   * The catalog after upserting `upserts` (by slug) and removing the records of this kind with
+   * slugs in `removals`, or the diagnostics that forbid it; nothing is written anywhere.
+   * `originals` holds the current text of record files by slug: an upsert of a record this
+   * catalog has (by id) edits its file in place (only the changed fields change), any other
+   * one is a new file.
    */
-  withDealChanges(upserts: readonly Deal[], removals: readonly string[], today: string): StageResult<ChangedCatalog | undefined> {
+  withChanges<T extends ContentRecord>(kind: RecordFiles<T>, upserts: readonly T[], removals: readonly string[], today: string, originals: ReadonlyMap<string, string> = new Map()): StageResult<ChangedCatalog<T> | undefined> {
     const diagnostics: Diagnostic[] = [];
-    const files: DealFile[] = [];
-    for (const deal of upserts) {
-      // The slug names the file: anything but a plain slug could write outside deals/.
-      if (typeof deal.slug !== 'string' || !SLUG_PATTERN.test(deal.slug)) {
-        diagnostics.push({ severity: 'error', code: 'invalid_slug', file: 'content/deals', field: 'slug', message: `expected lowercase letters, digits and single hyphens, like \`cloud-credits\`, got ${shown(deal.slug)}` });
+    const fresh: RecordFile[] = [];
+    for (const record of upserts) {
+      // The slug names the file: anything but a plain slug could write outside the folder.
+      if (typeof record.slug !== 'string' || !SLUG_PATTERN.test(record.slug)) {
+        diagnostics.push({ severity: 'error', code: 'invalid_slug', file: `content/${kind.folder}`, field: 'slug', message: `expected lowercase letters, digits and single hyphens, like \`cloud-credits\`, got ${shown(record.slug)}` });
       } else {
-        files.push({ slug: deal.slug, text: dealFileText(deal) });
+        fresh.push({ slug: record.slug, text: recordFileText(kind, record) });
       }
     }
     if (hasErrors(diagnostics)) return { value: undefined, diagnostics };
-    return this.withDealFiles(files, removals, today);
+    const checked = this.withFiles(kind, fresh, removals, today);
+    if (!checked.value) return checked;
+
+    // Files hold the validated records (defaults filled, links normalised), as a build reads them back.
+    const records = new Map(checked.value.changed.map((r) => [r.slug, r]));
+    const byId = originals.size > 0 ? new Map(kind.records(this.data()).map((r) => [r.id, r])) : new Map<string, T>();
+    let edited = false;
+    const files = fresh.map(({ slug }) => {
+      const record = records.get(slug) as T;
+      const before = byId.get(record.id);
+      const original = before && originals.get(before.slug);
+      if (!before || original === undefined) return { slug, text: recordFileText(kind, record) };
+      edited = true;
+      return { slug, text: editedRecordFileText(kind, original, before, record) };
+    });
+    if (!edited) return { value: { ...checked.value, files }, diagnostics: checked.diagnostics };
+    // An edited file also keeps what it held beyond the catalog's copy (a hand edit not yet
+    // indexed): what is served is read back from the files as written.
+    return this.withFiles(kind, files, removals, today);
   }
 
   /**
-   * The catalog after deal files changed on disk (another instance's commits): each file's
-   * text goes the same parse → validate path as a build; `removals` are slugs whose file went.
+   * The catalog after record files of this kind changed on disk (another instance's commits):
+   * each file's text goes the same parse → validate path as a build; `removals` are slugs
+   * whose file went.
    */
-  withDealFiles(files: readonly DealFile[], removals: readonly string[], today: string): StageResult<ChangedCatalog | undefined> {
-    const next = new Map(this.deals);
+  withFiles<T extends ContentRecord>(kind: RecordFiles<T>, files: readonly RecordFile[], removals: readonly string[], today: string): StageResult<ChangedCatalog<T> | undefined> {
+    const current = new Map(kind.records(this.data()).map((r) => [r.slug, r]));
+    const next = new Map(current);
     for (const slug of removals) next.delete(slug);
     const diagnostics: Diagnostic[] = [];
-    const changed: Deal[] = [];
+    const changed: T[] = [];
     for (const file of files) {
-      const parsed = parseEntry({ path: `content/${dealPath(file.slug)}`, text: file.text });
+      const parsed = parseEntry({ path: `content/${recordPath(kind, file.slug)}`, text: file.text });
       diagnostics.push(...parsed.diagnostics);
       if (!parsed.value) continue;
-      const checked = validateDeals([parsed.value], this.categories, today);
+      const checked = kind.validate([parsed.value], this.categories, today);
       diagnostics.push(...checked.diagnostics.filter((d) => d.severity === 'error'));
-      const record = checked.value[0]?.record;
+      // `draft: false` is stored as no `draft` key, as a build keeps it (a publish leaves no `draft: false` line).
+      const validated = checked.value[0]?.record;
+      const record = validated && withoutDraftFlag(validated);
       if (record) {
         next.set(record.slug, record);
         changed.push(record);
       }
     }
-    diagnostics.push(...duplicateIds(next, changed));
+    diagnostics.push(...duplicateIds(kind, next, changed));
     if (hasErrors(diagnostics)) return { value: undefined, diagnostics };
 
-    const removedIds = removals.map((slug) => this.deals.get(slug)?.id).filter((id): id is string => id !== undefined);
-    const version = createHash('sha256').update(JSON.stringify([this.version, changed, removedIds])).digest('hex').slice(0, 16);
-    // The drafts rule of a build (catalog/drafts.ts): a deal saved as a draft leaves the public deals and the index.
-    const deals = splitDrafts([...next.values()].sort(compareDeals));
-    const published = new Set(changed.filter((d) => d.draft !== true).map((d) => d.slug));
-    const drafted = changed.filter((d) => d.draft === true).map((d) => d.id);
-    // Startups did not change: the same (sorted) array keeps every answer built from it.
-    const data: CatalogData = {
-      version,
-      site: this.site,
-      categories: this.categories,
-      deals: deals.published,
-      startups: this.startups as Startup[],
-      ...(this.synonyms ? { synonyms: this.synonyms } : {}),
-      drafts: { deals: deals.drafts, startups: this.startupDrafts as Startup[] },
-    };
-    return { value: { data, changed: deals.published.filter((d) => published.has(d.slug)), removedIds: [...removedIds, ...drafted] }, diagnostics: [] };
+    const removedIds = removals.map((slug) => current.get(slug)?.id).filter((id): id is string => id !== undefined);
+    const version = createHash('sha256').update(JSON.stringify([this.version, kind.folder, changed, removedIds])).digest('hex').slice(0, 16);
+    // The other kind did not change: the same (sorted) array keeps every answer built from it.
+    // The drafts among this kind's records are kept apart, as a build keeps them (catalog/drafts.ts).
+    const data = kind.withRecords({ ...this.data(), version }, [...next.values()].sort(kind.compare));
+    return { value: { data, changed, removedIds, files: [...files] }, diagnostics: [] };
+  }
+
+  // --- internal ---
+
+  private data(): CatalogData {
+    return { version: this.version, site: this.site, categories: this.categories, deals: this.dealList as Deal[], startups: this.startups as Startup[], ...(this.synonyms ? { synonyms: this.synonyms } : {}), drafts: this.drafts };
   }
 }
 
 // --- internal ---
 
-function duplicateIds(deals: ReadonlyMap<string, Deal>, changed: readonly Deal[]): Diagnostic[] {
+function duplicateIds<T extends ContentRecord>(kind: RecordFiles<T>, records: ReadonlyMap<string, T>, changed: readonly T[]): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const slugsById = new Map<string, string[]>();
-  for (const deal of deals.values()) slugsById.set(deal.id, [...(slugsById.get(deal.id) ?? []), deal.slug]);
-  for (const deal of changed) {
-    for (const otherSlug of slugsById.get(deal.id) ?? []) {
-      if (otherSlug !== deal.slug) {
+  for (const record of records.values()) slugsById.set(record.id, [...(slugsById.get(record.id) ?? []), record.slug]);
+  for (const record of changed) {
+    for (const otherSlug of slugsById.get(record.id) ?? []) {
+      if (otherSlug !== record.slug) {
         diagnostics.push({
           severity: 'error',
           code: 'duplicate_id',
-          file: `content/${dealPath(deal.slug)}`,
+          file: `content/${recordPath(kind, record.slug)}`,
           field: 'id',
-          message: `id ${shown(deal.id)} is already used by ${shown(otherSlug)}`,
+          message: `id ${shown(record.id)} is already used by ${shown(otherSlug)}`,
         });
       }
     }

@@ -1,25 +1,31 @@
 /**
  * Turns a zod issue into one editor-friendly sentence that says what is wrong and what is
- * allowed (Starlight `error-map.ts` style), given the input the issue was raised on.
+ * allowed (Starlight `error-map.ts` style), given the input the issue was raised on, with the
+ * allowed value or field name nearest to what was written (suggest.ts).
  */
 import type * as z from 'zod';
 import { shown, shownList } from './diagnostics.ts';
+import { didYouMean } from './suggest.ts';
 
 /**
- * @example issueMessage(issue, { status: 'ok' }) // "expected one of `active` | `expired`, got `ok`"
+ * @param fieldNames the field names allowed where the issue is, to suggest one for an unknown field
+ * @example issueMessage(issue, { status: 'actve' }) // "expected one of `active` | `expired`, got `actve`; did you mean `active`?"
  */
-export function issueMessage(issue: z.core.$ZodIssue, input: unknown): string {
+export function issueMessage(issue: z.core.$ZodIssue, input: unknown, fieldNames: readonly string[] = []): string {
   const received = valueAt(input, issue.path);
   switch (issue.code) {
-    case 'invalid_value':
-      return `expected one of ${issue.values.map((v) => `\`${String(v)}\``).join(' | ')}, got ${shown(received)}`;
+    case 'invalid_value': {
+      const allowed = issue.values.map(String);
+      return `expected one of ${allowed.map((v) => `\`${v}\``).join(' | ')}, got ${shown(received)}${didYouMean(received, allowed)}`;
+    }
     case 'invalid_type': {
       // zod says `int` for an integer field given a fraction or another type.
       const expected = issue.expected === 'int' ? 'a whole number' : issue.expected;
       return received === undefined ? `is required (${expected})` : `expected ${expected}, got ${shown(received)}`;
     }
     case 'unrecognized_keys':
-      return `unknown field${issue.keys.length > 1 ? 's' : ''} ${shownList(issue.keys, ', ', 10)}`;
+      if (issue.keys.length === 1) return `unknown field ${shown(issue.keys[0])}${didYouMean(issue.keys[0], fieldNames)}`;
+      return `unknown fields ${shownList(issue.keys, ', ', 10)}`;
     case 'too_small':
       return `${issue.message.replace(/^Too small: /, '')}, got ${shown(received)}`;
     case 'too_big':

@@ -109,6 +109,15 @@ export function parseEntry(file: SourceFile): StageResult<ParsedEntry | undefine
   };
 }
 
+/**
+ * The record an entry describes, before validation: its front matter, the slug its file name
+ * gives, and the body as the description (when there is one).
+ * @example entryRecord(entry) // { id: 'd-1', title: 'X', slug: 'x', description: 'Body' }
+ */
+export function entryRecord(entry: ParsedEntry): Record<string, unknown> {
+  return { ...entry.data, slug: entry.slug, ...(entry.body ? { description: entry.body } : {}) };
+}
+
 /** Parse a whole YAML file such as `categories.yaml`, with the line of each top-level key. */
 export function parseYamlFile(file: SourceFile): StageResult<{ data: unknown; keyLines: Map<string, number> } | undefined> {
   const reading = readYaml(file.text);

@@ -43,7 +43,7 @@ export async function readContent(contentDir: string, displayRoot = join(content
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw error;
     }
-    const files = names.filter((n) => n.endsWith('.md') && !n.startsWith('.')).sort();
+    const files = names.filter((n) => isContentFile(`${folder}/${n}`)).sort();
     return files.map((name) => {
       const path = join(contentDir, folder, name);
       return { path: show(path), text: readFileSync(path, 'utf8') };
@@ -59,7 +59,21 @@ export async function readContent(contentDir: string, displayRoot = join(content
   });
 }
 
+/**
+ * Whether a path (relative to the content root, `/` separators) is one `readContent` reads:
+ * what a watcher should react to, and not an editor's swap, backup or lock file.
+ * @example isContentFile('deals/acme.md') // true; isContentFile('deals/.acme.md.swp') // false
+ */
+export function isContentFile(path: string): boolean {
+  return CONTENT_FILE.test(path);
+}
+
 /** The file name a deal or startup with this slug is stored under. */
 export function entryFileName(slug: string): string {
   return `${basename(slug)}.md`;
 }
+
+// --- internal ---
+
+/** `deals/*.md`, `startups/*.md` (no hidden files), and the three YAML files at the root. */
+const CONTENT_FILE = /^(?:(?:deals|startups)\/[^./][^/]*\.md|(?:categories|site|synonyms)\.yaml)$/;

@@ -1,7 +1,9 @@
 /**
  * Stage 2: validate parsed content with the zod schemas, then the rules that span files:
  * unique slugs and ids, known categories and sources, passed expiry dates and deadlines, and
- * program facts on a commercial deal (warnings).
+ * program facts on a commercial deal (warnings). Every problem of every file is found in one
+ * pass (issue 16, item 7): the rules that span files also run on the valid fields of an entry
+ * that failed its schema, so an unknown category shows up beside a missing title, not after.
  */
 import type * as z from 'zod';
 import { CategoriesFileSchema, type CategoriesFile } from '../schemas/category.ts';
@@ -12,7 +14,8 @@ import { SynonymsFileSchema, type SynonymsFile } from '../schemas/synonyms.ts';
 import { foldWords } from '../catalog/fold.ts';
 import { cut, shown, shownList, type Diagnostic, type StageResult } from './diagnostics.ts';
 import { issueMessage, issuePath } from './issue-message.ts';
-import type { ParsedEntry } from './parse.ts';
+import { didYouMean, fieldNamesAt } from './suggest.ts';
+import { entryRecord, type ParsedEntry } from './parse.ts';
 
 /** A validated record with the file it came from. */
 export interface Located<T> {
@@ -29,7 +32,7 @@ export function validateDocument<S extends z.ZodType>(
 ): StageResult<z.output<S> | undefined> {
   const result = schema.safeParse(data);
   if (result.success) return { value: result.data, diagnostics: [] };
-  return { value: undefined, diagnostics: issuesToDiagnostics(result.error, data, path, keyLines) };
+  return { value: undefined, diagnostics: issuesToDiagnostics(schema, result.error, data, path, keyLines) };
 }
 
 /** The site file, with `baseUrl` filled in from `defaultBaseUrl` when the file leaves it out. */
@@ -96,27 +99,25 @@ export const validateSynonyms = (
   return { value: diagnostics.length ? undefined : result.value, diagnostics };
 };
 
-/** Validate deal entries: schema, unique slug and id, known category, expiry, deadline and program-fact warnings. */
+/**
+ * Validate deal entries: schema, unique slug and id, known category, expiry, deadline and
+ * program-fact warnings. Without `categories` (categories.yaml itself is invalid) the category
+ * rules wait for it.
+ */
 export function validateDeals(
   entries: readonly ParsedEntry[],
-  categories: CategoriesFile,
+  categories: CategoriesFile | undefined,
   today: string,
 ): StageResult<Located<Deal>[]> {
   const lineOf = lineFinder(entries);
-  const known = new Set(categories.deals.map((c) => c.slug));
-  const programs = new Set(categories.deals.filter((c) => c.scope === 'programs').map((c) => c.slug));
-  const allowed = shownList(categories.deals.map((c) => c.slug));
-  const { value, diagnostics } = validateEntries(entries, DealSchema, (entry) => ({
-    ...entry.data,
-    slug: entry.slug,
-    ...(entry.body ? { description: entry.body } : {}),
-  }));
-  for (const { path, record } of value) {
-    const line = lineOf(path, 'category');
-    if (!known.has(record.category)) {
-      diagnostics.push(error(path, 'unknown_category', 'category', `expected one of ${allowed}, got ${shown(record.category)}`, line));
-    }
-    if (record.expiryDate && record.expiryDate < today && record.status !== 'expired') {
+  const slugs = categories?.deals.map((c) => c.slug);
+  const programs = new Set(categories?.deals.filter((c) => c.scope === 'programs').map((c) => c.slug));
+  const { value, checked, diagnostics } = validateEntries(entries, DealSchema, entryRecord);
+  for (const { path, record } of checked) {
+    const category = record.category;
+    const known = slugs === undefined || category === undefined || slugs.includes(category);
+    if (!known) diagnostics.push(unknown(path, 'unknown_category', 'category', category, slugs, lineOf(path, 'category')));
+    if (record.expiryDate && record.status && record.expiryDate < today && record.status !== 'expired') {
       diagnostics.push({
         severity: 'warning',
         code: 'expiry_passed',
@@ -133,75 +134,96 @@ export function validateDeals(
     // The program facts describe programs: on a commercial deal they are most likely a slip.
     const programFacts = PROGRAM_FACTS.filter((f) => record[f] !== undefined);
     const first = programFacts[0];
-    if (first !== undefined && known.has(record.category) && !programs.has(record.category)) {
-      const message = `${shownList(programFacts, ', ')} describe programs, but category ${shown(record.category)} is in the \`deals\` scope; remove them or choose a program category`;
+    if (first !== undefined && slugs !== undefined && category !== undefined && known && !programs.has(category)) {
+      const message = `${shownList(programFacts, ', ')} describe programs, but category ${shown(category)} is in the \`deals\` scope; remove them or choose a program category`;
       diagnostics.push(warning(path, 'program_fact_on_deal', first, message, lineOf(path, first)));
     }
   }
-  diagnostics.push(...uniqueness(value, lineOf));
+  diagnostics.push(...uniqueness(checked, lineOf));
   return { value, diagnostics };
 }
 
-/** Validate startup entries: schema, unique slug and id, known category and source. */
-export function validateStartups(entries: readonly ParsedEntry[], categories: CategoriesFile): StageResult<Located<Startup>[]> {
+/** Validate startup entries: schema, unique slug and id, known category and source (once categories.yaml is valid). */
+export function validateStartups(entries: readonly ParsedEntry[], categories: CategoriesFile | undefined): StageResult<Located<Startup>[]> {
   const lineOf = lineFinder(entries);
-  const knownCategories = new Set(categories.startups.map((c) => c.slug));
-  const knownSources = new Set(categories.sources.map((s) => s.slug));
-  const { value, diagnostics } = validateEntries(entries, StartupSchema, (entry) => ({
-    ...entry.data,
-    slug: entry.slug,
-    ...(entry.body ? { description: entry.body } : {}),
-  }));
-  for (const { path, record } of value) {
-    if (!knownCategories.has(record.category)) {
-      const allowed = shownList(categories.startups.map((c) => c.slug)) || '(none defined in categories.yaml `startups`)';
-      diagnostics.push(error(path, 'unknown_category', 'category', `expected one of ${allowed}, got ${shown(record.category)}`, lineOf(path, 'category')));
+  const { value, checked, diagnostics } = validateEntries(entries, StartupSchema, entryRecord);
+  const knownCategories = categories?.startups.map((c) => c.slug);
+  const knownSources = categories?.sources.map((s) => s.slug);
+  for (const { path, record } of checked) {
+    if (knownCategories && record.category !== undefined && !knownCategories.includes(record.category)) {
+      diagnostics.push(unknown(path, 'unknown_category', 'category', record.category, knownCategories, lineOf(path, 'category'), '(none defined in categories.yaml `startups`)'));
     }
-    if (record.source !== undefined && !knownSources.has(record.source)) {
-      const allowed = shownList(categories.sources.map((s) => s.slug)) || '(none defined in categories.yaml `sources`)';
-      diagnostics.push(error(path, 'unknown_source', 'source', `expected one of ${allowed}, got ${shown(record.source)}`, lineOf(path, 'source')));
+    if (knownSources && record.source !== undefined && !knownSources.includes(record.source)) {
+      diagnostics.push(unknown(path, 'unknown_source', 'source', record.source, knownSources, lineOf(path, 'source'), '(none defined in categories.yaml `sources`)'));
     }
   }
-  diagnostics.push(...uniqueness(value, lineOf));
+  diagnostics.push(...uniqueness(checked, lineOf));
   return { value, diagnostics };
 }
 
 // --- internal ---
 
 const MAX_FILES_LISTED = 5;
+/** Up to this many unknown keys in one place are reported one by one. */
+const MAX_KEYS_SPLIT = 10;
 /** The Deal fields that only programs carry (schemas/program.ts). */
 const PROGRAM_FACTS = ['equityPercent', 'stages', 'regions', 'nextDeadline'] as const;
 
 
+/** Each entry checked by `schema`: the valid records, and every entry's fields that passed (for the rules that span files). */
 function validateEntries<S extends z.ZodType>(
   entries: readonly ParsedEntry[],
   schema: S,
   assemble: (entry: ParsedEntry) => unknown,
-): StageResult<Located<z.output<S>>[]> {
+): StageResult<Located<z.output<S>>[]> & { checked: Located<Partial<z.output<S>>>[] } {
   const value: Located<z.output<S>>[] = [];
+  const checked: Located<Partial<z.output<S>>>[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const entry of entries) {
     const input = assemble(entry);
     const result = schema.safeParse(input);
-    if (result.success) value.push({ path: entry.path, record: result.data });
-    else diagnostics.push(...issuesToDiagnostics(result.error, input, entry.path, entry.keyLines));
+    if (result.success) {
+      value.push({ path: entry.path, record: result.data });
+      checked.push({ path: entry.path, record: result.data });
+      continue;
+    }
+    diagnostics.push(...issuesToDiagnostics(schema, result.error, input, entry.path, entry.keyLines));
+    // The fields with no issue of their own are as the schema reads them (a slug, an id, a date).
+    const failed = new Set(result.error.issues.map((issue) => issue.path[0]));
+    const fields = Object.entries(input as Record<string, unknown>).filter(([key]) => !failed.has(key));
+    checked.push({ path: entry.path, record: Object.fromEntries(fields) as Partial<z.output<S>> });
   }
-  return { value, diagnostics };
+  return { value, checked, diagnostics };
 }
 
-function issuesToDiagnostics(error: z.ZodError, input: unknown, path: string, keyLines: Map<string, number>): Diagnostic[] {
-  return error.issues.map((issue) => {
+function issuesToDiagnostics(schema: z.ZodType, error: z.ZodError, input: unknown, path: string, keyLines: Map<string, number>): Diagnostic[] {
+  return error.issues.flatMap(oneUnknownKeyEach).map((issue) => {
     const fullField = issuePath(issue) || '(root)';
     const topKey = fullField.split('.')[0] ?? fullField;
     // The path can hold an unknown key, which is user text of any length.
     const field = cut(fullField);
-    const diagnostic: Diagnostic = { severity: 'error', code: issue.code, file: path, field, message: issueMessage(issue, input) };
+    const names = issue.code === 'unrecognized_keys' ? fieldNamesAt(schema, issue.path) : [];
+    const diagnostic: Diagnostic = { severity: 'error', code: issue.code, file: path, field, message: issueMessage(issue, input, names) };
     const line = keyLines.get(topKey);
     if (line !== undefined) diagnostic.line = line;
     // The slug comes from the file name, the description from the body: say so.
     if (topKey === 'slug') diagnostic.message += ' (the slug is the file name)';
     return diagnostic;
   });
+}
+
+/**
+ * A few unknown keys are a few typos: one problem each, on its own line, with a suggestion.
+ * Many are something else (a pasted block): one problem listing some (security review, issue 11).
+ */
+function oneUnknownKeyEach(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== 'unrecognized_keys' || issue.keys.length < 2 || issue.keys.length > MAX_KEYS_SPLIT) return [issue];
+  return issue.keys.map((key) => ({ ...issue, keys: [key] }));
+}
+
+/** An unknown category or source: the allowed ones, and the one probably meant. */
+function unknown(file: string, code: string, field: string, value: string, allowed: readonly string[], line: number | undefined, none = ''): Diagnostic {
+  return error(file, code, field, `expected one of ${shownList(allowed) || none}, got ${shown(value)}${didYouMean(value, allowed)}`, line);
 }
 
 interface Keyed {
@@ -228,15 +250,15 @@ function duplicates(items: readonly Keyed[], code: string): Diagnostic[] {
 }
 
 function uniqueness(
-  records: readonly Located<{ id: string; slug: string }>[],
+  records: readonly Located<{ id?: string; slug?: string }>[],
   lineOf: (path: string, key: string) => number | undefined,
 ): Diagnostic[] {
   const ids = duplicates(
-    records.map(({ path, record }) => ({ key: record.id, path, label: `id ${shown(record.id)}` })),
+    records.flatMap(({ path, record }) => (record.id === undefined ? [] : [{ key: record.id, path, label: `id ${shown(record.id)}` }])),
     'duplicate_id',
   );
   const slugs = duplicates(
-    records.map(({ path, record }) => ({ key: record.slug, path, label: `slug ${shown(record.slug)}` })),
+    records.flatMap(({ path, record }) => (record.slug === undefined ? [] : [{ key: record.slug, path, label: `slug ${shown(record.slug)}` }])),
     'duplicate_slug',
   );
   for (const d of ids) {

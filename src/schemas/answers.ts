@@ -1,6 +1,7 @@
 /**
- * Shapes of the API's answers: the envelopes around deals and startups, write results, the
- * session, health, the review queue, the search-gap report and the SPEC error object. The
+ * Shapes of the API's answers: the envelopes around deals and startups, write results, a
+ * record's history and a revert, the session, health, the review queue, the search-gap report
+ * and the SPEC error object. The
  * OpenAPI document publishes them as components under the names in `ANSWER_SCHEMAS`
  * (functions/docs/openapi.ts), so a handler's answer, its type and its documentation have one
  * source. Envelopes are open (`looseObject`): within a major version fields may be added.
@@ -59,6 +60,48 @@ export const HEALTH_PROBLEMS = ['store_unwritable', 'content_pull_failed', 'cont
 export const DealAnswerSchema = z.looseObject({ success, deal: DealSchema });
 export const DealListSchema = z.looseObject({ success, deals: z.array(DealSchema), count, stats: DealStatsSchema });
 export const StartupListSchema = z.looseObject({ success, startups: z.array(StartupSchema), total: count });
+
+export const StartupAnswerSchema = z.looseObject({ success, startup: StartupSchema });
+
+/** One field that differs between two versions of a record. */
+export const FieldChangeSchema = z
+  .looseObject({
+    field: z.string().describe('The field as the API names it (`slug` is the file name, `description` the body).'),
+    from: z.unknown().optional().describe('The value before; absent when the field was added.'),
+    to: z.unknown().optional().describe('The value after; absent when the field was removed.'),
+  })
+  .describe('Values as written in the file, before validation (a hand commit may hold what the build refuses).');
+
+/** One commit that changed a record's file. */
+export const RecordVersionSchema = z.looseObject({
+  commit: z.string().describe('Full commit id: what a revert names.'),
+  date: z.string().describe('Author date, ISO 8601.'),
+  author: z.looseObject({ name: z.string(), email: z.string() }).describe('For an admin change, the admin.'),
+  message: z.string().describe('The commit subject.'),
+  via: z.enum(['admin', 'git']).describe('`admin`: committed by this service (an admin write, an approved submission, a revert); `git`: committed by hand or another tool.'),
+  change: z.enum(['created', 'updated', 'renamed', 'deleted']).describe('`renamed`: the file (the slug) changed name, maybe with other fields.'),
+  slug: z.string().describe('The slug after the commit (before it, for `deleted`).'),
+  fields: z.array(FieldChangeSchema).describe('Every field that changed, old → new, in the schema\'s order.'),
+  problem: z.string().optional().describe('A version whose front matter could not be read: why (its fields are then not compared).'),
+});
+
+export const RecordHistorySchema = z.looseObject({
+  success,
+  id: z.string().optional().describe('The record\'s id (absent for a deleted record named by slug).'),
+  slug: z.string(),
+  history: z.array(RecordVersionSchema).describe('Newest first.'),
+  offset: count,
+  limit: count,
+  more: z.boolean().describe('Older versions follow: ask again with `offset` + `limit`.'),
+});
+
+/** What a revert answers besides the record as now served: the new commit, and the version put back. */
+const REVERT_FIELDS = {
+  commit: z.string().optional().describe('The commit the content is at now: a new one, unless that version was what is already stored.'),
+  revertedTo: z.string().describe('The commit whose version was put back.'),
+};
+export const DealRevertedSchema = z.looseObject({ success, deal: DealSchema, ...REVERT_FIELDS });
+export const StartupRevertedSchema = z.looseObject({ success, startup: StartupSchema, ...REVERT_FIELDS });
 
 export const WriteResultSchema = z.looseObject({
   success,
@@ -138,6 +181,12 @@ export const ANSWER_SCHEMAS = {
   DealAnswer: DealAnswerSchema,
   DealList: DealListSchema,
   StartupList: StartupListSchema,
+  StartupAnswer: StartupAnswerSchema,
+  RecordHistory: RecordHistorySchema,
+  RecordVersion: RecordVersionSchema,
+  FieldChange: FieldChangeSchema,
+  DealReverted: DealRevertedSchema,
+  StartupReverted: StartupRevertedSchema,
   WriteResult: WriteResultSchema,
   SessionAnswer: SessionAnswerSchema,
   SignedOut: SignedOutSchema,
@@ -152,6 +201,9 @@ export const ANSWER_SCHEMAS = {
 } as const;
 
 export type DealList = z.infer<typeof DealListSchema>;
+export type RecordHistory = z.infer<typeof RecordHistorySchema>;
+export type RecordVersion = z.infer<typeof RecordVersionSchema>;
+export type FieldChange = z.infer<typeof FieldChangeSchema>;
 export type WriteResult = z.infer<typeof WriteResultSchema>;
 export type SessionAnswer = z.infer<typeof SessionAnswerSchema>;
 export type Health = z.infer<typeof HealthSchema>;

@@ -1,5 +1,6 @@
 /**
- * The small request bodies of the API: sign-in and sign-out, and the review of submissions.
+ * The small request bodies of the API: sign-in and sign-out, the review of submissions, and
+ * reverting a record to an earlier version.
  * Handlers check bodies with these schemas (functions/http/valid-body.ts) and /openapi.json
  * publishes them under the names in `REQUEST_SCHEMAS`. Deals and submissions have schemas of
  * their own (deal.ts, submission.ts).
@@ -37,14 +38,28 @@ export const RejectionSchema = z.object({
   reason: filled('why, in a sentence').describe('Why, in a sentence (kept to its first 1,000 characters).'),
 });
 
+/** A full commit id as the history lists it (SHA-1, or SHA-256 in repositories that use it): never a ref, a range or an option. */
+export const COMMIT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+export const RevertSchema = z.object({
+  id: z.string().optional().describe('The record\'s id. `id` or `slug` is required; given both, they must name the same record.'),
+  slug: z.string().optional().describe('The record\'s slug; also names a deleted record, to restore it.'),
+  commit: z
+    .string({ error: 'is required' })
+    .regex(COMMIT_ID, { error: 'expected a full commit id (40 or 64 lowercase hexadecimal characters) as the history lists it' })
+    .describe('The commit whose version to put back: one of the record\'s history, not one that deleted it.'),
+});
+
 /** Every request body by its name in /openapi.json (`#/components/schemas/<name>`). */
 export const REQUEST_SCHEMAS = {
   SignIn: SignInSchema,
   SignOut: SignOutSchema,
   Approval: ApprovalSchema,
   Rejection: RejectionSchema,
+  Revert: RevertSchema,
 } as const;
 
 export type SignIn = z.infer<typeof SignInSchema>;
 export type Approval = z.infer<typeof ApprovalSchema>;
 export type Rejection = z.infer<typeof RejectionSchema>;
+export type Revert = z.infer<typeof RevertSchema>;

@@ -1,5 +1,6 @@
 /**
- * The real server as its own process (`scripts/serve.ts`, as `npm run serve` runs it), for
+ * The real server as its own process (`scripts/serve.ts`, as `npm run serve` runs it, or
+ * another of the scripts that serve: `start.ts`, `dev.ts`), for
  * tests that kill it, run several instances, or load it without sharing the test's event
  * loop. The caller prepares the folders; the child reports its URL over IPC once listening.
  */
@@ -14,6 +15,8 @@ export interface ChildServerOptions {
   dataDir: string;
   /** More settings (REDIS_URL, CONTENT_REMOTE, SESSION_SECRET, …). */
   env?: Record<string, string>;
+  /** The script under `scripts/` to run; `serve.ts` by default. */
+  script?: string;
 }
 
 export interface ChildServer {
@@ -30,7 +33,7 @@ export interface ChildServer {
 
 export async function startChildServer(options: ChildServerOptions): Promise<ChildServer> {
   const output: string[] = [];
-  const child = fork(join(PROJECT_ROOT, 'scripts', 'serve.ts'), [], {
+  const child = fork(join(PROJECT_ROOT, 'scripts', options.script ?? 'serve.ts'), [], {
     cwd: PROJECT_ROOT,
     execArgv: [],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

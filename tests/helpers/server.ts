@@ -32,8 +32,9 @@ export interface TestServer extends RunningServer {
  * @param source a content tree, such as `join(FIXTURES, 'valid')` or the project's `content/`
  * @param options.site a built site folder (with `client/`) to serve as `dist/`
  * @param options.distDir a built site to serve where it is (an Astro build inside the project, whose server bundle resolves `node_modules` from there)
+ * @param options.dev with the preview loop of `npm run dev` (functions/dev/)
  */
-export async function startTestServer(source: string, env: Record<string, string> = {}, options: { site?: string; distDir?: string } = {}): Promise<TestServer> {
+export async function startTestServer(source: string, env: Record<string, string> = {}, options: { site?: string; distDir?: string; dev?: boolean } = {}): Promise<TestServer> {
   const work = await mkdtemp(join(tmpdir(), 'deals-test-'));
   const contentDir = await gitContentCopy(source, work);
   // A built site (tests/fixtures/site) for tests of how the adapter serves files and pages.
@@ -56,7 +57,7 @@ export async function startTestServer(source: string, env: Record<string, string
     const built = runPipeline(await readContent(contentDir), { today: '2026-11-21' });
     if (!built.value) throw new Error(`fixture ${contentDir} does not build: ${JSON.stringify(built.diagnostics)}`);
     await emitCatalog(config.generatedDir, built.value);
-    running = await startServer(config, log);
+    running = await startServer(config, log, { dev: options.dev });
   } catch (error) {
     // A server that fails to start (tests of refused configurations) leaves nothing behind.
     await rm(work, { recursive: true, force: true });
@@ -80,7 +81,7 @@ export async function startTestServer(source: string, env: Record<string, string
  * all). The returned object is filled in when the server is up, so use it inside tests only.
  * @example const server = useTestServer(join(FIXTURES, 'valid'));
  */
-export function useTestServer(source: string, env: Record<string, string> = {}, options: { site?: string } = {}): TestServer {
+export function useTestServer(source: string, env: Record<string, string> = {}, options: { site?: string; dev?: boolean } = {}): TestServer {
   const server = {} as TestServer;
   beforeAll(async () => {
     Object.assign(server, await startTestServer(source, env, options));

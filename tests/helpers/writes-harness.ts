@@ -43,11 +43,15 @@ export interface WriteServer {
   stop: () => Promise<void>;
 }
 
-/** A fresh DATA_DIR with `accounts`, a fresh git copy of the `valid` fixture, and the real server on it. */
-export async function startWriteServer(accounts: readonly TestAccount[] = [ADMIN, MEMBER], env: Record<string, string> = {}, options: { distDir?: string } = {}): Promise<WriteServer> {
+/**
+ * A fresh DATA_DIR with `accounts`, a fresh git copy of a content tree, and the real server on it.
+ * @param options.source the content tree (the `valid` fixture by default)
+ * @param options.distDir a built site to serve (startTestServer)
+ */
+export async function startWriteServer(accounts: readonly TestAccount[] = [ADMIN, MEMBER], env: Record<string, string> = {}, options: { source?: string; distDir?: string } = {}): Promise<WriteServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'deals-writes-data-'));
   for (const account of accounts) addAccount(dataDir, account);
-  const server = await startTestServer(join(FIXTURES, 'valid'), { ...env, DATA_DIR: dataDir }, options);
+  const server = await startTestServer(options.source ?? join(FIXTURES, 'valid'), { ...env, DATA_DIR: dataDir }, { distDir: options.distDir });
   const contentDir = server.config.contentDir;
   return {
     server,
@@ -67,10 +71,10 @@ export async function startWriteServer(accounts: readonly TestAccount[] = [ADMIN
  * `ready`, e.g. to sign in), stop it after them, and fail any test after which the server
  * logged an error (STYLE 12: an unexpected 500 above all).
  */
-export function useWriteServer(accounts: readonly TestAccount[], ready: (server: WriteServer) => Promise<void> | void, env: Record<string, string> = {}): void {
+export function useWriteServer(accounts: readonly TestAccount[], ready: (server: WriteServer) => Promise<void> | void, env: Record<string, string> = {}, source?: () => string): void {
   let server: WriteServer | undefined;
   beforeAll(async () => {
-    server = await startWriteServer(accounts, env);
+    server = await startWriteServer(accounts, env, { source: source?.() });
     await ready(server);
   });
   afterAll(async () => {
@@ -79,6 +83,40 @@ export function useWriteServer(accounts: readonly TestAccount[], ready: (server:
   afterEach(() => {
     if (server) expect(takeErrors(server.server)).toEqual([]);
   });
+}
+
+/** A write server with an admin and a member signed in (see `useAdminServer`). */
+export interface AdminServer {
+  readonly env: WriteServer;
+  /** The admin's `Cookie` header value. */
+  readonly cookie: string;
+  readonly memberCookie: string;
+  /** An admin request from the site itself. */
+  admin: (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<JsonResult>;
+}
+
+/**
+ * `useWriteServer` with `ADMIN` and `MEMBER`, both signed in; the returned object is filled in
+ * when the server is up, so use it inside tests only.
+ */
+export function useAdminServer(): AdminServer {
+  const state = {} as { env: WriteServer; cookie: string; memberCookie: string };
+  useWriteServer([ADMIN, MEMBER], async (started) => {
+    state.env = started;
+    [state.cookie, state.memberCookie] = await Promise.all([login(started.url, ADMIN), login(started.url, MEMBER)]);
+  });
+  return {
+    get env() {
+      return state.env;
+    },
+    get cookie() {
+      return state.cookie;
+    },
+    get memberCookie() {
+      return state.memberCookie;
+    },
+    admin: (method, path, body, headers) => call(state.env.url, method, path, { cookie: state.cookie, body, ...(headers ? { headers } : {}) }),
+  };
 }
 
 export interface JsonResult {

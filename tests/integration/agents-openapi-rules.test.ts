@@ -21,7 +21,10 @@ const DEPRECATION = { path: '/startups', deprecatedAt: '2027-01-01T00:00:00Z', s
 /** Headers the server sends that a client may act on: each one a response carries must be documented on it. */
 const TRACKED_HEADERS = ['api-version', 'x-request-id', 'ratelimit', 'ratelimit-policy', 'link', 'etag', 'server-timing', 'retry-after', 'deprecation', 'sunset', 'allow', 'location', 'set-cookie'];
 /** The operations that need a signed-in session (SPEC "Authentication" 2, and the admin pages). */
-const SESSION_OPERATIONS = ['createDeal', 'updateDeal', 'deleteDeal', 'currentSession', 'listSubmissions', 'approveSubmission', 'rejectSubmission', 'listSearchGaps'];
+const SESSION_OPERATIONS = [
+  'createDeal', 'updateDeal', 'deleteDeal', 'currentSession', 'listSubmissions', 'approveSubmission', 'rejectSubmission', 'listSearchGaps',
+  'listAdminStartups', 'createStartup', 'updateStartup', 'deleteStartup', 'dealHistory', 'revertDeal', 'startupHistory', 'revertStartup',
+];
 
 /** One served document, read as a linter or a fuzzer would. */
 class Doc {

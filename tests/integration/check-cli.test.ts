@@ -51,6 +51,27 @@ describe('check', () => {
     `);
   });
 
+  test('several bad files: every problem of every file in one run, each with the value or field meant', () => {
+    const { status, stdout } = check(join(FIXTURES, 'one-pass'));
+    expect(status).toBe(1);
+    expect(stdout).toMatchInlineSnapshot(`
+      "one-pass/deals/first-copy.md:2 id: id \`d-dup00001\` is used more than once (one-pass/deals/first-copy.md and one-pass/deals/second-copy.md)
+      one-pass/deals/second-copy.md:2 id: id \`d-dup00001\` is used more than once (one-pass/deals/first-copy.md and one-pass/deals/second-copy.md)
+      one-pass/deals/second-copy.md:7 difficulty: expected one of \`easy\` | \`medium\` | \`hard\`, got \`hrad\`; did you mean \`hard\`?
+      one-pass/deals/typos.md title: is required (string)
+      one-pass/deals/typos.md:3 titel: unknown field \`titel\`; did you mean \`title\`?
+      one-pass/deals/typos.md:5 category: expected one of \`cloud-credits\` | \`saas-discounts\` | \`accelerators\`, got \`sass-discounts\`; did you mean \`saas-discounts\`?
+      one-pass/deals/typos.md:6 status: expected one of \`active\` | \`expired\` | \`coming-soon\` | \`limited\`, got \`actve\`; did you mean \`active\`?
+      one-pass/site.yaml description: is required (string)
+      one-pass/site.yaml:3 descripton: unknown field \`descripton\`; did you mean \`description\`?
+      one-pass/startups/shop.md:4 category: expected one of \`saas\` | \`ecommerce\`, got \`ecommerse\`; did you mean \`ecommerce\`?
+      one-pass/startups/shop.md:5 source: expected one of \`acquire\` | \`direct\`, got \`aquire\`; did you mean \`acquire\`?
+      one-pass/startups/shop.md:6 revenu: unknown field \`revenu\`; did you mean \`revenue\`?
+      checked 3 deals and 1 startups: 12 error(s), 0 warning(s)
+      "
+    `);
+  });
+
   test('a duplicate id fails and names both files', () => {
     const { status, stdout } = check(join(FIXTURES, 'duplicate-id'));
     expect(status).toBe(1);

@@ -299,6 +299,14 @@ describe('POST /api/v1/admin/submissions/approve', () => {
     expect((result.body as { deal: Deal }).deal).toMatchObject({ slug: `chosen-${word}`, title: `Chosen ${word}` });
   });
 
+  test('without a chosen slug, the slug is made from the company and value by the one slug maker: transliterated, not stripped', async () => {
+    const word = uniqueWord();
+    const { id } = await submitNew({ company_name: `Café Straße ${word}`, deal_value: 'Скидка 20%' });
+    const result = await admin('POST', '/api/v1/admin/submissions/approve', { id });
+    expect(result.status, result.text).toBe(200);
+    expect((result.body as { deal: Deal }).deal.slug).toBe(`cafe-strasse-${word}-skidka-20`);
+  });
+
   test('approval from another site (foreign Origin) is 403 and changes nothing', async () => {
     const { id } = await submitNew();
     const before = repoState(env.repo);

@@ -64,7 +64,7 @@ describe('content: the new fields in `npm run check`', () => {
       [
         "bad-facts/deals/bad-program.md:7 valueUsd: expected number, got \`$100,000\`",
         "bad-facts/deals/bad-program.md:10 equityPercent: expected a percentage from 0 to 100, got \`120\`",
-        "bad-facts/deals/bad-program.md:11 stages.0: expected one of \`idea\` | \`pre-seed\` | \`seed\` | \`series-a\` | \`growth\`, got \`series-c\`",
+        "bad-facts/deals/bad-program.md:11 stages.0: expected one of \`idea\` | \`pre-seed\` | \`seed\` | \`series-a\` | \`growth\`, got \`series-c\`; did you mean \`series-a\`?",
         "bad-facts/deals/bad-program.md:13 regions.0: expected one of \`global\` | \`africa\` | \`asia\` | \`europe\` | \`latin-america\` | \`middle-east\` | \`north-america\` | \`oceania\` | \`eu\` | \`uk\` | \`fr\` | \`de\` | \`us\` | \`ca\` | \`in\`, got \`mars\`",
         "bad-facts/deals/bad-program.md:15 nextDeadline: expected a date as YYYY-MM-DD, got \`March 2027\`",
         "bad-facts/deals/fractional-value.md:7 valueUsd: expected a whole number, got \`99.5\`",

@@ -1,0 +1,177 @@
+/**
+ * The admin rows of the route table for records besides the SPEC deal writes (routes.ts spreads
+ * them into `API_ROUTES`): startups for sale under /admin/startups, and the history and revert
+ * of deals and startups, one row builder for both kinds so their documents cannot differ.
+ */
+import { deleteStartups, getAdminStartups, postStartups, putStartups, STARTUP_PAGE } from '../writes/admin-startups.ts';
+import { getDealHistory, getStartupHistory, HISTORY_PAGE, HISTORY_REACH, postDealRevert, postStartupRevert } from '../writes/record-history.ts';
+import type { Handler } from '../deps.ts';
+import type { CatalogExamples } from '../docs/examples.ts';
+import { errors, etag, json, notModified, ok, ref, type Json } from '../docs/openapi-kit.ts';
+import type { ApiRoute } from './routes.ts';
+
+/** The `If-Match` header of a record write. */
+export const IF_MATCH = (noun: string): Json => ({ name: 'If-Match', in: 'header', required: false, schema: { type: 'string' }, description: `The ${noun}'s ETag from GET; 412 when it changed since.` });
+
+/** The parameters of a record DELETE: `id`, `ids`, `slug` and `If-Match`. */
+export function deleteParameters(noun: string, example: { id?: string | undefined; slug?: string | undefined }): Json[] {
+  const required = 'One of `id`, `ids` or `slug` is required.';
+  const [id, slug] = nameParameters(noun, example, required);
+  return [id, { ...id, name: 'ids', description: `Comma-separated ${noun} ids. ${required}` }, slug, IF_MATCH(noun)] as Json[];
+}
+
+export const ADMIN_RECORD_ROUTES: readonly ApiRoute[] = [
+  startupsRow(),
+  ...historyRows({ noun: 'deal', called: 'deal', tag: 'deals', reverted: 'DealReverted', history: getDealHistory, revert: postDealRevert, example: (e) => ({ id: e.dealId, slug: e.dealSlug, revert: e.revertDeal }) }),
+  ...historyRows({ noun: 'startup', called: 'listing', tag: 'startups', reverted: 'StartupReverted', history: getStartupHistory, revert: postStartupRevert, example: (e) => ({ id: e.startupId, slug: e.startupSlug, revert: e.revertStartup }) }),
+];
+
+// --- internal ---
+
+/** `id` and `slug` query parameters naming one record (`required`: the sentence saying which is needed). */
+function nameParameters(noun: string, example: { id?: string | undefined; slug?: string | undefined }, required: string): Json[] {
+  return [
+    { name: 'id', in: 'query', description: `A ${noun} id. ${required}`, schema: { type: 'string' }, ...(example.id ? { example: example.id } : {}) },
+    { name: 'slug', in: 'query', description: `A ${noun} slug. ${required}`, schema: { type: 'string' }, ...(example.slug ? { example: example.slug } : {}) },
+  ];
+}
+
+/** `limit` and `offset` of a paged admin list (`maxOffset`: how far it reaches, when it is bounded). */
+function pageParameters(page: { default: number; max: number }, maxOffset?: number): Json[] {
+  return [
+    { name: 'limit', in: 'query', description: `Page size; above ${page.max} it is capped at ${page.max}.`, schema: { type: 'integer', minimum: 1, default: page.default } },
+    { name: 'offset', in: 'query', description: 'How many to skip.', schema: { type: 'integer', minimum: 0, ...(maxOffset === undefined ? {} : { maximum: maxOffset }), default: 0 } },
+  ];
+}
+
+/** `/admin/startups`: list or look up, create, update, delete. */
+function startupsRow(): ApiRoute {
+  return {
+    path: '/admin/startups',
+    cors: 'same-origin', rate: 'write',
+    methods: {
+      GET: {
+        handler: getAdminStartups,
+        access: 'admin',
+        doc: (examples) => ({
+          operationId: 'listAdminStartups',
+          tags: ['admin', 'startups'],
+          summary: 'List startups for sale, or look one up (admin)',
+          description: 'Without `id` or `slug`: every published listing in the catalog\'s order, a page at a time (`total` counts them all; drafts: GET /admin/drafts). With `id` and/or `slug` (both must name the same listing, a draft too): `{ success, startup }`, whose ETag is what `If-Match` of PUT, DELETE and revert takes.',
+          parameters: [...nameParameters('listing', { id: examples.startupId, slug: examples.startupSlug }, 'Given: one listing is answered.'), ...pageParameters(STARTUP_PAGE)],
+          responses: {
+            '200': ok('One listing (with `id` or `slug`), or a page of them.', { oneOf: [ref('StartupAnswer'), ref('StartupList')] }, { headers: etag }),
+            '304': notModified(),
+            ...errors('400', '401', '403', '404', '429', '500'),
+          },
+        }),
+      },
+      POST: {
+        handler: postStartups,
+        access: 'admin',
+        doc: (examples) => ({
+          operationId: 'createStartup',
+          tags: ['admin', 'startups'],
+          summary: 'Create a startup listing',
+          description: 'One listing, its defaults filled (`id`, `slug` from the name, `featured` `false`, `forSale` `true`, `lastUpdated` today), checked by the build\'s rules (category and source from content/categories.yaml) and committed alone, authored by the admin. An existing slug is a 400 `conflict`. Same-origin only (`Origin`).',
+          requestBody: { required: true, content: json(ref('StartupInput'), examples.createStartup) },
+          responses: {
+            '200': ok('Created (the listing, with its ETag).', ref('StartupAnswer'), { headers: etag }),
+            ...errors('400', '401', '403', '413', '415', '429', '500', '503'),
+          },
+        }),
+      },
+      PUT: {
+        handler: putStartups,
+        access: 'admin',
+        doc: (examples) => ({
+          operationId: 'updateStartup',
+          tags: ['admin', 'startups'],
+          summary: 'Update a startup listing by id or slug',
+          description: '`id` and/or `slug` name the listing (at least one is required); with an `id`, a new `slug` renames it (its file) and keeps its id. Every other field given replaces the stored one; `null` removes an optional field. `lastUpdated` becomes today unless given.',
+          parameters: [IF_MATCH('listing')],
+          requestBody: { required: true, content: json(ref('StartupUpdate'), examples.updateStartup) },
+          responses: { '200': ok('Updated (the listing as now served, with its ETag).', ref('StartupAnswer'), { headers: etag }), ...errors('400', '401', '403', '404', '412', '413', '415', '429', '500', '503') },
+        }),
+      },
+      DELETE: {
+        handler: deleteStartups,
+        access: 'admin',
+        doc: (examples) => ({
+          operationId: 'deleteStartup',
+          tags: ['admin', 'startups'],
+          summary: 'Delete startup listings by id, ids or slug',
+          description: 'Deletes the listings named by `id`, `ids` (comma-separated ids) and `slug`, in one commit. At least one of `id`, `ids` or `slug` is required: without any the answer is 400 `validation_error`. Every listing named must exist (else 404, nothing deleted). `If-Match` applies when one listing is named.',
+          parameters: deleteParameters('listing', { id: examples.startupId, slug: examples.startupSlug }),
+          responses: { '200': ok('Deleted.', ref('WriteResult')), ...errors('400', '401', '403', '404', '412', '429', '500', '503') },
+        }),
+      },
+    },
+  };
+}
+
+/** What the history and revert rows of one kind say about it. */
+interface HistoryKind {
+  /** `deal` or `startup`, as in paths (`/admin/deals/…`) and operation ids (`dealHistory`). */
+  noun: 'deal' | 'startup';
+  /** How the documents call one. */
+  called: string;
+  tag: 'deals' | 'startups';
+  reverted: string;
+  example: (examples: CatalogExamples) => { id?: string | undefined; slug?: string | undefined; revert?: Json | undefined };
+  history: Handler;
+  revert: Handler;
+}
+
+/** The `/admin/<kind>s/history` and `/admin/<kind>s/revert` rows of one kind. */
+function historyRows(kind: HistoryKind): ApiRoute[] {
+  const { noun, called, tag } = kind;
+  const capitalised = `${noun.charAt(0).toUpperCase()}${noun.slice(1)}`;
+  return [
+    {
+      path: `/admin/${noun}s/history`,
+      cors: 'same-origin', rate: 'write',
+      methods: {
+        GET: {
+          handler: kind.history,
+          access: 'admin',
+          doc: (examples) => ({
+            operationId: `${noun}History`,
+            tags: ['admin', tag],
+            summary: `A ${called}'s changes, from the content repository's history`,
+            description: `The commits that changed the ${called}'s file, newest first, a page at a time (\`more\`: older ones follow), whether made through the admin (\`via: admin\`, authored by the admin) or by hand in git (\`via: git\`): who, when, the commit message, and every field that changed, old → new, as written in the file. A rename (a slug change) is followed back to the earlier file name, by git's rename detection (a file whose text changed by more than half in the same commit is not followed). Merge commits are not listed; the commits they bring in are. A deleted ${called} is named by its \`slug\`.`,
+            parameters: [...nameParameters(called, kind.example(examples), 'One of `id` or `slug` is required; given both, they must name the same one.'), ...pageParameters(HISTORY_PAGE, HISTORY_REACH - 1)],
+            responses: {
+              '200': ok('One page of the history.', ref('RecordHistory'), { headers: etag }),
+              '304': notModified(),
+              ...errors('400', '401', '403', '404', '429', '500', '503'),
+            },
+          }),
+        },
+      },
+    },
+    {
+      path: `/admin/${noun}s/revert`,
+      cors: 'same-origin', rate: 'write',
+      methods: {
+        POST: {
+          handler: kind.revert,
+          access: 'admin',
+          doc: (examples) => ({
+            operationId: `revert${capitalised}`,
+            tags: ['admin', tag],
+            summary: `Revert a ${called} to a version from its history`,
+            description: `Puts the ${called} back as a commit of its history left it (every field, its slug too: a slug changed since renames the file back; \`lastUpdated\` as it was then), as one new commit authored by the admin, through the checks of an edit: that version must still be valid (a category may have gone since) and its slug free. \`commit\` is a full commit id listed by the history, among the ${called}'s last ${HISTORY_REACH} changes, and not one that deleted it. A deleted ${called} is restored by naming its \`slug\`. \`If-Match\` as for an edit.`,
+            parameters: [IF_MATCH(called)],
+            requestBody: { required: true, content: json(ref('Revert'), kind.example(examples).revert) },
+            responses: {
+              '200': ok(`Reverted (the ${called} as now served, with its ETag).`, ref(kind.reverted), { headers: etag }),
+              ...errors('400', '401', '403', '404', '412', '413', '415', '429', '500', '503'),
+            },
+          }),
+        },
+      },
+    },
+  ];
+}
+

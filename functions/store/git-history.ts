@@ -1,0 +1,112 @@
+/**
+ * Reading a file's history from the content repository, for the admin's history and revert:
+ * the commits that changed one file (`git log --follow`, so a rename by a slug change is
+ * followed back to the old name), and file texts as of given commits (`git cat-file --batch`,
+ * one process for any number). Only the repository's own commits are read: commit ids are
+ * checked to be full hexadecimal object names and paths to be plain content paths before git
+ * sees them, and paths travel after `--` or on stdin, so nothing a caller sends is an option.
+ */
+import { execFile } from 'node:child_process';
+import { relative } from 'node:path';
+import { COMMIT_ID } from '../../src/schemas/requests.ts';
+import { assertSafePath, type FileCommit } from './content-store.ts';
+
+/**
+ * The commits that changed `path` (relative to the content root `root`, inside the work tree
+ * `top`; checked by the caller with `assertSafePath`), newest first, `offset` and `limit`
+ * applied after following renames. Merge commits are left out; the commits they bring in are
+ * listed. `storeEmail`: the committer e-mail of the store's own commits.
+ */
+export async function fileLog(top: string, root: string, path: string, page: { offset: number; limit: number }, storeEmail: string): Promise<FileCommit[]> {
+  const prefix = relative(top, root);
+  const repoPath = prefix ? `${prefix}/${path}` : path;
+  // Not `--skip`: git switches to a file's earlier name only when it shows the rename, so a
+  // skipped rename would end the history there. The page is cut here instead.
+  const args = ['-c', 'log.showSignature=false', 'log', '--follow', '-M', '--no-merges', '--no-color', `--format=${FORMAT}`, '--name-status', '-z', `-n${whole(page.offset) + whole(page.limit)}`, '--', repoPath];
+  const out = (await git(top, args)).toString('utf8');
+  const contentPath = (repo: string) => (prefix ? relative(prefix, repo) : repo);
+  return out
+    .split(RECORD)
+    .slice(1 + whole(page.offset))
+    .flatMap((record) => {
+      const headerEnd = record.indexOf('\0');
+      const [commit = '', parents = '', authorName = '', authorEmail = '', date = '', committerEmail = '', ...subject] = record.slice(0, headerEnd).split(FIELD);
+      const [status = '', first, second] = record.slice(headerEnd + 1).replace(/^\n/, '').split('\0');
+      if (!first) return [];
+      const renamed = /^[RC]/.test(status);
+      const parent = parents.split(' ')[0];
+      return [{
+        commit,
+        ...(parent ? { parent } : {}),
+        author: { name: authorName, email: authorEmail },
+        byStore: committerEmail === storeEmail,
+        date,
+        message: subject.join(FIELD),
+        status: status.charAt(0),
+        path: contentPath(renamed && second ? second : first),
+        previousPath: contentPath(first),
+      }];
+    });
+}
+
+/**
+ * The text of each `{ commit, path }` (content-relative) as of that commit, in order;
+ * `undefined` where the file was not there (or the commit is unknown).
+ */
+export async function readAt(top: string, root: string, versions: readonly { commit: string; path: string }[]): Promise<(string | undefined)[]> {
+  const prefix = relative(top, root);
+  const readable = versions.map(({ commit, path }) => COMMIT_ID.test(commit) && isSafePath(path));
+  const lines = versions.filter((_, i) => readable[i]).map(({ commit, path }) => `${commit}:${prefix ? `${prefix}/` : ''}${path}\n`);
+  if (lines.length === 0) return versions.map(() => undefined);
+  const texts = parseBatch(await git(top, ['cat-file', '--batch'], lines.join('')));
+  return readable.map((ok) => (ok ? texts.shift() : undefined));
+}
+
+// --- internal ---
+
+/** Between commits and between header fields: bytes no path, name or date holds (a subject, last, may). */
+const RECORD = '\x1e\x1e';
+const FIELD = '\x1f';
+/** Commit, parents, author name and e-mail, author date (strict ISO 8601), committer e-mail, subject. */
+const FORMAT = '%x1e%x1e%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%ce%x1f%s';
+/** The most a history read returns (a page of texts): more is a caller's bug, not a bigger buffer. */
+const MAX_OUTPUT = 64 * 1024 * 1024;
+
+const whole = (n: number): number => Math.max(0, Math.floor(n));
+
+function isSafePath(path: string): boolean {
+  try {
+    assertSafePath(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `git cat-file --batch` output: `<oid> <type> <size>\n<bytes>\n` per object, `<name> missing\n` otherwise. */
+function parseBatch(out: Buffer): (string | undefined)[] {
+  const texts: (string | undefined)[] = [];
+  let at = 0;
+  while (at < out.length) {
+    const lineEnd = out.indexOf(0x0a, at);
+    if (lineEnd === -1) break;
+    const header = /^[0-9a-f]+ (\w+) (\d+)$/.exec(out.subarray(at, lineEnd).toString('utf8'));
+    at = lineEnd + 1;
+    if (!header) {
+      texts.push(undefined);
+      continue;
+    }
+    const size = Number(header[2]);
+    texts.push(header[1] === 'blob' ? out.subarray(at, at + size).toString('utf8') : undefined);
+    at += size + 1;
+  }
+  return texts;
+}
+
+/** Run git in the work tree, stdout as bytes (file texts are read byte-exact), with optional stdin. */
+function git(cwd: string, args: readonly string[], input = ''): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = execFile('git', args, { cwd, encoding: 'buffer', maxBuffer: MAX_OUTPUT }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+    child.stdin?.end(input);
+  });
+}

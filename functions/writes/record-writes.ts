@@ -1,0 +1,139 @@
+/**
+ * Every admin change to deals and startups goes through here, one at a time: check the change
+ * against the whole catalog (the build's own validation), commit it to the content store, then
+ * serve the new catalog, and only then answer. A change that fails validation is never
+ * written; one the store cannot take leaves nothing behind (503).
+ */
+import type { Catalog } from '../../src/catalog/catalog.ts';
+import type { Diagnostic } from '../../src/pipeline/diagnostics.ts';
+import { ContentSnapshot } from '../../src/pipeline/content-snapshot.ts';
+import { recordPath, type ContentRecord } from '../../src/pipeline/record-files.ts';
+import type { Deal } from '../../src/schemas/deal.ts';
+import type { Deps } from '../deps.ts';
+import { ApiError } from '../http/errors.ts';
+import { StoreConflictError, StoreUnavailableError, type ContentChange } from '../store/content-store.ts';
+import { DEALS, type RecordKind } from './record-kinds.ts';
+
+/** What a record write uses: the write queue and the store it commits to, the catalog it checks against and replaces, the time, the log. */
+export type RecordWriteDeps = Pick<Deps, 'content' | 'store' | 'state' | 'replaceCatalog' | 'clock' | 'log'>;
+export type DealWriteDeps = RecordWriteDeps;
+
+export interface RecordChange<T extends ContentRecord> {
+  /** Records to write, as they should be stored (by slug). */
+  upserts: T[];
+  /** Slugs whose files go (including a renamed record's old slug). */
+  removals: string[];
+  message: string;
+  actor: string;
+  /**
+   * Runs in the queue once the change is committed and served (marking an approved submission
+   * in the private store), so no other change on this instance comes in between; it runs
+   * alone when there is nothing to write (an approval retried after its deal went out).
+   */
+  afterCommit?: () => Promise<void>;
+}
+
+export type DealChange = RecordChange<Deal>;
+
+/** `applyChange` for deals. */
+export function applyDealChange(deps: DealWriteDeps, plan: (catalog: Catalog) => DealChange | Promise<DealChange>): Promise<{ commit: string | undefined }> {
+  return applyChange(deps, DEALS, plan);
+}
+
+/**
+ * Apply one change to records of one kind; resolves with the commit once readers see it.
+ * `plan` runs in the queue against the catalog as it is then, so two writes to one record
+ * never work from the same stale copy (no lost update); it may throw an ApiError to refuse.
+ * @example await applyChange(deps, STARTUPS, (catalog) => ({ upserts: [startup], removals: [], message: 'Add startup x', actor: 'ann@example.com' }))
+ */
+export function applyChange<T extends ContentRecord>(deps: RecordWriteDeps, kind: RecordKind<T>, plan: (catalog: Catalog) => RecordChange<T> | Promise<RecordChange<T>>): Promise<{ commit: string | undefined }> {
+  return deps.content.exclusive(async () => {
+    const current = deps.state().catalog;
+    const change = await plan(current);
+    if (change.upserts.length === 0 && change.removals.length === 0) {
+      await change.afterCommit?.();
+      return { commit: deps.content.status().indexedCommit };
+    }
+    const today = deps.clock().toISOString().slice(0, 10);
+    const next = new ContentSnapshot(current).withChanges(kind.files, change.upserts, change.removals, today, await filesOf(deps, kind, current, change.upserts));
+    if (!next.value) throw invalidRecord(kind, next.diagnostics);
+    const written = new Set(change.upserts.map((r) => r.slug));
+    let nextCatalog: Catalog;
+    const files: ContentChange[] = [
+      ...change.removals.filter((slug) => !written.has(slug)).map((slug) => ({ path: recordPath(kind.files, slug), text: null })),
+      ...next.value.files.map((file) => ({ path: recordPath(kind.files, file.slug), text: file.text })),
+    ];
+    let result: { commit: string; integrated?: boolean };
+    try {
+      const committing = deps.store.commit(files, { message: change.message, author: { name: change.actor, email: change.actor } });
+      // Build the next catalog while git works in its own processes; serve it only once committed.
+      nextCatalog = kind.nextCatalog(current, next.value);
+      result = await committing;
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) throw error;
+      // A failed publish may have moved the tree to the remote's newest commit.
+      await deps.content.catchUpNow();
+      throw storeRefusal(error, deps);
+    }
+    if (result.integrated) {
+      // Other instances' commits came in under this one: serve the tree as it now is.
+      await deps.content.catchUpNow();
+    } else {
+      deps.replaceCatalog(nextCatalog);
+      deps.content.served(result.commit);
+    }
+    await change.afterCommit?.();
+    return { commit: result.commit };
+  });
+}
+
+/** The answer when the content store refused a write: 503, nothing changed. */
+export function storeRefusal(error: StoreUnavailableError, deps: Pick<Deps, 'log'>): ApiError {
+  if (error instanceof StoreConflictError) {
+    deps.log.warn('store_conflict', { error: error.message });
+    return new ApiError(503, 'service_unavailable', 'Another instance changed the same content at the same moment.', {
+      hint: 'Nothing was changed; send the request again.',
+      headers: { 'Retry-After': '1' },
+    });
+  }
+  deps.log.error('store_unavailable', { operation: 'write', error: String(error.cause ?? error.message) });
+  return new ApiError(503, 'service_unavailable', 'The content store cannot take changes right now.', {
+    hint: 'Nothing was changed; try again in a minute.',
+    headers: { 'Retry-After': '60' },
+  });
+}
+
+/** The 400 for a record the build's validation refuses: its first error, as the API words it. */
+export function invalidRecord<T extends ContentRecord>(kind: RecordKind<T>, diagnostics: readonly Diagnostic[]): ApiError {
+  const first = diagnostics.find((d) => d.severity === 'error');
+  return new ApiError(400, 'validation_error', first ? describe(first) : `The ${kind.noun} is not valid.`, {
+    hint: `Fix the named field; GET /openapi.json describes every ${kind.schema} field.`,
+  });
+}
+
+// --- internal ---
+
+/**
+ * The current text of the file of each upserted record the catalog already has (by id, so a
+ * renamed record's old file), by that file's slug: an update edits the file an editor wrote
+ * instead of writing it anew.
+ */
+async function filesOf<T extends ContentRecord>(deps: Pick<Deps, 'store'>, kind: RecordKind<T>, catalog: Catalog, upserts: readonly T[]): Promise<Map<string, string>> {
+  const slugs = upserts.map((record) => kind.byId(catalog).get(record.id)?.slug).filter((slug): slug is string => slug !== undefined);
+  const texts = new Map<string, string>();
+  // A few at a time: a bulk upsert of thousands must not open thousands of files at once.
+  for (let i = 0; i < slugs.length; i += 64) {
+    const chunk = slugs.slice(i, i + 64);
+    const read = await Promise.all(chunk.map((slug) => deps.store.read(recordPath(kind.files, slug))));
+    chunk.forEach((slug, j) => {
+      const text = read[j];
+      if (text !== undefined) texts.set(slug, text);
+    });
+  }
+  return texts;
+}
+
+/** A diagnostic as an API message: the field and the rule, without the file path. */
+function describe(diagnostic: Diagnostic): string {
+  return diagnostic.field ? `${diagnostic.field}: ${diagnostic.message}` : diagnostic.message;
+}

@@ -1,0 +1,11 @@
+/**
+ * `npm run dev`: `npm start` with the preview loop (functions/dev/). The same server on the
+ * same build also watches the content folder: a save is re-indexed in place and every open page
+ * reloads; a file that does not build keeps the last good catalog, and its errors show in the
+ * terminal and over the page. Code changes restart this script (the `dev` npm script runs it
+ * under `node --watch-path`), which rebuilds the site as `npm start` does.
+ */
+import { settings } from './_settings.ts';
+import { buildAndServe } from './_serve-process.ts';
+
+await buildAndServe(settings(), { dev: true });
