@@ -200,6 +200,31 @@ describe('a draft', () => {
   });
 });
 
+describe('a draft startup (the same write path as deals)', () => {
+  test('saved with `draft: true` is in no public output but found by the admin; publishing is one PUT that drops the `draft` line', async () => {
+    const word = uniqueWord();
+    const slug = `ledger-${word}-labs`;
+    const saved = await admin('POST', '/api/v1/admin/startups', { name: `Ledger ${word} Labs`, category: 'saas', draft: true });
+    expect(saved.status, saved.text).toBe(200);
+    expect(git(env.repo, 'log', '-1', '--format=%s').trim()).toBe(`Add draft startup ${slug}`);
+    const publicNames = async () => (await (await anyone(`/api/v1/startups?search=${word}`)).text()).toLowerCase().includes(word);
+    expect(await publicNames()).toBe(false);
+    expect((await anyone(`/startups/${slug}/`)).status).toBe(404);
+    expect(((await admin('GET', '/api/v1/admin/drafts')).body as { startups: { slug: string }[] }).startups.map((s) => s.slug)).toContain(slug);
+    // Its slug stays taken, and the admin lookup finds it with the ETag PUT takes.
+    expectError(await admin('POST', '/api/v1/admin/startups', { name: 'Another', slug, category: 'saas' }), 400, 'conflict');
+    const one = await admin('GET', `/api/v1/admin/startups?slug=${slug}`);
+    expect(one.status, one.text).toBe(200);
+
+    const published = await admin('PUT', '/api/v1/admin/startups', { slug, draft: false }, { 'If-Match': one.headers.get('etag') ?? '' });
+    expect(published.status, published.text).toBe(200);
+    expect(git(env.repo, 'log', '-1', '--format=%s').trim()).toBe(`Publish startup ${slug}`);
+    expect(git(env.repo, 'show', '--format=', '--unified=0', 'HEAD').split('\n').filter((l) => /^[-+][^-+]/.test(l))).toEqual(['-draft: true']);
+    expect(await publicNames()).toBe(true);
+    expect(((await admin('GET', '/api/v1/admin/drafts')).body as { startups: { slug: string }[] }).startups.map((s) => s.slug)).not.toContain(slug);
+  });
+});
+
 describe('preview', () => {
   /** Check a preview answer and give its HTML. */
   async function expectPreview(result: JsonResult): Promise<string> {

@@ -12,15 +12,18 @@ import { describe, expect, test } from 'vitest';
 import { llmsFullTxt, llmsTxt } from '../../src/agents/llms.ts';
 import { twinFor } from '../../src/agents/markdown-twins.ts';
 import { sitemapXml } from '../../src/agents/sitemap.ts';
-import { createCatalog, withChangedDeals, type Catalog } from '../../src/catalog/catalog.ts';
+import { createCatalog, withChangedDeals, withChangedStartups, type Catalog } from '../../src/catalog/catalog.ts';
 import { listDeals } from '../../src/catalog/deals-query.ts';
 import { listStartups } from '../../src/catalog/startups-query.ts';
 import { runPipeline, type BuiltCatalog } from '../../src/pipeline/build.ts';
 import { ContentSnapshot } from '../../src/pipeline/content-snapshot.ts';
 import { CATALOG_FILE, DRAFTS_FILE, emitCatalog, precomputedStats, SEARCH_INDEX_FILE, SEARCH_POSTINGS_FILE, STATS_FILE } from '../../src/pipeline/emit.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
+import { STARTUP_FILES } from '../../src/pipeline/record-files.ts';
 import { loadGeneratedCatalog } from '../../functions/reads/catalog-state.ts';
+import { nextCatalog } from '../../functions/store/next-catalog.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
+import type { Startup } from '../../src/schemas/startup.ts';
 import { FIXTURES } from '../helpers/server.ts';
 
 const TODAY = '2026-11-21';
@@ -132,5 +135,84 @@ describe('the re-index after a write', () => {
     // Its id stays taken: another deal cannot claim it while it is a draft.
     const clash = new ContentSnapshot(after).withDealChanges([{ ...aws, slug: 'aws-again', draft: undefined }], [], TODAY);
     expect(clash.diagnostics.map((d) => d.code)).toContain('duplicate_id');
+  });
+});
+
+describe('startups, through the same write path', () => {
+  function afterStartupWrite(previous: Catalog, startup: Startup): Catalog {
+    const next = new ContentSnapshot(previous).withChanges(STARTUP_FILES, [startup], [], TODAY);
+    if (!next.value) throw new Error(JSON.stringify(next.diagnostics));
+    return withChangedStartups(previous, next.value.data, next.value.changed, next.value.removedIds);
+  }
+
+  test('a startup saved as a draft leaves the startups and their search at once; published again, it is back without the key', async () => {
+    const value = await built();
+    const before = createCatalog(value.data, value.postings);
+    const [first] = before.startups as [Startup];
+    const word = first.name.split(/\s+/)[0] as string;
+    expect(listStartups(before, { search: word }).positions.length).toBeGreaterThan(0);
+    const drafted = afterStartupWrite(before, { ...first, draft: true });
+    expect(drafted.startupBySlug.has(first.slug)).toBe(false);
+    expect(drafted.startups.map((s) => s.slug)).not.toContain(first.slug);
+    expect(listStartups(drafted, { search: word }).positions.map((p) => drafted.startups[p]?.slug)).not.toContain(first.slug);
+    expect(drafted.editable.startupBySlug.get(first.slug)?.draft).toBe(true);
+    expect(drafted.drafts?.startups.map((s) => s.slug)).toContain(first.slug);
+    // The deals are untouched: the same array and answers.
+    expect(drafted.deals).toBe(before.deals);
+
+    const published = afterStartupWrite(drafted, { ...first, draft: false });
+    expect(published.startupBySlug.get(first.slug)).not.toHaveProperty('draft');
+    expect(published.drafts?.startups.map((s) => s.slug)).not.toContain(first.slug);
+  });
+});
+
+describe('hand edits re-read file by file (npm run dev, SIGHUP, a pull)', () => {
+  /** The catalog after the files in `texts` (by path under content/) changed on disk. */
+  async function afterEdit(current: Catalog, texts: Record<string, string | undefined>): Promise<Catalog> {
+    const store = { root: join(FIXTURES, 'valid'), read: (path: string) => Promise.resolve(texts[path]) };
+    const next = await nextCatalog(current, Object.keys(texts), { store, today: TODAY, baseUrl: 'https://deals.example' });
+    if (!next.catalog) throw new Error(JSON.stringify(next.diagnostics));
+    return next.catalog;
+  }
+
+  test('a deal file saved with `draft: true` does not become public; removing the line publishes it', async () => {
+    const value = await built();
+    const before = createCatalog(value.data, value.postings);
+    const text = draftDeal.replace('d-draft0001', 'd-hand0001');
+    const drafted = await afterEdit(before, { 'deals/hand-draft.md': text });
+    expect(drafted.dealBySlug.has('hand-draft')).toBe(false);
+    expect(searchDeals(drafted, DEAL_WORD)).toEqual([]);
+    expect(sitemapXml(drafted)).not.toContain('hand-draft');
+    expect(drafted.editable.dealBySlug.get('hand-draft')?.id).toBe('d-hand0001');
+
+    // An edit of the draft alone is taken in (the admin sees it), still not public.
+    const edited = await afterEdit(drafted, { 'deals/hand-draft.md': text.replace('still being written', 'nearly written') });
+    expect(edited).not.toBe(drafted);
+    expect(edited.editable.dealBySlug.get('hand-draft')?.description).toContain('nearly written');
+    expect(edited.dealBySlug.has('hand-draft')).toBe(false);
+
+    const published = await afterEdit(edited, { 'deals/hand-draft.md': text.replace('draft: true\n', '') });
+    expect(published.dealBySlug.get('hand-draft')?.id).toBe('d-hand0001');
+    expect(searchDeals(published, DEAL_WORD)).toEqual(['hand-draft']);
+    expect(published.drafts?.deals.map((d) => d.slug)).not.toContain('hand-draft');
+  });
+
+  test('a published deal or startup edited by hand into a draft leaves the public records', async () => {
+    const value = await built();
+    const before = createCatalog(value.data, value.postings);
+    const deal = before.dealBySlug.get('aws-activate') as Deal;
+    const [startup] = before.startups as [Startup];
+    const dealText = `---\nid: ${deal.id}\ntitle: ${deal.title}\nprovider: ${deal.provider}\ncategory: ${deal.category}\nstatus: active\napplicationUrl: ${deal.applicationUrl}\ndraft: true\n---\n`;
+    const afterDeal = await afterEdit(before, { 'deals/aws-activate.md': dealText });
+    expect(afterDeal.dealBySlug.has('aws-activate')).toBe(false);
+    expect(searchDeals(afterDeal, 'activate')).not.toContain('aws-activate');
+
+    const startupText = `---\nid: ${startup.id}\nname: ${startup.name}\ncategory: ${startup.category}\ndraft: true\n---\n`;
+    const afterStartup = await afterEdit(afterDeal, { [`startups/${startup.slug}.md`]: startupText });
+    expect(afterStartup.startupBySlug.has(startup.slug)).toBe(false);
+    expect(afterStartup.editable.startupBySlug.get(startup.slug)?.draft).toBe(true);
+    // The draft deal stays a draft.
+    expect(afterStartup.editable.dealBySlug.get('aws-activate')?.draft).toBe(true);
+    expect(afterStartup.dealBySlug.has('aws-activate')).toBe(false);
   });
 });
