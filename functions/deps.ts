@@ -26,6 +26,7 @@ import { RedisSearchGapStore } from './search-gaps/redis-store.ts';
 import { SearchGaps } from './search-gaps/search-gaps.ts';
 import { MemorySearchGapStore } from './search-gaps/store.ts';
 import { builtSite, type BuiltSite } from './site/live-pages.ts';
+import type { AstroRender } from './site/site.ts';
 import { Notifier } from './notify/notifier.ts';
 
 export interface Deps {
@@ -57,6 +58,8 @@ export interface Deps {
   searchGaps: SearchGaps;
   /** Notices of submissions and reviews, sent in the background (docs/notifications.md). */
   notify: Notifier;
+  /** Astro's renderer of on-demand pages, when there is a built site (set by the server once loaded): the site's live pages and admin previews. */
+  render?: AstroRender | undefined;
 }
 
 /** A platform-neutral handler (STYLE 1): the request, the services, and what the front door knows about the request. */

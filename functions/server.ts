@@ -45,7 +45,8 @@ export async function startServer(config: Config, log: Logger = createLogger(), 
   await migrateSubmissions(deps);
   await deps.submissions.start();
   const clientDir = existsSync(join(config.distDir, 'client')) ? join(config.distDir, 'client') : config.distDir;
-  const site = createSite(deps, { clientDir, render: await loadAstroRender(config.distDir), submit: (request, address) => submitForm(request, deps, address) });
+  deps.render = await loadAstroRender(config.distDir);
+  const site = createSite(deps, { clientDir, render: deps.render, submit: (request, address) => submitForm(request, deps, address) });
   const dev = options.dev ? await startDevLoop(deps) : undefined;
   const server = createNodeServer(createApp(deps, { site: dev ? dev.site(site) : site }), { trustProxyHops: config.trustProxyHops, log });
   server.keepAliveTimeout = 65_000;

@@ -57,7 +57,7 @@ function startupsRow(): ApiRoute {
           operationId: 'listAdminStartups',
           tags: ['admin', 'startups'],
           summary: 'List startups for sale, or look one up (admin)',
-          description: 'Without `id` or `slug`: every listing in the catalog\'s order, a page at a time (`total` counts them all). With `id` and/or `slug` (both must name the same listing): `{ success, startup }`, whose ETag is what `If-Match` of PUT, DELETE and revert takes.',
+          description: 'Without `id` or `slug`: every published listing in the catalog\'s order, a page at a time (`total` counts them all; drafts: GET /admin/drafts). With `id` and/or `slug` (both must name the same listing, a draft too): `{ success, startup }`, whose ETag is what `If-Match` of PUT, DELETE and revert takes.',
           parameters: [...nameParameters('listing', { id: examples.startupId, slug: examples.startupSlug }, 'Given: one listing is answered.'), ...pageParameters(STARTUP_PAGE)],
           responses: {
             '200': ok('One listing (with `id` or `slug`), or a page of them.', { oneOf: [ref('StartupAnswer'), ref('StartupList')] }, { headers: etag }),

@@ -25,6 +25,8 @@ import { getHealth } from '../reads/health.ts';
 import { getOidcCallback, getOidcStart } from '../auth/oidc-login.ts';
 import { approveSubmission, getSubmissions, rejectSubmission } from '../writes/review.ts';
 import { getSearchGaps } from '../reads/search-gaps.ts';
+import { getDrafts } from '../reads/admin-drafts.ts';
+import { getPreview, postPreview } from '../site/preview.ts';
 import { getStartups } from '../reads/startups.ts';
 import { postSubmitDeal } from '../writes/submit-deal.ts';
 import type { Deps, Handler } from '../deps.ts';
@@ -32,7 +34,7 @@ import { agentCard, apiCatalog, API_CATALOG_TYPE, authorizationServerMetadata, j
 import { documentText } from '../docs/document-cache.ts';
 import type { CatalogExamples } from '../docs/examples.ts';
 import { openApiDocument } from '../docs/openapi.ts';
-import { answer, cached, component, errors, etag, forms, headerRefs, json, LOCATION, MCP_HEADERS, notModified, ok, parameters, plainHeader, ref, SET_COOKIE, type Json } from '../docs/openapi-kit.ts';
+import { answer, cached, CACHE_CONTROL, component, errors, etag, forms, headerRefs, json, LOCATION, MCP_HEADERS, notModified, ok, parameters, plainHeader, ref, SET_COOKIE, type Json } from '../docs/openapi-kit.ts';
 import type { PolicyName } from './rate-limits.ts';
 import { ADMIN_RECORD_ROUTES, deleteParameters, IF_MATCH } from './admin-record-routes.ts';
 
@@ -67,6 +69,12 @@ const handleMcp: Handler = async (request, deps) =>
     if (!route) throw new Error(`${path} is not a document`);
     return documentText(route, catalog, deps);
   });
+
+/** A preview's answer: the page's HTML, kept by nobody, indexed by nobody. */
+const preview = answer('The rendered page.', {
+  content: { 'text/html': { schema: { type: 'string' } } },
+  headers: { 'Cache-Control': CACHE_CONTROL, 'X-Robots-Tag': plainHeader('`noindex, nofollow`: a preview is never indexed.') },
+});
 
 export const API_ROUTES: readonly ApiRoute[] = [
   {
@@ -380,6 +388,72 @@ export const API_ROUTES: readonly ApiRoute[] = [
             '200': ok('Rejected.', ref('Rejected')),
             ...errors('400', '401', '403', '404', '413', '415', '429', '500', '503'),
           },
+        }),
+      },
+    },
+  },
+  // --- drafts and previews (issue 16, item 2) ---
+  {
+    path: '/admin/drafts',
+    cors: 'same-origin', rate: 'write',
+    methods: {
+      GET: {
+        handler: getDrafts,
+        access: 'admin',
+        doc: (examples) => ({
+          operationId: 'listDrafts',
+          tags: ['admin', 'deals'],
+          summary: 'List drafts, or read one draft deal',
+          description: 'Deals and startups saved with `draft: true`: in no public output (API, pages, sitemap, llms files, MCP, search) until published. Save a deal as a draft with `draft: true` on POST or PUT /deals (a startup: /admin/startups); publish it with PUT and `draft: false` (or `null`), one commit. With `slug`, one draft deal and its ETag (for `If-Match` on PUT; a draft startup: GET /admin/startups?slug=). Never cached.',
+          parameters: [{ name: 'slug', in: 'query', required: false, description: 'A draft deal\'s slug: answer that deal alone.', schema: { type: 'string' }, example: examples.dealSlug }],
+          responses: {
+            '200': ok('The drafts, or one draft deal (with `slug`).', {
+              oneOf: [
+                ref('DealAnswer'),
+                { type: 'object', required: ['success', 'deals', 'startups'], properties: { success: { const: true }, deals: { type: 'array', items: ref('Deal') }, startups: { type: 'array', items: ref('Startup') } } },
+              ],
+            }, { headers: { ...etag, 'Cache-Control': CACHE_CONTROL } }),
+            ...errors('401', '403', '404', '429', '500'),
+          },
+        }),
+      },
+    },
+  },
+  {
+    path: '/admin/preview',
+    cors: 'same-origin', rate: 'write',
+    methods: {
+      GET: {
+        handler: getPreview,
+        access: 'admin',
+        doc: (examples) => ({
+          operationId: 'previewSaved',
+          tags: ['admin', 'deals'],
+          summary: 'Preview a saved deal or startup page, draft or published',
+          description: 'The page exactly as the site renders it (the live pages\' renderer, at the page\'s own URL), as HTML; `Cache-Control: no-store`, `X-Robots-Tag: noindex, nofollow`. One of `deal` or `startup` is required. 503 when the server has no built site.',
+          parameters: [
+            { name: 'deal', in: 'query', required: false, description: 'The slug of the deal to preview.', schema: { type: 'string' }, example: examples.dealSlug },
+            { name: 'startup', in: 'query', required: false, description: 'The slug of the startup to preview.', schema: { type: 'string' } },
+          ],
+          responses: { '200': preview, ...errors('400', '401', '403', '404', '429', '500', '503') },
+        }),
+      },
+      POST: {
+        handler: postPreview,
+        access: 'admin',
+        doc: (examples) => ({
+          operationId: 'previewUnsaved',
+          tags: ['admin', 'deals'],
+          summary: 'Preview the page of an unsaved deal',
+          description: 'The deal as the body gives it, checked as saving it would check it (400 naming the field), rendered as the site would render its page; nothing is written. With the `id` of a stored deal (a draft too), the body\'s fields apply over it as PUT /deals does; otherwise it is a new deal as POST /deals makes it. A form post carries the deal as JSON text in its `deal` field (what the admin form opens in a new tab). Same-origin only (`Origin`).',
+          requestBody: {
+            required: true,
+            content: {
+              ...json(ref('DealUpdate'), examples.updateDeal),
+              'application/x-www-form-urlencoded': { schema: { type: 'object', required: ['deal'], properties: { deal: { type: 'string', description: 'The deal as JSON text.' } } } },
+            },
+          },
+          responses: { '200': preview, ...errors('400', '401', '403', '413', '415', '429', '500', '503') },
         }),
       },
     },

@@ -6,7 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createCatalog, type Catalog, type CatalogData, type SearchPostings } from '../../src/catalog/catalog.ts';
-import { CATALOG_FILE, SEARCH_POSTINGS_FILE } from '../../src/pipeline/emit.ts';
+import { noDrafts, type Drafts } from '../../src/catalog/drafts.ts';
+import { CATALOG_FILE, DRAFTS_FILE, SEARCH_POSTINGS_FILE } from '../../src/pipeline/emit.ts';
 import { precompress, type Answer } from '../http/answer.ts';
 
 export interface CatalogState {
@@ -57,11 +58,19 @@ export function createCatalogState(catalog: Catalog, pins: readonly Pin[], optio
   return { catalog, pinned };
 }
 
-/** Load the prebuilt catalog from `generated/`. */
+/** Load the prebuilt catalog, with its drafts, from `generated/`. */
 export async function loadGeneratedCatalog(generatedDir: string): Promise<Catalog> {
-  const [data, indexes] = await Promise.all([
+  const [data, indexes, drafts] = await Promise.all([
     readFile(join(generatedDir, CATALOG_FILE), 'utf8').then((t) => JSON.parse(t) as CatalogData),
     readFile(join(generatedDir, SEARCH_POSTINGS_FILE), 'utf8').then((t) => JSON.parse(t) as SearchPostings),
+    // A build from before drafts existed has no drafts file: no drafts.
+    readFile(join(generatedDir, DRAFTS_FILE), 'utf8').then(
+      (t) => JSON.parse(t) as Drafts,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return noDrafts();
+        throw error;
+      },
+    ),
   ]);
-  return createCatalog(data, indexes);
+  return createCatalog({ ...data, drafts }, indexes);
 }

@@ -6,12 +6,14 @@
  * the whole tree through the build's own pipeline.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { createCatalog, withChangedDeals, withChangedStartups, type Catalog } from '../../src/catalog/catalog.ts';
+import { createCatalog, type Catalog } from '../../src/catalog/catalog.ts';
+import { noDrafts } from '../../src/catalog/drafts.ts';
 import { ContentSnapshot } from '../../src/pipeline/content-snapshot.ts';
 import { runPipeline } from '../../src/pipeline/build.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
-import { STARTUP_FILES } from '../../src/pipeline/record-files.ts';
+import type { ContentRecord } from '../../src/pipeline/record-files.ts';
 import type { Diagnostic } from '../../src/pipeline/diagnostics.ts';
+import { DEALS, STARTUPS, type RecordKind } from '../writes/record-kinds.ts';
 import type { ContentStore } from './content-store.ts';
 
 export interface NextCatalog {
@@ -33,8 +35,8 @@ export interface NextCatalogOptions {
  * @example await nextCatalog(current, ['deals/acme.md'], { store, today: '2026-11-21', baseUrl })
  */
 export async function nextCatalog(current: Catalog, paths: readonly string[] | undefined, options: NextCatalogOptions): Promise<NextCatalog> {
-  if (paths?.every((path) => DEAL_FILE.test(path))) return withDealFiles(current, await readChanged(paths, options.store), options.today);
-  if (paths?.every((path) => STARTUP_FILE.test(path))) return withStartupFiles(current, await readChanged(paths, options.store), options.today);
+  if (paths?.every((path) => DEAL_FILE.test(path))) return withRecordFiles(current, DEALS, await readChanged(paths, options.store), options.today);
+  if (paths?.every((path) => STARTUP_FILE.test(path))) return withRecordFiles(current, STARTUPS, await readChanged(paths, options.store), options.today);
   return rebuilt(current, options);
 }
 
@@ -60,31 +62,27 @@ async function readChanged(paths: readonly string[], store: NextCatalogOptions['
   return changed;
 }
 
-/** A save that changes nothing (or an admin write's own file, seen again by a watcher) keeps the catalog and its answers. */
-function unchanged<T extends { slug: string }>(changed: readonly T[], removals: readonly string[], current: ReadonlyMap<string, T>): boolean {
-  return !removals.some((slug) => current.has(slug)) && changed.every((record) => isDeepStrictEqual(record, current.get(record.slug)));
-}
-
-function withDealFiles(current: Catalog, { files, removals }: Changed, today: string): NextCatalog {
+/**
+ * The catalog with one kind's changed files re-read. A file with `draft: true` stays out of
+ * the public records (ContentSnapshot keeps drafts apart as a build does); a save that changes
+ * nothing (or an admin write's own file, seen again by a watcher) keeps the catalog and its answers.
+ */
+function withRecordFiles<T extends ContentRecord>(current: Catalog, kind: RecordKind<T>, { files, removals }: Changed, today: string): NextCatalog {
   // A file that changed keeps its slug: drop the old record first so a changed id is no duplicate.
-  const next = new ContentSnapshot(current).withDealFiles(files, [...removals, ...files.map((f) => f.slug)], today);
+  const next = new ContentSnapshot(current).withFiles(kind.files, files, [...removals, ...files.map((f) => f.slug)], today);
   if (!next.value) return { diagnostics: next.diagnostics };
-  if (unchanged(next.value.changed, removals, current.dealBySlug)) return { catalog: current, diagnostics: [] };
-  return { catalog: withChangedDeals(current, next.value.data, next.value.changed, next.value.removedIds), diagnostics: [] };
-}
-
-function withStartupFiles(current: Catalog, { files, removals }: Changed, today: string): NextCatalog {
-  // As for deals: the old record of a changed file goes first.
-  const next = new ContentSnapshot(current).withFiles(STARTUP_FILES, files, [...removals, ...files.map((f) => f.slug)], today);
-  if (!next.value) return { diagnostics: next.diagnostics };
-  if (unchanged(next.value.changed, removals, current.startupBySlug)) return { catalog: current, diagnostics: [] };
-  return { catalog: withChangedStartups(current, next.value.data, next.value.changed, next.value.removedIds), diagnostics: [] };
+  // Drafts included: an edit of a draft changes what the admin sees.
+  const stored = kind.bySlug(current);
+  const unchanged = !removals.some((slug) => stored.has(slug)) && next.value.changed.every((record) => isDeepStrictEqual(record, stored.get(record.slug)));
+  if (unchanged) return { catalog: current, diagnostics: [] };
+  return { catalog: kind.nextCatalog(current, next.value), diagnostics: [] };
 }
 
 async function rebuilt(current: Catalog, options: NextCatalogOptions): Promise<NextCatalog> {
   const built = runPipeline(await readContent(options.store.root), { today: options.today, baseUrl: options.baseUrl });
   if (!built.value) return { diagnostics: built.diagnostics.filter((d) => d.severity === 'error') };
-  // The version hashes everything published: the same version is the same catalog.
-  if (built.value.data.version === current.version) return { catalog: current, diagnostics: [] };
+  // The version hashes everything published: the same version and drafts are the same catalog.
+  const { version, drafts } = built.value.data;
+  if (version === current.version && isDeepStrictEqual(drafts, current.drafts ?? noDrafts())) return { catalog: current, diagnostics: [] };
   return { catalog: createCatalog(built.value.data, built.value.postings), diagnostics: [] };
 }

@@ -32,7 +32,8 @@ export async function postDeals(request: Request, deps: AdminDealDeps): Promise<
       const slug = slugFor(DEALS, input, `deals[${index}]`);
       if (seen.has(slug)) throw new ApiError(400, 'conflict', `deals[${index}]: slug \`${slug}\` appears twice in this request.`, { hint: 'Give every deal its own slug.' });
       seen.add(slug);
-      const existing = catalog.dealBySlug.get(slug);
+      // Drafts too: a draft's slug is taken, and the upsert changes the draft.
+      const existing = DEALS.bySlug(catalog).get(slug);
       if (!existing) created++;
       return existing ? merge(existing, input, today) : newRecord(DEALS, { ...input, slug }, today);
     });

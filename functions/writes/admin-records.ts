@@ -3,7 +3,8 @@
  * /admin/startups): create one record, update one by id and/or slug (a new slug renames the
  * file and keeps the id), delete by id, slug or a list of ids. Each request is one commit
  * authored by the admin; `PUT`/`DELETE` (and revert) honour `If-Match` with the ETag of the
- * record's single answer.
+ * record's single answer. Drafts (`draft: true`, catalog/drafts.ts) are found, changed and
+ * deleted like any record while no public answer shows them; PUT with `draft: false` publishes one.
  */
 import { slugify, SLUG_PATTERN } from '../../src/schemas/fields.ts';
 import type { Catalog } from '../../src/catalog/catalog.ts';
@@ -32,7 +33,8 @@ export async function createRecord<T extends ContentRecord>(request: Request, de
     if (kind.bySlug(catalog).has(slug)) {
       throw new ApiError(400, 'conflict', `A ${kind.noun} with slug \`${slug}\` already exists.`, { hint: `Choose another slug, or update the ${kind.noun} with PUT.` });
     }
-    return { upserts: [newRecord(kind, { ...body, slug }, today)], removals: [], message: `Add ${kind.noun} ${slug}`, actor: session.email };
+    const record = newRecord(kind, { ...body, slug }, today);
+    return { upserts: [record], removals: [], message: `Add ${record.draft === true ? 'draft ' : ''}${kind.noun} ${slug}`, actor: session.email };
   });
   return recordAnswer(request, deps, kind, slug);
 }
@@ -49,13 +51,13 @@ export async function updateRecord<T extends ContentRecord>(request: Request, de
   const today = deps.clock().toISOString().slice(0, 10);
   let finalSlug = '';
   await applyChange(deps, kind, (catalog) => {
-    // With an id, the id names the record and a different slug renames it.
+    // With an id, the id names the record and a different slug renames it. Drafts too: `draft: false` (or `null`) publishes one.
     const current = id !== undefined ? kind.byId(catalog).get(id) : findRecord(catalog, kind, { slug });
     if (!current) throw notFound(kind, id !== undefined ? `id \`${id}\`` : `slug \`${slug}\``);
     checkIfMatch(request, kind, current);
     const updated = merge(current, changes, today);
     finalSlug = updated.slug;
-    return { ...replacing(catalog, kind, current, updated), message: updated.slug !== current.slug ? `Rename ${kind.noun} ${current.slug} to ${updated.slug}` : `Update ${kind.noun} ${current.slug}`, actor: session.email };
+    return { ...replacing(catalog, kind, current, updated), message: updated.slug !== current.slug ? `Rename ${kind.noun} ${current.slug} to ${updated.slug}` : `${updateVerb(current, updated)} ${kind.noun} ${current.slug}`, actor: session.email };
   });
   return recordAnswer(request, deps, kind, finalSlug);
 }
@@ -148,6 +150,17 @@ export function checkIfMatch<T extends ContentRecord>(request: Request, kind: Re
   }
 }
 
+/**
+ * The record a body describes, as saving it would store it (before validation), for a preview:
+ * with the `id` of a stored record (a draft too), the body's fields over it, as PUT applies them;
+ * otherwise a new record, as POST makes it. `replaces`: the stored record it would change.
+ */
+export function recordFromBody<T extends ContentRecord>(catalog: Catalog, kind: RecordKind<T>, body: Record<string, unknown>, today: string): { record: T; replaces: T | undefined } {
+  const replaces = typeof body.id === 'string' ? kind.byId(catalog).get(body.id) : undefined;
+  if (replaces) return { record: merge(replaces, body, today), replaces };
+  return { record: newRecord(kind, { ...body, slug: slugFor(kind, body, kind.noun) }, today), replaces };
+}
+
 /** A new record: the kind's defaults and today's `lastUpdated` under what was sent, and an id unless one was sent. */
 export function newRecord<T extends ContentRecord>(kind: RecordKind<T>, input: Record<string, unknown>, today: string): T {
   return { ...kind.defaults, lastUpdated: today, ...input, id: typeof input.id === 'string' && input.id ? input.id : kind.newId() } as unknown as T;
@@ -189,4 +202,13 @@ export function invalid<T extends ContentRecord>(kind: RecordKind<T>, message: s
 
 export function notFound<T extends ContentRecord>(kind: RecordKind<T>, what: string): ApiError {
   return new ApiError(404, 'not_found', `No ${kind.noun} matches ${what}.`, { hint: `Verify the id or slug with ${kind.lookup}.` });
+}
+
+// --- internal ---
+
+/** How a commit names an update: publishing a draft and taking a record back to drafts are told apart. */
+function updateVerb(current: ContentRecord, updated: ContentRecord): string {
+  if (current.draft === true && updated.draft !== true) return 'Publish';
+  if (current.draft !== true && updated.draft === true) return 'Unpublish';
+  return 'Update';
 }

@@ -24,9 +24,10 @@ export interface RecordKind<T extends ContentRecord> {
   /** What a new record gets when left out (the id and `lastUpdated` aside). */
   defaults: Partial<T>;
   newId: () => string;
+  /** The records an admin may change, by slug and by id: drafts included (catalog/drafts.ts), so a draft's slug and id stay taken. */
   bySlug: (catalog: Catalog) => ReadonlyMap<string, T>;
   byId: (catalog: Catalog) => ReadonlyMap<string, T>;
-  /** The catalog to serve once `change` is committed. */
+  /** The catalog to serve once `change` is committed (a record saved as a draft leaves the public records). */
   nextCatalog: (current: Catalog, change: ChangedCatalog<T>) => Catalog;
 }
 
@@ -38,8 +39,8 @@ export const DEALS: RecordKind<Deal> = {
   lookup: 'GET /api/v1/deals?id=… or ?slug=…',
   defaults: { status: 'active', featured: false, recommended: false, verified: false },
   newId: () => `d-${randomHex()}`,
-  bySlug: (catalog) => catalog.dealBySlug,
-  byId: (catalog) => catalog.dealById,
+  bySlug: (catalog) => catalog.editable.dealBySlug,
+  byId: (catalog) => catalog.editable.dealById,
   nextCatalog: (current, change) => withChangedDeals(current, change.data, change.changed, change.removedIds),
 };
 
@@ -51,8 +52,8 @@ export const STARTUPS: RecordKind<Startup> = {
   lookup: 'GET /api/v1/admin/startups?id=… or ?slug=…',
   defaults: { featured: false, forSale: true },
   newId: () => `s-${randomHex()}`,
-  bySlug: (catalog) => catalog.startupBySlug,
-  byId: (catalog) => catalog.startupById,
+  bySlug: (catalog) => catalog.editable.startupBySlug,
+  byId: (catalog) => catalog.editable.startupById,
   nextCatalog: (current, change) => withChangedStartups(current, change.data, change.changed, change.removedIds),
 };
 

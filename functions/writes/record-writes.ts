@@ -56,12 +56,7 @@ export function applyChange<T extends ContentRecord>(deps: RecordWriteDeps, kind
     }
     const today = deps.clock().toISOString().slice(0, 10);
     const next = new ContentSnapshot(current).withChanges(kind.files, change.upserts, change.removals, today, await filesOf(deps, kind, current, change.upserts));
-    if (!next.value) {
-      const first = next.diagnostics.find((d) => d.severity === 'error');
-      throw new ApiError(400, 'validation_error', first ? describe(first) : `The ${kind.noun} is not valid.`, {
-        hint: `Fix the named field; GET /openapi.json describes every ${kind.schema} field.`,
-      });
-    }
+    if (!next.value) throw invalidRecord(kind, next.diagnostics);
     const written = new Set(change.upserts.map((r) => r.slug));
     let nextCatalog: Catalog;
     const files: ContentChange[] = [
@@ -105,6 +100,14 @@ export function storeRefusal(error: StoreUnavailableError, deps: Pick<Deps, 'log
   return new ApiError(503, 'service_unavailable', 'The content store cannot take changes right now.', {
     hint: 'Nothing was changed; try again in a minute.',
     headers: { 'Retry-After': '60' },
+  });
+}
+
+/** The 400 for a record the build's validation refuses: its first error, as the API words it. */
+export function invalidRecord<T extends ContentRecord>(kind: RecordKind<T>, diagnostics: readonly Diagnostic[]): ApiError {
+  const first = diagnostics.find((d) => d.severity === 'error');
+  return new ApiError(400, 'validation_error', first ? describe(first) : `The ${kind.noun} is not valid.`, {
+    hint: `Fix the named field; GET /openapi.json describes every ${kind.schema} field.`,
   });
 }
 

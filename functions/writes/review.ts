@@ -67,7 +67,7 @@ export async function approveSubmission(request: Request, deps: ReviewDeps & Dea
       reviewed = approved;
       const afterCommit = () => markReviewed(deps, approved);
       // Published before, but the private store failed to record it (a crash, a full disk): record it now.
-      if (catalog.dealById.has(dealId)) return { upserts: [], removals: [], message: '', actor: session.email, afterCommit };
+      if (catalog.editable.dealById.has(dealId)) return { upserts: [], removals: [], message: '', actor: session.email, afterCommit };
       // The admin's choice; else the site category the submitter chose, while the catalog still has it; else SPEC's category's.
       const chosen = submission.site_category !== undefined && catalog.categories.deals.some((c) => c.slug === submission.site_category) ? submission.site_category : undefined;
       const category = body.category ?? chosen ?? CATEGORY_FOR_SUBMISSION[submission.category];
@@ -75,7 +75,7 @@ export async function approveSubmission(request: Request, deps: ReviewDeps & Dea
       const company = oneLine(submission.company_name);
       const title = body.title ?? `${company}: ${oneLine(submission.deal_value)}`.slice(0, 200);
       const slug = body.slug ?? (slugify(`${submission.company_name} ${submission.deal_value}`) || submission.id);
-      if (catalog.dealBySlug.has(slug)) throw new ApiError(400, 'conflict', `A deal with slug \`${slug}\` already exists.`, { hint: 'Send another `slug`.' });
+      if (catalog.editable.dealBySlug.has(slug)) throw new ApiError(400, 'conflict', `A deal with slug \`${slug}\` already exists.`, { hint: 'Send another `slug`.' });
       const code = submission.redemption_method === 'code' ? `\n\nRedemption code: ${codeSpan(submission.redemption_link)}` : '';
       const deal = {
         id: dealId,
@@ -114,7 +114,7 @@ export async function rejectSubmission(request: Request, deps: ReviewDeps & Pick
     deps.content.exclusive(async () => {
       const submission = await pendingSubmission(deps, body.id);
       const dealId = dealIdOf(submission);
-      if (deps.state().catalog.dealById.has(dealId)) {
+      if (deps.state().catalog.editable.dealById.has(dealId)) {
         throw new ApiError(400, 'conflict', `Submission \`${submission.id}\` is already published as deal \`${dealId}\`.`, { hint: 'Approve it to record that, or delete the deal first.' });
       }
       reviewed = { ...submission, status: 'rejected', reviewedAt: deps.clock().toISOString(), reviewedBy: session.email, rejectionReason: reason };

@@ -7,6 +7,7 @@ import type { Deal } from '../schemas/deal.ts';
 import type { Site } from '../schemas/site.ts';
 import type { Startup } from '../schemas/startup.ts';
 import type { SynonymsFile } from '../schemas/synonyms.ts';
+import type { Drafts } from './drafts.ts';
 import { compareTitles } from './order.ts';
 import { loadSearchIndex, withDocuments, type CompactIndex, type SearchIndex } from './search.ts';
 import { dealFieldTexts, startupFieldTexts } from './index-fields.ts';
@@ -22,6 +23,8 @@ export interface CatalogData {
   startups: Startup[];
   /** `content/synonyms.yaml` as validated; absent when the content has none. */
   synonyms?: SynonymsFile;
+  /** Records saved as drafts (catalog/drafts.ts): in no public output; `generated/drafts.json`, never `catalog.json`. */
+  drafts?: Drafts;
 }
 
 /** What the build writes to `generated/search-postings.json`: compact postings of the lunr indexes. */
@@ -49,6 +52,16 @@ export interface Catalog extends CatalogData {
   startupSearch: IndexedSearch;
   /** The editors' synonyms compiled for queries (empty without a synonyms file). */
   synonymTable: SynonymTable;
+  /** Every record an admin may change or preview, drafts included, by slug and by id: never for public answers. */
+  editable: EditableRecords;
+}
+
+/** The published records' lookup maps with the drafts (catalog/drafts.ts) added: a draft's slug and id stay taken. */
+export interface EditableRecords {
+  dealBySlug: ReadonlyMap<string, Deal>;
+  dealById: ReadonlyMap<string, Deal>;
+  startupBySlug: ReadonlyMap<string, Startup>;
+  startupById: ReadonlyMap<string, Startup>;
 }
 
 /** A search index and, for each of its documents, the record's position in the catalog array. */
@@ -62,30 +75,26 @@ export interface IndexedSearch {
  * @example const catalog = createCatalog(JSON.parse(catalogJson), JSON.parse(indexJson))
  */
 export function createCatalog(data: CatalogData, indexes: SearchPostings): Catalog {
-  return { ...data, ...dealParts(data, indexes.deals), ...startupParts(data, indexes.startups) };
+  const deals = dealParts(data, indexes.deals);
+  const startups = startupParts(data, indexes.startups);
+  return { ...data, ...deals, ...startups, editable: { ...editableDeals(data, deals), ...editableStartups(data, startups) } };
 }
 
 /**
  * The catalog after a deals-only change: deal parts rebuilt (the search index updated in place
  * of a rebuild), startup parts reused from `previous` (same records in the same order).
+ * `changed`: the deals whose files changed, drafts included (a draft leaves the index);
+ * `removedIds`: the ids of deals that went.
  */
 export function withChangedDeals(previous: Catalog, data: CatalogData, changed: readonly Deal[], removedIds: readonly string[]): Catalog {
-  const index = withDocuments(
-    previous.dealSearch.index,
-    changed.map((deal) => ({ ref: deal.id, texts: dealFieldTexts(deal, data.categories) })),
-    removedIds,
-  );
-  return { ...data, ...dealParts(data, index), ...pick(previous, STARTUP_PARTS) };
+  const deals = dealParts(data, reindexed(previous.dealSearch.index, changed, removedIds, (deal) => dealFieldTexts(deal, data.categories)));
+  return { ...data, ...deals, ...pick(previous, STARTUP_PARTS), editable: { ...previous.editable, ...editableDeals(data, deals) } };
 }
 
 /** The catalog after a startups-only change: the mirror of `withChangedDeals`. */
 export function withChangedStartups(previous: Catalog, data: CatalogData, changed: readonly Startup[], removedIds: readonly string[]): Catalog {
-  const index = withDocuments(
-    previous.startupSearch.index,
-    changed.map((startup) => ({ ref: startup.id, texts: startupFieldTexts(startup) })),
-    removedIds,
-  );
-  return { ...data, ...pick(previous, DEAL_PARTS), ...startupParts(data, index) };
+  const startups = startupParts(data, reindexed(previous.startupSearch.index, changed, removedIds, startupFieldTexts));
+  return { ...data, ...pick(previous, DEAL_PARTS), ...startups, editable: { ...previous.editable, ...editableStartups(data, startups) } };
 }
 
 // --- internal ---
@@ -117,6 +126,33 @@ function startupParts(data: CatalogData, startupIndex: CompactIndex | SearchInde
     startupById: new Map(data.startups.map((s) => [s.id, s])),
     startupSearch: indexed(startupIndex, data.startups),
   };
+}
+
+/** The deals an admin may change: the published ones and the drafts. */
+function editableDeals(data: CatalogData, deals: Pick<Catalog, 'dealBySlug' | 'dealById'>): Pick<EditableRecords, 'dealBySlug' | 'dealById'> {
+  const drafts = data.drafts?.deals ?? [];
+  return { dealBySlug: withDrafts(deals.dealBySlug, drafts, (d) => d.slug), dealById: withDrafts(deals.dealById, drafts, (d) => d.id) };
+}
+
+/** The startups an admin may change: the published ones and the drafts. */
+function editableStartups(data: CatalogData, startups: Pick<Catalog, 'startupBySlug' | 'startupById'>): Pick<EditableRecords, 'startupBySlug' | 'startupById'> {
+  const drafts = data.drafts?.startups ?? [];
+  return { startupBySlug: withDrafts(startups.startupBySlug, drafts, (s) => s.slug), startupById: withDrafts(startups.startupById, drafts, (s) => s.id) };
+}
+
+/** A published records' map with the drafts added under `key` (the same map when there are none). */
+function withDrafts<T>(published: ReadonlyMap<string, T>, drafts: readonly T[], key: (record: T) => string): ReadonlyMap<string, T> {
+  return drafts.length === 0 ? published : new Map([...published, ...drafts.map((draft): [string, T] => [key(draft), draft])]);
+}
+
+/**
+ * `index` after `changed` records were written and those with `removedIds` went: a record
+ * saved as a draft leaves it (catalog/drafts.ts), any other is indexed anew.
+ */
+function reindexed<T extends { id: string; draft?: boolean | undefined }>(index: SearchIndex, changed: readonly T[], removedIds: readonly string[], texts: (record: T) => string[]): SearchIndex {
+  const published = changed.filter((record) => record.draft !== true);
+  const drafted = changed.filter((record) => record.draft === true).map((record) => record.id);
+  return withDocuments(index, published.map((record) => ({ ref: record.id, texts: texts(record) })), [...removedIds, ...drafted]);
 }
 
 /** The parts named, taken over from a catalog whose records they describe did not change. */

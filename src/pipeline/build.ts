@@ -4,6 +4,8 @@
  */
 import type { CatalogData, SearchPostings } from '../catalog/catalog.ts';
 import { compactIndex } from '../catalog/search.ts';
+import { splitDrafts } from '../catalog/drafts.ts';
+import { compareDeals, compareStartups } from '../catalog/order.ts';
 import type { CategoriesFile } from '../schemas/category.ts';
 import type { Site } from '../schemas/site.ts';
 import type { SynonymsFile } from '../schemas/synonyms.ts';
@@ -53,13 +55,13 @@ export function runPipeline(sources: ContentSources, options: PipelineOptions): 
   diagnostics.push(...validDeals.diagnostics, ...validStartups.diagnostics);
   if (!site || !categories || hasErrors(diagnostics)) return { value: undefined, diagnostics };
 
-  const data = deriveCatalog(
-    site,
-    categories,
-    validDeals.value.map((d) => d.record),
-    validStartups.value.map((s) => s.record),
-    synonyms,
-  );
+  // Drafts are validated like every record, then kept apart: public outputs are made from `data.deals`/`startups` only.
+  const dealRecords = splitDrafts(validDeals.value.map((d) => d.record));
+  const startupRecords = splitDrafts(validStartups.value.map((s) => s.record));
+  const data: CatalogData = {
+    ...deriveCatalog(site, categories, dealRecords.published, startupRecords.published, synonyms),
+    drafts: { deals: dealRecords.drafts.sort(compareDeals), startups: startupRecords.drafts.sort(compareStartups) },
+  };
   if (options.index === false) {
     const empty = { refs: [], terms: [], postings: [], stats: { fields: [], boosts: [], averageFieldLength: [], documentCount: 0 } };
     return { value: { data, lunr: { deals: {}, startups: {} }, postings: { deals: empty, startups: empty } }, diagnostics };

@@ -3,7 +3,8 @@
  * only what it changes: changed records (deals or startups) go through the same serialise →
  * parse → validate path as a build (an updated record written into its existing file,
  * record-files.ts), cross-file rules are checked against the rest, and only that kind's index
- * is rebuilt (the other kind's is reused).
+ * is rebuilt (the other kind's is reused). Drafts are kept apart as a build keeps them
+ * (catalog/drafts.ts): in `data.drafts`, never in the published records or the search index.
  */
 import { createHash } from 'node:crypto';
 import type { CatalogData } from '../catalog/catalog.ts';
@@ -13,6 +14,7 @@ import { SLUG_PATTERN } from '../schemas/fields.ts';
 import type { Site } from '../schemas/site.ts';
 import type { Startup } from '../schemas/startup.ts';
 import type { SynonymsFile } from '../schemas/synonyms.ts';
+import { noDrafts, withoutDraftFlag, type Drafts } from '../catalog/drafts.ts';
 import { hasErrors, shown, type Diagnostic, type StageResult } from './diagnostics.ts';
 import { parseEntry } from './parse.ts';
 import { DEAL_FILES, editedRecordFileText, recordFileText, recordPath, type ContentRecord, type RecordFiles } from './record-files.ts';
@@ -23,10 +25,7 @@ export interface RecordFile {
   text: string;
 }
 
-/** One deal file's text, by the slug its name gives. */
-export type DealFile = RecordFile;
-
-/** A catalog after a write: its data, which records of the kind changed or went (for the search index), and the files that hold the changed records. */
+/** A catalog after a write: its data, which records of the kind changed (drafts too: a draft leaves the search index) or went, and the files that hold the changed records. */
 export interface ChangedCatalog<T extends ContentRecord = Deal> {
   data: CatalogData;
   changed: T[];
@@ -39,29 +38,27 @@ export class ContentSnapshot {
   readonly categories: CategoriesFile;
   readonly synonyms: SynonymsFile | undefined;
   readonly version: string;
+  /** Every deal by slug, drafts included (a draft's slug and id are taken too). */
   readonly deals: ReadonlyMap<string, Deal>;
   readonly startups: readonly Startup[];
   /** The deals as the catalog holds them: the same array, so a startups change keeps every answer made of it. */
   private readonly dealList: readonly Deal[];
+  private readonly drafts: Drafts;
 
   constructor(data: CatalogData) {
     this.dealList = data.deals;
     this.version = data.version;
     this.site = data.site;
     this.categories = data.categories;
-    this.deals = new Map(data.deals.map((d) => [d.slug, d]));
     this.startups = data.startups;
     this.synonyms = data.synonyms;
+    this.drafts = data.drafts ?? noDrafts();
+    this.deals = new Map(DEAL_FILES.records(this.data()).map((d) => [d.slug, d]));
   }
 
   /** `withChanges` for deals. */
   withDealChanges(upserts: readonly Deal[], removals: readonly string[], today: string, originals: ReadonlyMap<string, string> = new Map()): StageResult<ChangedCatalog | undefined> {
     return this.withChanges(DEAL_FILES, upserts, removals, today, originals);
-  }
-
-  /** `withFiles` for deals. */
-  withDealFiles(files: readonly RecordFile[], removals: readonly string[], today: string): StageResult<ChangedCatalog | undefined> {
-    return this.withFiles(DEAL_FILES, files, removals, today);
   }
 
   /**
@@ -121,7 +118,9 @@ export class ContentSnapshot {
       if (!parsed.value) continue;
       const checked = kind.validate([parsed.value], this.categories, today);
       diagnostics.push(...checked.diagnostics.filter((d) => d.severity === 'error'));
-      const record = checked.value[0]?.record;
+      // `draft: false` is stored as no `draft` key, as a build keeps it (a publish leaves no `draft: false` line).
+      const validated = checked.value[0]?.record;
+      const record = validated && withoutDraftFlag(validated);
       if (record) {
         next.set(record.slug, record);
         changed.push(record);
@@ -133,6 +132,7 @@ export class ContentSnapshot {
     const removedIds = removals.map((slug) => current.get(slug)?.id).filter((id): id is string => id !== undefined);
     const version = createHash('sha256').update(JSON.stringify([this.version, kind.folder, changed, removedIds])).digest('hex').slice(0, 16);
     // The other kind did not change: the same (sorted) array keeps every answer built from it.
+    // The drafts among this kind's records are kept apart, as a build keeps them (catalog/drafts.ts).
     const data = kind.withRecords({ ...this.data(), version }, [...next.values()].sort(kind.compare));
     return { value: { data, changed, removedIds, files: [...files] }, diagnostics: [] };
   }
@@ -140,7 +140,7 @@ export class ContentSnapshot {
   // --- internal ---
 
   private data(): CatalogData {
-    return { version: this.version, site: this.site, categories: this.categories, deals: this.dealList as Deal[], startups: this.startups as Startup[], ...(this.synonyms ? { synonyms: this.synonyms } : {}) };
+    return { version: this.version, site: this.site, categories: this.categories, deals: this.dealList as Deal[], startups: this.startups as Startup[], ...(this.synonyms ? { synonyms: this.synonyms } : {}), drafts: this.drafts };
   }
 }
 

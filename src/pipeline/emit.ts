@@ -6,6 +6,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CatalogData } from '../catalog/catalog.ts';
 import { dealStats } from '../catalog/deals-query.ts';
+import { noDrafts } from '../catalog/drafts.ts';
 import type { Scope } from '../schemas/category.ts';
 import { contentJsonSchemas } from '../schemas/json-schemas.ts';
 import type { BuiltCatalog } from './build.ts';
@@ -14,13 +15,16 @@ export const CATALOG_FILE = 'catalog.json';
 export const SEARCH_INDEX_FILE = 'search-index.json';
 export const SEARCH_POSTINGS_FILE = 'search-postings.json';
 export const STATS_FILE = 'stats.json';
+/** Drafts (catalog/drafts.ts), apart from `catalog.json`, which the site's pages read: for the admin only. */
+export const DRAFTS_FILE = 'drafts.json';
 
-/** Write catalog, search indexes and stats; each file appears whole (temp file, then rename). */
+/** Write catalog, drafts, search indexes and stats; each file appears whole (temp file, then rename). */
 export async function emitCatalog(outDir: string, built: BuiltCatalog): Promise<void> {
-  const { data } = built;
+  const { drafts = noDrafts(), ...data } = built.data;
   await mkdir(outDir, { recursive: true });
   await Promise.all([
     writeWhole(join(outDir, CATALOG_FILE), JSON.stringify(data)),
+    writeWhole(join(outDir, DRAFTS_FILE), JSON.stringify(drafts)),
     writeWhole(join(outDir, SEARCH_INDEX_FILE), JSON.stringify(built.lunr)),
     writeWhole(join(outDir, SEARCH_POSTINGS_FILE), JSON.stringify(built.postings)),
     writeWhole(join(outDir, STATS_FILE), JSON.stringify(precomputedStats(data), null, 2)),

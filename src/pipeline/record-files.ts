@@ -6,6 +6,7 @@
  * the history read every kind through one of these, never through a kind-specific copy.
  */
 import type { CatalogData } from '../catalog/catalog.ts';
+import { noDrafts, splitDrafts } from '../catalog/drafts.ts';
 import { compareDeals, compareStartups } from '../catalog/order.ts';
 import type { CategoriesFile } from '../schemas/category.ts';
 import { DealFrontMatterSchema, type Deal } from '../schemas/deal.ts';
@@ -16,10 +17,11 @@ import { editMarkdown, frontMatterChanges } from './front-matter-edit.ts';
 import { toMarkdown } from './serialize.ts';
 import { validateDeals, validateStartups, type Located } from './validate.ts';
 
-/** What every content record has: the id that survives renames, and the slug that names its file. */
+/** What every content record has: the id that survives renames, the slug that names its file, and whether it is a draft (catalog/drafts.ts). */
 export interface ContentRecord {
   id: string;
   slug: string;
+  draft?: boolean | undefined;
 }
 
 export interface RecordFiles<T extends ContentRecord> {
@@ -31,8 +33,9 @@ export interface RecordFiles<T extends ContentRecord> {
   validate: (entries: readonly ParsedEntry[], categories: CategoriesFile, today: string) => StageResult<Located<T>[]>;
   /** The catalog's default order. */
   compare: (a: T, b: T) => number;
+  /** The records of this kind, drafts included (a draft's slug and id are taken too). */
   records: (data: CatalogData) => readonly T[];
-  /** `data` with these records (already in order) in place of its own of this kind. */
+  /** `data` with these records (already in order) in place of its own of this kind, the drafts among them apart (`data.drafts`). */
   withRecords: (data: CatalogData, records: T[]) => CatalogData;
 }
 
@@ -41,8 +44,11 @@ export const DEAL_FILES: RecordFiles<Deal> = {
   frontMatterKeys: Object.keys(DealFrontMatterSchema.shape),
   validate: validateDeals,
   compare: compareDeals,
-  records: (data) => data.deals,
-  withRecords: (data, deals) => ({ ...data, deals }),
+  records: (data) => withDraftsOf(data.deals, data.drafts?.deals),
+  withRecords: (data, records) => {
+    const { published, drafts } = splitDrafts(records);
+    return { ...data, deals: published, drafts: { ...(data.drafts ?? noDrafts()), deals: drafts } };
+  },
 };
 
 export const STARTUP_FILES: RecordFiles<Startup> = {
@@ -50,8 +56,11 @@ export const STARTUP_FILES: RecordFiles<Startup> = {
   frontMatterKeys: Object.keys(StartupFrontMatterSchema.shape),
   validate: (entries, categories) => validateStartups(entries, categories),
   compare: compareStartups,
-  records: (data) => data.startups,
-  withRecords: (data, startups) => ({ ...data, startups }),
+  records: (data) => withDraftsOf(data.startups, data.drafts?.startups),
+  withRecords: (data, records) => {
+    const { published, drafts } = splitDrafts(records);
+    return { ...data, startups: published, drafts: { ...(data.drafts ?? noDrafts()), startups: drafts } };
+  },
 };
 
 /**
@@ -99,6 +108,11 @@ export const dealFileText = (deal: Deal): string => recordFileText(DEAL_FILES, d
 export const editedDealFileText = (original: string, before: Deal, after: Deal): string => editedRecordFileText(DEAL_FILES, original, before, after);
 
 // --- internal ---
+
+/** Published records, then drafts (the published array itself when there are none). */
+function withDraftsOf<T>(published: readonly T[], drafts: readonly T[] = []): readonly T[] {
+  return drafts.length === 0 ? published : [...published, ...drafts];
+}
 
 /** The front matter fields and the body of a record (the slug is the file name). */
 function split(record: ContentRecord): { front: Record<string, unknown>; description: string | undefined } {

@@ -4,7 +4,7 @@
  * are deals whose category has `scope: programs`.
  */
 import * as z from 'zod';
-import { httpUrl, isoDate, recordId, slug, text, textList } from './fields.ts';
+import { draftFlag, httpUrl, isoDate, recordId, slug, text, textList } from './fields.ts';
 import { programFields } from './program.ts';
 
 export const DEAL_STATUSES = ['active', 'expired', 'coming-soon', 'limited'] as const;
@@ -45,6 +45,7 @@ export const DealSchema = z.strictObject({
   difficulty: DifficultySchema.optional(),
   timeToApply: text(100).optional(),
   lastUpdated: isoDate().optional(),
+  draft: draftFlag(),
   // The facts founders compare between programs (accelerators, incubators, grants): program.ts.
   ...programFields,
 });

@@ -100,6 +100,17 @@ export function httpUrl() {
     .meta({ format: 'uri', pattern: '^https?://' });
 }
 
+/**
+ * Whether a record is a draft (issue 16): in no public output (API, pages, sitemap, llms files,
+ * Markdown twins, MCP, search, stats) until published; admins list, edit and preview it.
+ */
+export function draftFlag() {
+  return z
+    .boolean()
+    .describe('`true`: a draft, kept out of every public output (API, pages, sitemap, llms files, MCP, search) until published; left out or `false` when published.')
+    .optional();
+}
+
 /** Non-empty text with surrounding white space removed. */
 export function text(max = 500) {
   return z.string().trim().min(1).max(max);

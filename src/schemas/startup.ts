@@ -3,7 +3,7 @@
  * Category and source slugs are checked against `content/categories.yaml` by the pipeline.
  */
 import * as z from 'zod';
-import { httpUrl, isoDate, recordId, slug, text } from './fields.ts';
+import { draftFlag, httpUrl, isoDate, recordId, slug, text } from './fields.ts';
 
 /** Whole US dollars; large enough for any small business, small enough to stay exact. */
 const dollars = () => z.number().int().min(0).max(1_000_000_000_000);
@@ -31,6 +31,7 @@ export const StartupSchema = z.strictObject({
   featured: z.boolean().default(false),
   forSale: z.boolean().default(true),
   lastUpdated: isoDate().optional(),
+  draft: draftFlag(),
 });
 
 /** Front matter of `content/startups/<slug>.md`: the slug is the file name, the body the description. */

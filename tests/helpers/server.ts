@@ -31,9 +31,10 @@ export interface TestServer extends RunningServer {
  * commit there and never into the project's own repository.
  * @param source a content tree, such as `join(FIXTURES, 'valid')` or the project's `content/`
  * @param options.site a built site folder (with `client/`) to serve as `dist/`
+ * @param options.distDir a built site to serve where it is (an Astro build inside the project, whose server bundle resolves `node_modules` from there)
  * @param options.dev with the preview loop of `npm run dev` (functions/dev/)
  */
-export async function startTestServer(source: string, env: Record<string, string> = {}, options: { site?: string; dev?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(source: string, env: Record<string, string> = {}, options: { site?: string; distDir?: string; dev?: boolean } = {}): Promise<TestServer> {
   const work = await mkdtemp(join(tmpdir(), 'deals-test-'));
   const contentDir = await gitContentCopy(source, work);
   // A built site (tests/fixtures/site) for tests of how the adapter serves files and pages.
@@ -43,7 +44,7 @@ export async function startTestServer(source: string, env: Record<string, string
     ...loadConfig({ DATA_DIR: join(work, 'data'), ...env, PORT: '0', HOST: '127.0.0.1' }),
     contentDir,
     generatedDir: join(work, 'generated'),
-    distDir: join(work, 'dist'),
+    distDir: options.distDir ?? join(work, 'dist'),
   };
   const errors: string[] = [];
   const lines: string[] = [];

@@ -43,11 +43,15 @@ export interface WriteServer {
   stop: () => Promise<void>;
 }
 
-/** A fresh DATA_DIR with `accounts`, a fresh git copy of a content tree (the `valid` fixture by default), and the real server on it. */
-export async function startWriteServer(accounts: readonly TestAccount[] = [ADMIN, MEMBER], env: Record<string, string> = {}, source = join(FIXTURES, 'valid')): Promise<WriteServer> {
+/**
+ * A fresh DATA_DIR with `accounts`, a fresh git copy of a content tree, and the real server on it.
+ * @param options.source the content tree (the `valid` fixture by default)
+ * @param options.distDir a built site to serve (startTestServer)
+ */
+export async function startWriteServer(accounts: readonly TestAccount[] = [ADMIN, MEMBER], env: Record<string, string> = {}, options: { source?: string; distDir?: string } = {}): Promise<WriteServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'deals-writes-data-'));
   for (const account of accounts) addAccount(dataDir, account);
-  const server = await startTestServer(source, { ...env, DATA_DIR: dataDir });
+  const server = await startTestServer(options.source ?? join(FIXTURES, 'valid'), { ...env, DATA_DIR: dataDir }, { distDir: options.distDir });
   const contentDir = server.config.contentDir;
   return {
     server,
@@ -70,7 +74,7 @@ export async function startWriteServer(accounts: readonly TestAccount[] = [ADMIN
 export function useWriteServer(accounts: readonly TestAccount[], ready: (server: WriteServer) => Promise<void> | void, env: Record<string, string> = {}, source?: () => string): void {
   let server: WriteServer | undefined;
   beforeAll(async () => {
-    server = await startWriteServer(accounts, env, source?.());
+    server = await startWriteServer(accounts, env, { source: source?.() });
     await ready(server);
   });
   afterAll(async () => {

@@ -24,6 +24,7 @@ const TRACKED_HEADERS = ['api-version', 'x-request-id', 'ratelimit', 'ratelimit-
 const SESSION_OPERATIONS = [
   'createDeal', 'updateDeal', 'deleteDeal', 'currentSession', 'listSubmissions', 'approveSubmission', 'rejectSubmission', 'listSearchGaps',
   'listAdminStartups', 'createStartup', 'updateStartup', 'deleteStartup', 'dealHistory', 'revertDeal', 'startupHistory', 'revertStartup',
+  'listDrafts', 'previewSaved', 'previewUnsaved',
 ];
 
 /** One served document, read as a linter or a fuzzer would. */

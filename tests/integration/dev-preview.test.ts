@@ -57,6 +57,21 @@ describe('npm run dev', () => {
     expect(server.deps.state().catalog.deals).toBe(dealsBefore);
   });
 
+  test('a deal saved with `draft: true` leaves the API and its page; the line removed, it is back', async () => {
+    events = await openDevEvents(server.url);
+    await events.next('hello');
+    await save('deals/notion-plus.md', (text) => text.replace(/^title: .*$/m, '$&\ndraft: true'));
+    await events.next('reload');
+    expect((await fetch(`${server.url}/api/v1/deals?slug=notion-plus`)).status).toBe(404);
+    expect((await fetch(`${server.url}/deals/notion-plus/index.md`)).status).toBe(404);
+    expect(server.deps.state().catalog.drafts?.deals.map((d) => d.slug)).toEqual(['notion-plus']);
+
+    await save('deals/notion-plus.md', (text) => text.replace(/^draft: true\n/m, ''));
+    await events.next('reload');
+    expect((await fetch(`${server.url}/api/v1/deals?slug=notion-plus`)).status).toBe(200);
+    expect(server.deps.state().catalog.drafts?.deals).toEqual([]);
+  });
+
   test('a save that does not build keeps the last good catalog and shows the error until it is fixed', async () => {
     events = await openDevEvents(server.url);
     await events.next('hello');
