@@ -47,8 +47,9 @@ export function adminSuite(): void {
         await page.locator('#provider').fill('E2E Rocket');
         await page.locator('#category').selectOption('cloud-credits');
         await page.locator('#applicationUrl').fill('https://rocket.example/apply');
-        await page.getByRole('button', { name: 'Save' }).click();
-        await expect.poll(() => page.locator('[data-status]').textContent()).toContain('Saved "E2E Rocket credits"');
+        // A new deal's main button publishes it ("Save as draft" would keep it off the site).
+        await page.getByRole('button', { name: 'Publish', exact: true }).click();
+        await expect.poll(() => page.locator('[data-status]').textContent()).toContain('Saved "E2E Rocket credits". It is live now.');
         const created = await getJson<{ deal: ApiDeal }>(e2e().url('/api/v1/deals?slug=e2e-rocket-credits'));
         expect(created.deal.provider).toBe('E2E Rocket');
         // The new deal has a page at once, rendered live (the site was built before it existed).
@@ -62,7 +63,7 @@ export function adminSuite(): void {
 
         // A second save on the same page edits the deal it just created.
         await page.locator('#title').fill('E2E Rocket credits, doubled');
-        await page.getByRole('button', { name: 'Save' }).click();
+        await page.getByRole('button', { name: 'Save', exact: true }).click();
         await expect.poll(() => page.locator('[data-status]').textContent()).toContain('doubled');
         const edited = await getJson<{ deal: ApiDeal }>(e2e().url('/api/v1/deals?slug=e2e-rocket-credits'));
         expect(edited.deal.title).toBe('E2E Rocket credits, doubled');
