@@ -70,8 +70,9 @@ export async function approveSubmission(request: Request, deps: ReviewDeps & Dea
   );
   // The editable catalog: an edited deal may have been approved as a draft.
   const published = deps.state().catalog.editable.dealById.get(dealId);
-  // Committed and recorded: the submitter hears of it in the background (docs/notifications.md).
-  if (reviewed && published) deps.notify.reviewed(reviewed, published);
+  // Committed and recorded: the submitter hears of it in the background (docs/notifications.md);
+  // not of a deal approved as a draft, whose page does not exist yet (the retention sweep drops the address).
+  if (reviewed && published && published.draft !== true) deps.notify.reviewed(reviewed, published);
   return answerResponse(request, jsonAnswer(200, { success: true, deal: published, submission: reviewed }, NO_STORE));
 }
 

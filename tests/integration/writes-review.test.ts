@@ -374,6 +374,15 @@ describe('POST /api/v1/admin/submissions/approve with an edited deal', () => {
     expect((await listSubmissions()).map((s) => s.id)).toContain(id);
   });
 
+  test('approved as a draft: the submission is approved, the deal is in no public answer until published', async () => {
+    const { id, word } = await submitNew();
+    const result = await admin('POST', '/api/v1/admin/submissions/approve', { id, deal: await edited(id, { slug: `draft-${word}`, draft: true }) });
+    expect(result.status, result.text).toBe(200);
+    expect((result.body as { deal: Deal }).deal).toMatchObject({ slug: `draft-${word}`, draft: true });
+    expect((await call(env.url, 'GET', `/api/v1/deals?slug=draft-${word}`)).status).toBe(404);
+    expect(await recordFile(id)).toMatchObject({ status: 'approved' });
+  });
+
   test('an edited slug another deal has is 400 conflict; nothing is committed', async () => {
     const { id } = await submitNew();
     const taken = (expectDealList((await call(env.url, 'GET', '/api/v1/deals?limit=1')).body).deals[0] as Deal).slug;
