@@ -133,6 +133,7 @@ export function openApiDocument(catalog: Catalog, lifecycle: ReadonlyMap<string,
     const properties = approval.properties as Record<string, Json>;
     const category = properties.category as Json;
     properties.category = { anyOf: [ref('DealCategory'), { type: 'string', maxLength: 0 }], description: category.description };
+    properties.deal = { allOf: [ref('DealInput')], description: (properties.deal as Json).description };
     bodies.Revert = { ...(bodies.Revert as Json), anyOf: requiring(['id', 'slug']) };
     return bodies;
   }

@@ -361,7 +361,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'approveSubmission',
           tags: ['admin', 'submissions'],
           summary: 'Approve a submission: publish it as a deal',
-          description: 'Publishes a pending submission as a deal (one commit of the deal file, authored by the admin) and marks it approved. `status`, `category`, `title` and `slug` default to `active`, the category matching the submission\'s, the company and value, and a slug of them; an empty string counts as not given.',
+          description: 'Publishes a pending submission as a deal (one commit of the deal file, authored by the admin) and marks it approved. `status`, `category`, `title` and `slug` default to `active`, the category matching the submission\'s, the company and what it offers, and a slug of the company name unique in the catalog; an empty string counts as not given. With `deal` (the fields of POST /deals), that deal is published exactly as edited instead.',
           requestBody: { required: true, content: json(ref('Approval'), examples.approve) },
           responses: {
             '200': ok('Approved.', ref('Approved')),

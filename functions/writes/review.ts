@@ -3,13 +3,16 @@
  * GET /api/v1/admin/submissions lists submissions, pending by default, reviewed ones from the
  * archive, a page at a time; POST /api/v1/admin/submissions/approve publishes one as a deal
  * (status chosen by the admin) in a commit of that deal file alone, authored by the admin,
- * then marks it approved; POST /api/v1/admin/submissions/reject records the reason in the
+ * then marks it approved; with `deal` it publishes that deal as the admin edited it (the
+ * fields and validation of POST /deals); POST /api/v1/admin/submissions/reject records the reason in the
  * private store only, so nothing of a rejected submission reaches the content history.
  */
-import { codeSpan } from '../../src/agents/markdown-policy.ts';
+import type { Catalog } from '../../src/catalog/catalog.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
-import { ApprovalSchema, RejectionSchema } from '../../src/schemas/requests.ts';
-import { slugify } from '../../src/schemas/fields.ts';
+import { ApprovalSchema, RejectionSchema, type Approval } from '../../src/schemas/requests.ts';
+import { newRecord, slugFor } from './admin-records.ts';
+import { DEALS } from './record-kinds.ts';
+import { dealIdOf, suggestedDeal } from './review-deal.ts';
 import { requireAdmin, type SessionDeps } from '../auth/guard.ts';
 import { applyDealChange, type DealWriteDeps } from './record-writes.ts';
 import type { Deps } from '../deps.ts';
@@ -20,25 +23,13 @@ import { validBody } from '../http/valid-body.ts';
 import { submissionRefusal } from '../submissions/refusal.ts';
 import type { StatusFilter, SubmissionRecord } from '../submissions/store.ts';
 
-/** What every review operation uses: an admin's session, the submission store, the log (its refusals), the submitter's notice. */
-export type ReviewDeps = SessionDeps & Pick<Deps, 'submissions' | 'log' | 'notify'>;
+/** What every review operation uses: an admin's session, the submission store, the log (its refusals), the submitter's notice, the catalog (suggested deals). */
+export type ReviewDeps = SessionDeps & Pick<Deps, 'submissions' | 'log' | 'notify' | 'state' | 'clock'>;
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 const REVIEW_STATES = ['pending', 'approved', 'rejected', 'all'] as const;
 /** Submissions per listing page: by default, and at most (more is capped, like `limit` on deals). */
 const PAGE = { default: 200, max: 1000 };
-
-/**
- * Default deal category for each submission category, for a submission without `site_category`
- * (the admin may choose another).
- */
-export const CATEGORY_FOR_SUBMISSION: Record<string, string> = {
-  cloud: 'cloud-credits',
-  saas: 'saas-discounts',
-  marketing: 'ad-credits',
-  hiring: 'hiring',
-  legal: 'legal',
-};
 
 export async function getSubmissions(request: Request, deps: ReviewDeps): Promise<Response> {
   await requireAdmin(request, deps);
@@ -50,7 +41,10 @@ export async function getSubmissions(request: Request, deps: ReviewDeps): Promis
   const limit = Math.min(wholeParam(params, 'limit', PAGE.default, 1), PAGE.max);
   const offset = wholeParam(params, 'offset', 0, 0);
   const { submissions, total } = await refusedAs503(deps, () => deps.submissions.list(status as StatusFilter, { limit, offset }));
-  return answerResponse(request, jsonAnswer(200, { success: true, submissions, total }, NO_STORE));
+  // What approving each pending one as it is would publish: the prefill of "Edit and approve".
+  const today = deps.clock().toISOString().slice(0, 10);
+  const deals = Object.fromEntries(submissions.filter((s) => s.status === 'pending').map((s) => [s.id, suggestedDeal(deps.state().catalog, s, today)]));
+  return answerResponse(request, jsonAnswer(200, { success: true, submissions, total, deals }, NO_STORE));
 }
 
 export async function approveSubmission(request: Request, deps: ReviewDeps & DealWriteDeps): Promise<Response> {
@@ -68,39 +62,17 @@ export async function approveSubmission(request: Request, deps: ReviewDeps & Dea
       const afterCommit = () => markReviewed(deps, approved);
       // Published before, but the private store failed to record it (a crash, a full disk): record it now.
       if (catalog.editable.dealById.has(dealId)) return { upserts: [], removals: [], message: '', actor: session.email, afterCommit };
-      // The admin's choice; else the site category the submitter chose, while the catalog still has it; else SPEC's category's.
-      const chosen = submission.site_category !== undefined && catalog.categories.deals.some((c) => c.slug === submission.site_category) ? submission.site_category : undefined;
-      const category = body.category ?? chosen ?? CATEGORY_FOR_SUBMISSION[submission.category];
-      if (!category) throw new ApiError(400, 'validation_error', 'category is required for a submission in category `other`.', { hint: 'Send a deal category slug.' });
-      const company = oneLine(submission.company_name);
-      const title = body.title ?? `${company}: ${oneLine(submission.deal_value)}`.slice(0, 200);
-      const slug = body.slug ?? (slugify(`${submission.company_name} ${submission.deal_value}`) || submission.id);
-      if (catalog.editable.dealBySlug.has(slug)) throw new ApiError(400, 'conflict', `A deal with slug \`${slug}\` already exists.`, { hint: 'Send another `slug`.' });
-      const code = submission.redemption_method === 'code' ? `\n\nRedemption code: ${codeSpan(submission.redemption_link)}` : '';
-      const deal = {
-        id: dealId,
-        slug,
-        title,
-        provider: company,
-        category,
-        description: `${submission.benefit_description}${code}`,
-        value: submission.deal_value || undefined,
-        status: body.status,
-        applicationUrl: submission.redemption_method === 'link' ? submission.redemption_link : submission.website_url,
-        providerWebsite: submission.website_url,
-        logoUrl: submission.logo_url,
-        featured: false,
-        recommended: false,
-        verified: false,
-        lastUpdated: deps.clock().toISOString().slice(0, 10),
-      } as Deal;
+      const deal = approvedDeal(catalog, submission, body, deps.clock().toISOString().slice(0, 10));
+      if (catalog.editable.dealBySlug.has(deal.slug)) throw new ApiError(400, 'conflict', `A deal with slug \`${deal.slug}\` already exists.`, { hint: 'Send another `slug`.' });
       // Only ids in the message: the slug and title are made from what the submitter typed.
       return { upserts: [deal], removals: [], message: `Approve submission ${submission.id}: publish deal ${dealId}`, actor: session.email, afterCommit };
     }),
   );
-  const published = deps.state().catalog.dealById.get(dealId);
-  // Committed and recorded: the submitter hears of it in the background (docs/notifications.md).
-  if (reviewed && published) deps.notify.reviewed(reviewed, published);
+  // The editable catalog: an edited deal may have been approved as a draft.
+  const published = deps.state().catalog.editable.dealById.get(dealId);
+  // Committed and recorded: the submitter hears of it in the background (docs/notifications.md);
+  // not of a deal approved as a draft, whose page does not exist yet (the retention sweep drops the address).
+  if (reviewed && published && published.draft !== true) deps.notify.reviewed(reviewed, published);
   return answerResponse(request, jsonAnswer(200, { success: true, deal: published, submission: reviewed }, NO_STORE));
 }
 
@@ -146,11 +118,21 @@ function alreadyReviewed(id: string, status: string, published?: string): ApiErr
   return new ApiError(400, 'conflict', `Submission \`${id}\` was already ${status}.`, { hint });
 }
 
-/** The deal an approved submission becomes: its id comes from the submission's, so a retried approval finds it. */
-const dealIdOf = (submission: SubmissionRecord): string => `d-${submission.id.slice(4, 12)}`;
-
-/** Submitted text as one line (a company name or value with line breaks would not be one). */
-const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
+/**
+ * The deal to publish: the admin's edited `deal` (its fields over nothing, like POST /deals; the
+ * id stays the submission's so a retry finds it), else the suggestion with the simple overrides.
+ * Validation is the write path's own (applyDealChange), so both answer a bad field alike.
+ */
+function approvedDeal(catalog: Catalog, submission: SubmissionRecord, body: Approval, today: string): Deal {
+  const suggested = suggestedDeal(catalog, submission, today);
+  if (body.deal) {
+    const slug = slugFor(DEALS, { ...body.deal, slug: body.deal.slug || suggested.slug }, 'deal');
+    return newRecord(DEALS, { ...body.deal, id: suggested.id, slug }, today);
+  }
+  const category = body.category ?? suggested.category;
+  if (!category) throw new ApiError(400, 'validation_error', 'category is required for a submission in category `other`.', { hint: 'Send a deal category slug.' });
+  return { ...suggested, category, status: body.status, title: body.title ?? suggested.title, slug: body.slug ?? suggested.slug } as Deal;
+}
 
 /** The submission store's refusals (full, unreachable) as 503; anything else as it was. */
 async function refusedAs503<T>(deps: Pick<Deps, 'log'>, work: () => Promise<T>): Promise<T> {

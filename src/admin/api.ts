@@ -33,6 +33,25 @@ export function say(message: string, kind: 'ok' | 'error' = 'ok'): void {
   region.dataset.kind = kind;
 }
 
+/** Say a deal was published, with links to its page and to its edit form (built as nodes: the title is user text). */
+export function sayPublished(message: string, slug: string): void {
+  say(message);
+  const region = document.querySelector<HTMLElement>('[data-status]');
+  if (!region) return;
+  const link = (href: string, text: string): HTMLAnchorElement => Object.assign(document.createElement('a'), { href, textContent: text });
+  const path = encodeURIComponent(slug);
+  region.append(' ', link(`/deals/${path}/`, 'View the page'), ' · ', link(`/admin/deal/?slug=${path}`, 'Edit the deal'));
+}
+
+/** Show the pending count in the admin navigation ("Review queue (3)"); quietly nothing when the queue cannot be read. */
+export async function showPendingCount(): Promise<void> {
+  const link = document.querySelector<HTMLElement>('[data-queue-link]');
+  const response = await fetch('/api/v1/admin/submissions?status=pending&limit=1', { credentials: 'same-origin', headers: { Accept: 'application/json' } }).catch(() => undefined);
+  if (!link || !response?.ok) return;
+  const { total } = (await response.json()) as { total: number };
+  link.textContent = `Review queue (${total})`;
+}
+
 /** Text for an API failure: the message and its hint. */
 export function failureText(failure: unknown): string {
   const f = failure as Partial<ApiFailure>;

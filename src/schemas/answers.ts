@@ -133,7 +133,12 @@ export const SubmissionRecordSchema = z
     emailRemovedAt: z.string().optional(),
   })
   .describe('A stored submission: its fields plus review state. `submitter_email` is removed a set number of days after review (`emailRemovedAt` says when).');
-export const SubmissionPageSchema = z.looseObject({ success, submissions: z.array(SubmissionRecordSchema), total: count });
+export const SubmissionPageSchema = z.looseObject({
+  success,
+  submissions: z.array(SubmissionRecordSchema),
+  total: count,
+  deals: z.record(z.string(), DealSchema.partial()).describe('By pending submission id: the deal approving it without edits would publish (category left out when none follows).'),
+});
 export const ApprovedSchema = z.looseObject({ success, deal: DealSchema, submission: SubmissionRecordSchema });
 export const RejectedSchema = z.looseObject({ success, submission: SubmissionRecordSchema });
 

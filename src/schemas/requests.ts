@@ -24,13 +24,18 @@ export const ApprovalSchema = z.object({
   id: filled('the submission id').describe('The submission id.'),
   status: z.enum(DEAL_STATUSES).default('active'),
   category: z.string().optional().describe("A deal category slug. Defaults to the submission's `site_category` (while the catalog has it), else to the deal category matching its `category`; required when neither gives one (`other`)."),
-  title: z.string().max(200).optional().describe('Defaults to the company and the value.'),
+  title: z.string().max(200).optional().describe('Defaults to the company and what it offers, like `Acme Startup Credits`.'),
   slug: z
     .string()
     .max(120)
     .regex(/^(?:[a-z0-9]+(?:-[a-z0-9]+)*)?$/, { error: 'expected lowercase letters, digits and single hyphens, like `acme-credits`' })
     .optional()
-    .describe('Defaults to a slug of the company and the value.'),
+    .describe('Defaults to a slug of the company name, unique in the catalog (`-2`, `-3`… when taken).'),
+  // Read as an object here; its fields are checked by the deal write path, as POST /deals checks them (openapi.ts documents it as DealInput).
+  deal: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('The deal as the admin edited it, with the fields and rules of POST /deals: published exactly as given (its `id` is the submission\'s deal id; `slug` defaults as above). When sent, `status`, `category`, `title` and `slug` above are ignored.'),
 });
 
 export const RejectionSchema = z.object({

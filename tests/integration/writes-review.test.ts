@@ -299,12 +299,28 @@ describe('POST /api/v1/admin/submissions/approve', () => {
     expect((result.body as { deal: Deal }).deal).toMatchObject({ slug: `chosen-${word}`, title: `Chosen ${word}` });
   });
 
-  test('without a chosen slug, the slug is made from the company and value by the one slug maker: transliterated, not stripped', async () => {
+  test('without a chosen title and slug: the title is the company and what it offers, the slug the company name by the one slug maker (transliterated, not stripped)', async () => {
     const word = uniqueWord();
-    const { id } = await submitNew({ company_name: `Café Straße ${word}`, deal_value: 'Скидка 20%' });
+    const { id } = await submitNew({ company_name: `Café Straße ${word}`, deal_value: 'Скидка 20%', category: 'cloud' });
     const result = await admin('POST', '/api/v1/admin/submissions/approve', { id });
     expect(result.status, result.text).toBe(200);
-    expect((result.body as { deal: Deal }).deal.slug).toBe(`cafe-strasse-${word}-skidka-20`);
+    expect((result.body as { deal: Deal }).deal).toMatchObject({ slug: `cafe-strasse-${word}`, title: `Café Straße ${word} Startup Credits`, value: 'Скидка 20%' });
+  });
+
+  test('the default slug is unique against the catalog, drafts included: -2, then -3', async () => {
+    const word = uniqueWord();
+    // A draft holds the company's slug, a published deal the next one.
+    const draft = await admin('POST', '/api/v1/deals', { slug: `dup-${word}`, title: `Dup ${word}`, provider: 'P', category: 'saas-discounts', applicationUrl: 'https://dup.example', draft: true });
+    expect(draft.status, draft.text).toBe(200);
+    const first = await submitNew({ company_name: `Dup ${word}` });
+    const second = await submitNew({ company_name: `Dup ${word}` });
+    // The listing suggests the same slug the approval will use.
+    const page = (await admin('GET', '/api/v1/admin/submissions')).body as { deals: Record<string, Partial<Deal>> };
+    expect(page.deals[first.id]).toMatchObject({ slug: `dup-${word}-2`, title: `Dup ${word} Startup Discount`, category: 'saas-discounts', provider: `Dup ${word}` });
+    const a = await admin('POST', '/api/v1/admin/submissions/approve', { id: first.id });
+    expect((a.body as { deal: Deal }).deal.slug).toBe(`dup-${word}-2`);
+    const b = await admin('POST', '/api/v1/admin/submissions/approve', { id: second.id });
+    expect((b.body as { deal: Deal }).deal.slug).toBe(`dup-${word}-3`);
   });
 
   test('approval from another site (foreign Origin) is 403 and changes nothing', async () => {
@@ -312,6 +328,68 @@ describe('POST /api/v1/admin/submissions/approve', () => {
     const before = repoState(env.repo);
     expectError(await call(env.url, 'POST', '/api/v1/admin/submissions/approve', { cookie: adminCookie, origin: 'https://evil.example', body: { id } }), 403, 'forbidden');
     expectUnchanged(env.repo, before);
+  });
+});
+
+describe('POST /api/v1/admin/submissions/approve with an edited deal', () => {
+  /** The full deal as the admin edited it in the deal form, from the listing's suggestion. */
+  async function edited(id: string, patch: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const page = (await admin('GET', '/api/v1/admin/submissions')).body as { deals: Record<string, Record<string, unknown>> };
+    const suggested = page.deals[id];
+    expect(suggested, `suggestion for ${id}`).toBeDefined();
+    return { ...suggested, ...patch };
+  }
+
+  test('publishes exactly the edited deal in ONE commit authored by the admin; the submission is approved and leaves the queue', async () => {
+    const { id, word, body } = await submitNew();
+    const before = repoState(env.repo);
+    const deal = await edited(id, { title: `Edited ${word} for Startups`, slug: `edited-${word}`, shortDescription: 'Three months free.', tags: ['edited', word], difficulty: 'easy', valueUsd: 300 });
+    const result = await admin('POST', '/api/v1/admin/submissions/approve', { id, deal });
+    expect(result.status, result.text).toBe(200);
+    const answer = result.body as { deal: Deal; submission: SubmissionRecord };
+    expect(answer.deal).toMatchObject({ slug: `edited-${word}`, title: `Edited ${word} for Startups`, tags: ['edited', word], difficulty: 'easy', valueUsd: 300, provider: body.company_name });
+    expect(commitCount(env.repo)).toBe(before.count + 1);
+    expect(changedFiles(env.repo)).toEqual([['A', `content/deals/edited-${word}.md`]]);
+    expect(git(env.repo, 'log', '-1', '--format=%an|%ae').trim()).toBe(`${ADMIN.email}|${ADMIN.email}`);
+    const file = git(env.repo, 'show', `HEAD:content/deals/edited-${word}.md`);
+    expect(file).toContain(`title: Edited ${word} for Startups`);
+    expect(file).toContain('shortDescription: Three months free.');
+    expect(file).toContain('difficulty: easy');
+    expect(porcelain(env.repo)).toBe('');
+    expect(answer.submission).toMatchObject({ id, status: 'approved', dealId: answer.deal.id });
+    expect(await recordFile(id)).toMatchObject({ status: 'approved', reviewedBy: ADMIN.email });
+    expect((await listSubmissions()).map((s) => s.id)).not.toContain(id);
+    expect((await call(env.url, 'GET', `/api/v1/deals?slug=edited-${word}`)).status).toBe(200);
+  });
+
+  test('a bad edited field is 400 naming it; nothing is committed and the submission stays pending', async () => {
+    const { id } = await submitNew();
+    for (const [patch, field] of [[{ applicationUrl: 'not a url' }, 'applicationUrl'], [{ status: 'open' }, 'status'], [{ title: '' }, 'title'], [{ colour: 'red' }, 'colour']] as const) {
+      const before = repoState(env.repo);
+      const result = await admin('POST', '/api/v1/admin/submissions/approve', { id, deal: await edited(id, patch) });
+      expect(expectError(result, 400, 'validation_error').error).toContain(field);
+      expectUnchanged(env.repo, before);
+    }
+    expect(await recordFile(id)).toMatchObject({ status: 'pending' });
+    expect((await listSubmissions()).map((s) => s.id)).toContain(id);
+  });
+
+  test('approved as a draft: the submission is approved, the deal is in no public answer until published', async () => {
+    const { id, word } = await submitNew();
+    const result = await admin('POST', '/api/v1/admin/submissions/approve', { id, deal: await edited(id, { slug: `draft-${word}`, draft: true }) });
+    expect(result.status, result.text).toBe(200);
+    expect((result.body as { deal: Deal }).deal).toMatchObject({ slug: `draft-${word}`, draft: true });
+    expect((await call(env.url, 'GET', `/api/v1/deals?slug=draft-${word}`)).status).toBe(404);
+    expect(await recordFile(id)).toMatchObject({ status: 'approved' });
+  });
+
+  test('an edited slug another deal has is 400 conflict; nothing is committed', async () => {
+    const { id } = await submitNew();
+    const taken = (expectDealList((await call(env.url, 'GET', '/api/v1/deals?limit=1')).body).deals[0] as Deal).slug;
+    const before = repoState(env.repo);
+    expectError(await admin('POST', '/api/v1/admin/submissions/approve', { id, deal: await edited(id, { slug: taken }) }), 400, 'conflict');
+    expectUnchanged(env.repo, before);
+    expect(await recordFile(id)).toMatchObject({ status: 'pending' });
   });
 });
 
