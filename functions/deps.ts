@@ -28,6 +28,7 @@ import { MemorySearchGapStore } from './search-gaps/store.ts';
 import { builtSite, type BuiltSite } from './site/live-pages.ts';
 import type { AstroRender } from './site/site.ts';
 import { Notifier } from './notify/notifier.ts';
+import { utcDay } from './utc-day.ts';
 
 export interface Deps {
   config: Config;
@@ -109,7 +110,7 @@ export function createDeps(
       replace: (next) => {
         state = createCatalogState(next, PINNED);
       },
-      today: () => clock().toISOString().slice(0, 10),
+      today: () => utcDay(clock()),
       baseUrl: listenUrl(config),
     }),
     submissions,
@@ -124,7 +125,7 @@ export function createDeps(
     lifecycle: lifecycleTable(config.apiLifecycle),
     rateLimits: new RateLimits({ enabled: config.rateLimits, redis: redis?.client, log }),
     redis,
-    searchGaps: new SearchGaps(redis ? new RedisSearchGapStore(redis.client, redis.failed) : new MemorySearchGapStore(), () => deps.clock().toISOString().slice(0, 10)),
+    searchGaps: new SearchGaps(redis ? new RedisSearchGapStore(redis.client, redis.failed) : new MemorySearchGapStore(), () => utcDay(deps.clock())),
     notify: new Notifier({
       settings: config.notify,
       log,

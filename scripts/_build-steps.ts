@@ -11,12 +11,13 @@ import { recordBuiltCommit } from '../functions/store/content-sync.ts';
 import { inputsFingerprint } from '../src/pipeline/fingerprint.ts';
 import { runPipeline } from '../src/pipeline/build.ts';
 import { readContent } from '../src/pipeline/read-content.ts';
+import { utcDay } from '../functions/utc-day.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BUILD_INFO = 'build-info.json';
 
 /** Today as YYYY-MM-DD (for the passed-expiry warning). */
-export const today = (): string => new Date().toISOString().slice(0, 10);
+export const today = (): string => utcDay(new Date());
 
 /** Parse, validate, index and emit; prints every diagnostic. Returns false on content errors. */
 export async function buildContent(config: Config, print: (line: string) => void = console.error): Promise<boolean> {
@@ -71,7 +72,7 @@ export function buildInputs(config: Config): Promise<string> {
 }
 
 /** True when `generated/` and the site were built from the current inputs. */
-export async function isBuildCurrent(config: Config): Promise<boolean> {
+async function isBuildCurrent(config: Config): Promise<boolean> {
   const info = await builtWith(config);
   return info !== undefined && info.inputs === (await buildInputs(config));
 }
@@ -80,7 +81,7 @@ export async function isBuildCurrent(config: Config): Promise<boolean> {
  * True when a complete build for these folders and this address exists, whatever its inputs:
  * a failed content build leaves it as it was (the site build, which empties `dist/`, never ran).
  */
-export async function hasGoodBuild(config: Config): Promise<boolean> {
+async function hasGoodBuild(config: Config): Promise<boolean> {
   return (await builtWith(config)) !== undefined && existsSync(join(config.generatedDir, 'catalog.json')) && existsSync(join(config.distDir, 'client'));
 }
 

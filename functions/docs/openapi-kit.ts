@@ -152,3 +152,31 @@ export const etag = headerRefs(['ETag']);
 /** What a cacheable public read carries. */
 export const cached = { ...headerRefs(['ETag', 'Server-Timing']), 'Cache-Control': CACHE_CONTROL };
 export const notModified = (headers: Json = etag): Json => answer('Not modified: `If-None-Match` names the current ETag.', { headers });
+
+// --- record parameters (admin routes) ---
+
+/** The `If-Match` header of a record write. */
+export const IF_MATCH = (noun: string): Json => ({ name: 'If-Match', in: 'header', required: false, schema: { type: 'string' }, description: `The ${noun}'s ETag from GET; 412 when it changed since.` });
+
+/** The parameters of a record DELETE: `id`, `ids`, `slug` and `If-Match`. */
+export function deleteParameters(noun: string, example: { id?: string | undefined; slug?: string | undefined }): Json[] {
+  const required = 'One of `id`, `ids` or `slug` is required.';
+  const [id, slug] = nameParameters(noun, example, required);
+  return [id, { ...id, name: 'ids', description: `Comma-separated ${noun} ids. ${required}` }, slug, IF_MATCH(noun)] as Json[];
+}
+
+/** `id` and `slug` query parameters naming one record (`required`: the sentence saying which is needed). */
+export function nameParameters(noun: string, example: { id?: string | undefined; slug?: string | undefined }, required: string): Json[] {
+  return [
+    { name: 'id', in: 'query', description: `A ${noun} id. ${required}`, schema: { type: 'string' }, ...(example.id ? { example: example.id } : {}) },
+    { name: 'slug', in: 'query', description: `A ${noun} slug. ${required}`, schema: { type: 'string' }, ...(example.slug ? { example: example.slug } : {}) },
+  ];
+}
+
+/** `limit` and `offset` of a paged admin list (`maxOffset`: how far it reaches, when it is bounded). */
+export function pageParameters(page: { default: number; max: number }, maxOffset?: number): Json[] {
+  return [
+    { name: 'limit', in: 'query', description: `Page size; above ${page.max} it is capped at ${page.max}.`, schema: { type: 'integer', minimum: 1, default: page.default } },
+    { name: 'offset', in: 'query', description: 'How many to skip.', schema: { type: 'integer', minimum: 0, ...(maxOffset === undefined ? {} : { maximum: maxOffset }), default: 0 } },
+  ];
+}

@@ -7,18 +7,8 @@ import { deleteStartups, getAdminStartups, postStartups, putStartups, STARTUP_PA
 import { getDealHistory, getStartupHistory, HISTORY_PAGE, HISTORY_REACH, postDealRevert, postStartupRevert } from '../writes/record-history.ts';
 import type { Handler } from '../deps.ts';
 import type { CatalogExamples } from '../docs/examples.ts';
-import { errors, etag, json, notModified, ok, ref, type Json } from '../docs/openapi-kit.ts';
+import { deleteParameters, errors, etag, IF_MATCH, json, nameParameters, notModified, ok, pageParameters, ref, type Json } from '../docs/openapi-kit.ts';
 import type { ApiRoute } from './routes.ts';
-
-/** The `If-Match` header of a record write. */
-export const IF_MATCH = (noun: string): Json => ({ name: 'If-Match', in: 'header', required: false, schema: { type: 'string' }, description: `The ${noun}'s ETag from GET; 412 when it changed since.` });
-
-/** The parameters of a record DELETE: `id`, `ids`, `slug` and `If-Match`. */
-export function deleteParameters(noun: string, example: { id?: string | undefined; slug?: string | undefined }): Json[] {
-  const required = 'One of `id`, `ids` or `slug` is required.';
-  const [id, slug] = nameParameters(noun, example, required);
-  return [id, { ...id, name: 'ids', description: `Comma-separated ${noun} ids. ${required}` }, slug, IF_MATCH(noun)] as Json[];
-}
 
 export const ADMIN_RECORD_ROUTES: readonly ApiRoute[] = [
   startupsRow(),
@@ -27,22 +17,6 @@ export const ADMIN_RECORD_ROUTES: readonly ApiRoute[] = [
 ];
 
 // --- internal ---
-
-/** `id` and `slug` query parameters naming one record (`required`: the sentence saying which is needed). */
-function nameParameters(noun: string, example: { id?: string | undefined; slug?: string | undefined }, required: string): Json[] {
-  return [
-    { name: 'id', in: 'query', description: `A ${noun} id. ${required}`, schema: { type: 'string' }, ...(example.id ? { example: example.id } : {}) },
-    { name: 'slug', in: 'query', description: `A ${noun} slug. ${required}`, schema: { type: 'string' }, ...(example.slug ? { example: example.slug } : {}) },
-  ];
-}
-
-/** `limit` and `offset` of a paged admin list (`maxOffset`: how far it reaches, when it is bounded). */
-function pageParameters(page: { default: number; max: number }, maxOffset?: number): Json[] {
-  return [
-    { name: 'limit', in: 'query', description: `Page size; above ${page.max} it is capped at ${page.max}.`, schema: { type: 'integer', minimum: 1, default: page.default } },
-    { name: 'offset', in: 'query', description: 'How many to skip.', schema: { type: 'integer', minimum: 0, ...(maxOffset === undefined ? {} : { maximum: maxOffset }), default: 0 } },
-  ];
-}
 
 /** `/admin/startups`: list or look up, create, update, delete. */
 function startupsRow(): ApiRoute {

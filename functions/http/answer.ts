@@ -161,7 +161,7 @@ function bytesResponse(status: number, body: Uint8Array | undefined, headers: Re
   return body && status !== 304 ? new BytesResponse(body, { status, headers }) : new Response(null, { status, headers });
 }
 
-/** A response of stored bytes (the answer cache), writable by adapters without streaming. */
+/** A response of stored bytes (the answer cache), writable by adapters without streaming; `headers` as `headerFields` gave them. */
 export function storedResponse(status: number, headers: Record<string, string>, body: Uint8Array): Response {
-  return bytesResponse(status, body, headers);
+  return BytesResponse.withCheckedFields(body, status, headers);
 }

@@ -12,7 +12,7 @@ import type { Deps } from '../deps.ts';
 import { lifecycleHeaders } from './lifecycle.ts';
 import { Metrics, routeGroup } from '../ops/metrics.ts';
 import { answerResponse, errorAnswer, rawBody, replayOf, storedResponse, type Replay } from './answer.ts';
-import { appendHeader, hasHeader, headerFields, setHeader } from './bytes-response.ts';
+import { appendHeader, checkedFields, hasHeader, headerFields, setCheckedFields, setHeader } from './bytes-response.ts';
 import { chooseCoding } from './compress.ts';
 import { ApiError, asApiError } from './errors.ts';
 import { MAX_CACHED_QUERY_LENGTH } from '../reads/prepared-cache.ts';
@@ -123,13 +123,13 @@ export function observe(deps: Pick<Deps, 'log'>, metrics: Metrics): Middleware {
 }
 
 // Computed once: every response carries them (SECURITY.md).
-const PLAIN_HEADERS = Object.entries(securityHeaders(false));
-const SECURE_HEADERS = Object.entries(securityHeaders(true));
+const PLAIN_HEADERS = checkedFields(securityHeaders(false));
+const SECURE_HEADERS = checkedFields(securityHeaders(true));
 
 /** The request id and the security headers, on every response. */
 export const identify: Middleware = async (_request, context, next) => {
   const response = await next();
-  for (const [name, value] of context.https ? SECURE_HEADERS : PLAIN_HEADERS) setHeader(response, name, value);
+  setCheckedFields(response, context.https ? SECURE_HEADERS : PLAIN_HEADERS);
   setHeader(response, 'X-Request-Id', context.requestId);
   return response;
 };
@@ -153,6 +153,7 @@ export function rateLimit(deps: Pick<Deps, 'rateLimits' | 'clock'>): Middleware 
 }
 
 const EXPOSED_HEADERS = 'API-Version, ETag, Link, Retry-After, RateLimit, RateLimit-Policy, Server-Timing, Deprecation, Sunset, X-Request-Id';
+const CORS_FIELDS = checkedFields({ 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': EXPOSED_HEADERS });
 const ALLOWED_HEADERS = 'Content-Type, If-None-Match, If-Match, Accept, Accept-Encoding, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, Search-Intent';
 
 /**
@@ -168,8 +169,7 @@ export const cors: Middleware = async (request, context, next) => {
   if (route && granted.length === 0) return response;
   const asked = context.method === 'OPTIONS' ? request.headers.get('access-control-request-method')?.toUpperCase() : undefined;
   if (asked && !granted.includes(asked)) return response;
-  setHeader(response, 'Access-Control-Allow-Origin', '*');
-  setHeader(response, 'Access-Control-Expose-Headers', EXPOSED_HEADERS);
+  setCheckedFields(response, CORS_FIELDS);
   if (context.method === 'OPTIONS' && response.status === 204) {
     setHeader(response, 'Access-Control-Allow-Methods', granted.join(', '));
     setHeader(response, 'Access-Control-Allow-Headers', ALLOWED_HEADERS);
@@ -178,11 +178,13 @@ export const cors: Middleware = async (request, context, next) => {
   return response;
 };
 
+const VERSION_FIELDS = checkedFields({ 'API-Version': API_VERSION });
+
 /** `API-Version` on every response (SPEC "Versioning"); the successor link on `/api` aliases; the lifecycle signals of a deprecated route. */
 export function versioning(deps: Pick<Deps, 'lifecycle'>): Middleware {
   return async (_request, context, next) => {
     const response = await next();
-    setHeader(response, 'API-Version', API_VERSION);
+    setCheckedFields(response, VERSION_FIELDS);
     if (context.target.kind !== 'api') return response;
     const { route, alias, path } = context.target.api;
     const { url } = context;
@@ -229,8 +231,9 @@ export function answerCache(deps: Pick<Deps, 'state' | 'prepared'>): Middleware 
     }
     const response = await next();
     const body = rawBody(response);
+    if (response.status !== 200 || !body) return response;
     const { fields: headers, cookies } = headerFields(response);
-    if (response.status === 200 && body && cookies.length === 0 && headers['cache-control']?.startsWith('public')) {
+    if (cookies.length === 0 && headers['cache-control']?.startsWith('public')) {
       deps.prepared.set('response', key, version, { status: 200, headers: { ...headers, 'server-timing': 'cache;desc="hit"' }, body, replay: replayOf(response) }, body.byteLength);
     }
     return response;

@@ -23,7 +23,7 @@ import { getCategories } from '../reads/categories.ts';
 import { getDeals } from '../reads/deals.ts';
 import { getHealth } from '../reads/health.ts';
 import { getOidcCallback, getOidcStart } from '../auth/oidc-login.ts';
-import { approveSubmission, getSubmissions, rejectSubmission } from '../writes/review.ts';
+import { approveSubmission, getSubmissions, rejectSubmission, SUBMISSION_PAGE } from '../writes/review.ts';
 import { getSearchGaps } from '../reads/search-gaps.ts';
 import { getDrafts } from '../reads/admin-drafts.ts';
 import { getPreview, postPreview } from '../site/preview.ts';
@@ -34,9 +34,9 @@ import { agentCard, apiCatalog, API_CATALOG_TYPE, authorizationServerMetadata, j
 import { documentText } from '../docs/document-cache.ts';
 import type { CatalogExamples } from '../docs/examples.ts';
 import { openApiDocument } from '../docs/openapi.ts';
-import { answer, cached, CACHE_CONTROL, component, errors, etag, forms, headerRefs, json, LOCATION, MCP_HEADERS, notModified, ok, parameters, plainHeader, ref, SET_COOKIE, type Json } from '../docs/openapi-kit.ts';
+import { answer, cached, CACHE_CONTROL, component, deleteParameters, errors, etag, forms, headerRefs, IF_MATCH, json, LOCATION, MCP_HEADERS, notModified, ok, pageParameters, parameters, plainHeader, ref, SET_COOKIE, type Json } from '../docs/openapi-kit.ts';
 import type { PolicyName } from './rate-limits.ts';
-import { ADMIN_RECORD_ROUTES, deleteParameters, IF_MATCH } from './admin-record-routes.ts';
+import { ADMIN_RECORD_ROUTES } from './admin-record-routes.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -338,8 +338,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
           description: 'Submissions from the private submission store, newest first, a page at a time; reviewed ones come from its archive. `total` counts every match.',
           parameters: [
             { name: 'status', in: 'query', description: 'Which submissions.', schema: { type: 'string', enum: ['pending', 'approved', 'rejected', 'all'], default: 'pending' } },
-            { name: 'limit', in: 'query', description: 'Page size; above 1000 it is capped at 1000.', schema: { type: 'integer', minimum: 1, default: 200 } },
-            { name: 'offset', in: 'query', description: 'How many to skip.', schema: { type: 'integer', minimum: 0, default: 0 } },
+            ...pageParameters(SUBMISSION_PAGE),
           ],
           responses: {
             '200': ok('One page of submissions.', ref('SubmissionPage'), { headers: etag }),

@@ -4,6 +4,7 @@
  * default (per process, lost on restart); in Redis when REDIS_URL is set, so instances share
  * one list (redis-store.ts).
  */
+import { utcDay } from '../utc-day.ts';
 
 export type SearchOutcome = 'zero' | 'low' | 'found';
 
@@ -82,5 +83,5 @@ export function lastDays(today: string, count: number): string[] {
 function dayBefore(day: string, back: number): string {
   const at = new Date(`${day}T00:00:00Z`);
   at.setUTCDate(at.getUTCDate() - back);
-  return at.toISOString().slice(0, 10);
+  return utcDay(at);
 }

@@ -16,6 +16,7 @@ import { recordFromBody } from '../writes/admin-records.ts';
 import { DEALS, STARTUPS } from '../writes/record-kinds.ts';
 import { invalidRecord } from '../writes/record-writes.ts';
 import { LIVE_PAGE_ROUTE } from './live-pages.ts';
+import { utcDay } from '../utc-day.ts';
 
 export type PreviewDeps = SessionDeps & Pick<Deps, 'render' | 'config'>;
 
@@ -50,7 +51,7 @@ export async function postPreview(request: Request, deps: PreviewDeps): Promise<
   const read = asJsonObject(await readBody(request));
   const body = form ? asJsonObject(parsedField(read.deal), 'deal') : read;
   const catalog = deps.state().catalog;
-  const today = deps.clock().toISOString().slice(0, 10);
+  const today = utcDay(deps.clock());
   const { record: deal, replaces } = recordFromBody(catalog, DEALS, body, today);
   const removals = replaces && replaces.slug !== deal.slug ? [replaces.slug] : [];
   const checked = new ContentSnapshot(catalog).withChanges(DEALS.files, [deal], removals, today);

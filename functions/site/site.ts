@@ -1,8 +1,7 @@
 /**
  * The site as a Web handler, `Request → Response`: built files from Astro's output; pages
  * whose catalog content changed since the build, rendered live (once per catalog version)
- * with their Markdown twins; Astro's on-demand pages (search results); the monogram logo of a
- * record created since the build; then the 404 page.
+ * with their Markdown twins; Astro's on-demand pages (search results); then the 404 page.
  * Platform-neutral: an adapter passes every request that is not for the API, the documents
  * or the metrics, and adds the headers every answer carries (security headers, request id).
  */
@@ -69,7 +68,7 @@ export function createSite(
       const renderPage = async () => render?.(new Request(new URL(changed.path, request.url), { headers: request.headers }), locals(changed.page), { route: LIVE_PAGE_ROUTE, errorPage });
       return (await livePages.serve(request, changed.path, catalog.version, renderPage)) ?? notFound(request);
     }
-    // On-demand pages (search results) render from the live catalog; a record created since the build shows its monogram.
+    // On-demand pages (search results) render from the live catalog.
     return (
       (await serveStatic(request, clientDir, path)) ??
       (await render?.(webRequest(request), locals(), { errorPage })) ??

@@ -11,6 +11,7 @@ import { asJsonObject, readBody } from '../http/request-body.ts';
 import { createRecord, deleteRecords, invalid, merge, newRecord, NO_STORE, slugFor, updateRecord, type AdminWriteDeps } from './admin-records.ts';
 import { DEALS } from './record-kinds.ts';
 import { applyChange } from './record-writes.ts';
+import { utcDay } from '../utc-day.ts';
 
 /** An admin's session, then a deal write. */
 export type AdminDealDeps = AdminWriteDeps;
@@ -22,7 +23,7 @@ export async function postDeals(request: Request, deps: AdminDealDeps): Promise<
 
   if (!Array.isArray(body.deals) || body.deals.length === 0) throw invalid(DEALS, 'deals must be a non-empty array of deals.');
   const inputs = body.deals.map((item, index) => ({ index, input: asJsonObject(item, `deals[${index}]`) }));
-  const today = deps.clock().toISOString().slice(0, 10);
+  const today = utcDay(deps.clock());
   let created = 0;
   let slugs: string[] = [];
   await applyChange(deps, DEALS, (catalog) => {

@@ -17,6 +17,7 @@ import { asJsonObject, readBody } from '../http/request-body.ts';
 import type { Session } from '../auth/session.ts';
 import type { RecordKind } from './record-kinds.ts';
 import { applyChange, type RecordWriteDeps } from './record-writes.ts';
+import { utcDay } from '../utc-day.ts';
 
 /** An admin's session, then a record write. */
 export type AdminWriteDeps = SessionDeps & RecordWriteDeps;
@@ -28,7 +29,7 @@ const encoder = new TextEncoder();
 /** Create one record from `body` (already read), as `session`'s admin; answers the record with its ETag. */
 export async function createRecord<T extends ContentRecord>(request: Request, deps: AdminWriteDeps, kind: RecordKind<T>, session: Session, body: Record<string, unknown>): Promise<Response> {
   const slug = slugFor(kind, body, kind.noun);
-  const today = deps.clock().toISOString().slice(0, 10);
+  const today = utcDay(deps.clock());
   await applyChange(deps, kind, (catalog) => {
     if (kind.bySlug(catalog).has(slug)) {
       throw new ApiError(400, 'conflict', `A ${kind.noun} with slug \`${slug}\` already exists.`, { hint: `Choose another slug, or update the ${kind.noun} with PUT.` });
@@ -48,7 +49,7 @@ export async function updateRecord<T extends ContentRecord>(request: Request, de
   if (id === undefined && slug === undefined) throw invalid(kind, `id or slug is required to name the ${kind.noun} to update.`);
   const changes: Record<string, unknown> = { ...body };
   delete changes.id;
-  const today = deps.clock().toISOString().slice(0, 10);
+  const today = utcDay(deps.clock());
   let finalSlug = '';
   await applyChange(deps, kind, (catalog) => {
     // With an id, the id names the record and a different slug renames it. Drafts too: `draft: false` (or `null`) publishes one.

@@ -13,6 +13,7 @@ import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
 import { StoreConflictError, StoreUnavailableError, type ContentChange } from '../store/content-store.ts';
 import { DEALS, type RecordKind } from './record-kinds.ts';
+import { utcDay } from '../utc-day.ts';
 
 /** What a record write uses: the write queue and the store it commits to, the catalog it checks against and replaces, the time, the log. */
 export type RecordWriteDeps = Pick<Deps, 'content' | 'store' | 'state' | 'replaceCatalog' | 'clock' | 'log'>;
@@ -54,7 +55,7 @@ export function applyChange<T extends ContentRecord>(deps: RecordWriteDeps, kind
       await change.afterCommit?.();
       return { commit: deps.content.status().indexedCommit };
     }
-    const today = deps.clock().toISOString().slice(0, 10);
+    const today = utcDay(deps.clock());
     const next = new ContentSnapshot(current).withChanges(kind.files, change.upserts, change.removals, today, await filesOf(deps, kind, current, change.upserts));
     if (!next.value) throw invalidRecord(kind, next.diagnostics);
     const written = new Set(change.upserts.map((r) => r.slug));

@@ -22,6 +22,7 @@ import { wholeParam } from '../http/params.ts';
 import { validBody } from '../http/valid-body.ts';
 import { submissionRefusal } from '../submissions/refusal.ts';
 import type { StatusFilter, SubmissionRecord } from '../submissions/store.ts';
+import { utcDay } from '../utc-day.ts';
 
 /** What every review operation uses: an admin's session, the submission store, the log (its refusals), the submitter's notice, the catalog (suggested deals). */
 export type ReviewDeps = SessionDeps & Pick<Deps, 'submissions' | 'log' | 'notify' | 'state' | 'clock'>;
@@ -29,7 +30,8 @@ export type ReviewDeps = SessionDeps & Pick<Deps, 'submissions' | 'log' | 'notif
 const NO_STORE = { 'Cache-Control': 'no-store' };
 const REVIEW_STATES = ['pending', 'approved', 'rejected', 'all'] as const;
 /** Submissions per listing page: by default, and at most (more is capped, like `limit` on deals). */
-const PAGE = { default: 200, max: 1000 };
+/** The review queue's page size: its default and its cap. */
+export const SUBMISSION_PAGE = { default: 200, max: 1000 };
 
 export async function getSubmissions(request: Request, deps: ReviewDeps): Promise<Response> {
   await requireAdmin(request, deps);
@@ -38,11 +40,11 @@ export async function getSubmissions(request: Request, deps: ReviewDeps): Promis
   if (!(REVIEW_STATES as readonly string[]).includes(status)) {
     throw new ApiError(400, 'validation_error', `Invalid value for query parameter \`status\`.`, { hint: `Allowed values: ${REVIEW_STATES.join(', ')}.` });
   }
-  const limit = Math.min(wholeParam(params, 'limit', PAGE.default, 1), PAGE.max);
+  const limit = Math.min(wholeParam(params, 'limit', SUBMISSION_PAGE.default, 1), SUBMISSION_PAGE.max);
   const offset = wholeParam(params, 'offset', 0, 0);
   const { submissions, total } = await refusedAs503(deps, () => deps.submissions.list(status as StatusFilter, { limit, offset }));
   // What approving each pending one as it is would publish: the prefill of "Edit and approve".
-  const today = deps.clock().toISOString().slice(0, 10);
+  const today = utcDay(deps.clock());
   const deals = Object.fromEntries(submissions.filter((s) => s.status === 'pending').map((s) => [s.id, suggestedDeal(deps.state().catalog, s, today)]));
   return answerResponse(request, jsonAnswer(200, { success: true, submissions, total, deals }, NO_STORE));
 }
@@ -62,7 +64,7 @@ export async function approveSubmission(request: Request, deps: ReviewDeps & Dea
       const afterCommit = () => markReviewed(deps, approved);
       // Published before, but the private store failed to record it (a crash, a full disk): record it now.
       if (catalog.editable.dealById.has(dealId)) return { upserts: [], removals: [], message: '', actor: session.email, afterCommit };
-      const deal = approvedDeal(catalog, submission, body, deps.clock().toISOString().slice(0, 10));
+      const deal = approvedDeal(catalog, submission, body, utcDay(deps.clock()));
       if (catalog.editable.dealBySlug.has(deal.slug)) throw new ApiError(400, 'conflict', `A deal with slug \`${deal.slug}\` already exists.`, { hint: 'Send another `slug`.' });
       // Only ids in the message: the slug and title are made from what the submitter typed.
       return { upserts: [deal], removals: [], message: `Approve submission ${submission.id}: publish deal ${dealId}`, actor: session.email, afterCommit };

@@ -17,11 +17,11 @@ import { FAILURE_MEMORY_MS, LogoCache } from './logo-cache.ts';
 import { MAX_LOGO_BYTES, optimiseLogo } from './logo-image.ts';
 import { LOGO_INDEX_FILE, type LogoIndex } from './logo-index.ts';
 
-export const LOGO_KINDS = ['deals', 'startups'] as const;
-export type LogoKind = (typeof LOGO_KINDS)[number];
+const LOGO_KINDS = ['deals', 'startups'] as const;
+type LogoKind = (typeof LOGO_KINDS)[number];
 
 /** File types an editor may commit, in the order one is chosen when a slug has several. */
-export const LOGO_EXTENSIONS = ['.svg', '.png', '.webp', '.avif', '.jpg', '.jpeg', '.gif'] as const;
+const LOGO_EXTENSIONS = ['.svg', '.png', '.webp', '.avif', '.jpg', '.jpeg', '.gif'] as const;
 
 export interface LogoOptions {
   contentDir: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appendHeader, BytesResponse, hasHeader, headerFields, setHeader } from '../../functions/http/bytes-response.ts';
+import { appendHeader, BytesResponse, checkedFields, hasHeader, headerFields, setCheckedFields, setHeader } from '../../functions/http/bytes-response.ts';
 
 const json = '{"deal":"Café ✓"}';
 const make = () => new BytesResponse(new TextEncoder().encode(json), { status: 201, headers: { 'Content-Type': 'application/json' } });
@@ -83,5 +83,26 @@ describe('header fields set through the helpers', () => {
     }
     expect(() => setHeader(make(), 'X-Name', 'Café ✓')).toThrow(TypeError);
     expect(() => new BytesResponse(new Uint8Array(1), { status: 200, headers: { 'X-Bad': 'a\nb' } })).toThrow(TypeError);
+  });
+
+  it('checked once: checkedFields refuses what Headers refuses, and fields it made land as set', () => {
+    expect(() => checkedFields({ 'X-Bad': 'a\r\nb' })).toThrow(TypeError);
+    expect(() => checkedFields({ 'Bad Name': 'x' })).toThrow(TypeError);
+    const fields = checkedFields({ 'X-Frame-Options': ' DENY ', 'API-Version': 'v1' });
+    expect(fields).toEqual([['x-frame-options', 'DENY'], ['api-version', 'v1']]);
+    for (const response of [make(), new Response('x')]) {
+      setCheckedFields(response, fields);
+      expect([response.headers.get('x-frame-options'), response.headers.get('api-version')]).toEqual(['DENY', 'v1']);
+    }
+  });
+
+  it('a stored answer rebuilt from headerFields has the same fields, and its own map', async () => {
+    const stored = headerFields(steps(make())).fields;
+    const first = BytesResponse.withCheckedFields(new Uint8Array([1, 2]), 200, stored);
+    const second = BytesResponse.withCheckedFields(new Uint8Array([1, 2]), 200, stored);
+    setHeader(first, 'X-Request-Id', 'r-2');
+    expect(headerFields(second).fields).toEqual(stored);
+    expect(Object.fromEntries(first.headers)).toEqual({ ...stored, 'x-request-id': 'r-2' });
+    expect([first.status, [...(await first.bytes())]]).toEqual([200, [1, 2]]);
   });
 });
