@@ -12,7 +12,7 @@ import { requireAdmin, type SessionDeps } from '../auth/guard.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
 import { asJsonObject, isFormBody, jsonDepthExceeds, MAX_JSON_DEPTH, readBody } from '../http/request-body.ts';
-import { recordFromBody } from '../writes/admin-records.ts';
+import { recordFromBody, replacing } from '../writes/admin-records.ts';
 import { DEALS, STARTUPS } from '../writes/record-kinds.ts';
 import { invalidRecord } from '../writes/record-writes.ts';
 import { LIVE_PAGE_ROUTE } from './live-pages.ts';
@@ -53,8 +53,9 @@ export async function postPreview(request: Request, deps: PreviewDeps): Promise<
   const catalog = deps.state().catalog;
   const today = utcDay(deps.clock());
   const { record: deal, replaces } = recordFromBody(catalog, DEALS, body, today);
-  const removals = replaces && replaces.slug !== deal.slug ? [replaces.slug] : [];
-  const checked = new ContentSnapshot(catalog).withChanges(DEALS.files, [deal], removals, today);
+  // As saving places it: a slug another deal has is the same 400 conflict.
+  const { upserts, removals } = replacing(catalog, DEALS, replaces, deal);
+  const checked = new ContentSnapshot(catalog).withChanges(DEALS.files, upserts, removals, today);
   if (!checked.value) throw invalidRecord(DEALS, checked.diagnostics);
   // The deal as validation stores it (defaults filled, links normalised).
   const stored = checked.value.changed.find((d) => d.slug === deal.slug) ?? deal;

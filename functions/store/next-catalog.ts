@@ -42,8 +42,10 @@ export async function nextCatalog(current: Catalog, paths: readonly string[] | u
 
 // --- internal ---
 
-const DEAL_FILE = /^deals\/[^/]+\.md$/;
-const STARTUP_FILE = /^startups\/[^/]+\.md$/;
+// Names the store reads (content-store.ts assertSafePath); any other name (a space in it) takes
+// the whole build, which reports it as a bad file name instead of failing the read.
+const DEAL_FILE = /^deals\/[A-Za-z0-9][A-Za-z0-9._-]*\.md$/;
+const STARTUP_FILE = /^startups\/[A-Za-z0-9][A-Za-z0-9._-]*\.md$/;
 
 /** Files of one folder by slug: the texts of those there, the slugs of those gone. */
 interface Changed {

@@ -13,10 +13,8 @@ import { DEALS } from './record-kinds.ts';
 import { applyChange } from './record-writes.ts';
 import { utcDay } from '../utc-day.ts';
 
-/** An admin's session, then a deal write. */
-export type AdminDealDeps = AdminWriteDeps;
-
-export async function postDeals(request: Request, deps: AdminDealDeps): Promise<Response> {
+/** POST /deals: one deal (or `{ deals: [...] }`, several in one commit), after the admin's session is checked. */
+export async function postDeals(request: Request, deps: AdminWriteDeps): Promise<Response> {
   const session = await requireAdmin(request, deps);
   const body = asJsonObject(await readBody(request, 32 * 1024 * 1024));
   if (!('deals' in body)) return createRecord(request, deps, DEALS, session, body);
@@ -44,6 +42,6 @@ export async function postDeals(request: Request, deps: AdminDealDeps): Promise<
   return answerResponse(request, jsonAnswer(200, { success: true, created, updated: slugs.length - created, deleted: 0, slugs }, NO_STORE));
 }
 
-export const putDeals = (request: Request, deps: AdminDealDeps): Promise<Response> => updateRecord(request, deps, DEALS);
+export const putDeals = (request: Request, deps: AdminWriteDeps): Promise<Response> => updateRecord(request, deps, DEALS);
 
-export const deleteDeals = (request: Request, deps: AdminDealDeps): Promise<Response> => deleteRecords(request, deps, DEALS);
+export const deleteDeals = (request: Request, deps: AdminWriteDeps): Promise<Response> => deleteRecords(request, deps, DEALS);

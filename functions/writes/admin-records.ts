@@ -87,6 +87,7 @@ export async function deleteRecords<T extends ContentRecord>(request: Request, d
     if (missing.length > 0) throw notFound(kind, missing.join(', '));
     records = [...targets.values()];
     if (records.length === 1) checkIfMatch(request, kind, records[0] as T);
+    else if (request.headers.has('if-match')) throw invalid(kind, `If-Match names one ${kind.noun}'s version; a delete of ${records.length} cannot be checked against it.`);
     return {
       upserts: [],
       removals: records.map((r) => r.slug),
@@ -144,7 +145,7 @@ export function replacing<T extends ContentRecord>(catalog: Catalog, kind: Recor
 export function checkIfMatch<T extends ContentRecord>(request: Request, kind: RecordKind<T>, record: T | undefined): void {
   const ifMatch = request.headers.get('if-match');
   if (ifMatch === null) return;
-  if (!record || !matchesEtag(ifMatch, recordEtag(kind, record)) || (ifMatch.trim() !== '*' && ifMatch.trim().startsWith('W/'))) {
+  if (!record || !matchesStrongly(ifMatch, recordEtag(kind, record))) {
     throw new ApiError(412, 'conflict', `The ${kind.noun} has changed since you read it.`, {
       hint: `GET the ${kind.noun} again, re-apply your change and send the new ETag in If-Match.`,
     });
@@ -212,4 +213,13 @@ function updateVerb(current: ContentRecord, updated: ContentRecord): string {
   if (current.draft === true && updated.draft !== true) return 'Publish';
   if (current.draft !== true && updated.draft === true) return 'Unpublish';
   return 'Update';
+}
+
+/** `If-Match` by strong comparison (RFC 9110 §8.8.3.2): `*`, or one listed tag that is not weak and names the record. */
+function matchesStrongly(ifMatch: string, etag: string): boolean {
+  if (ifMatch.trim() === '*') return true;
+  return ifMatch.split(',').some((candidate) => {
+    const tag = candidate.trim();
+    return !tag.startsWith('W/') && matchesEtag(tag, etag);
+  });
 }

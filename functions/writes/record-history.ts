@@ -53,15 +53,14 @@ export async function getHistory<T extends ContentRecord>(request: Request, deps
 export async function postRevert<T extends ContentRecord>(request: Request, deps: AdminWriteDeps, kind: RecordKind<T>): Promise<Response> {
   const session = await requireAdmin(request, deps);
   const body = await validBody(request, RevertSchema);
-  let slug = '';
-  const { commit } = await applyChange(deps, kind, async (catalog) => {
-    const { record, path } = locate(catalog, kind, body);
+  // Read outside the write queue (a commit's text never changes): a long history search holds up no other write.
+  const version = await versionAt(deps, kind, locate(deps.state().catalog, kind, body).path, body.commit);
+  const { commit } = await applyChange(deps, kind, (catalog) => {
+    const { record } = locate(catalog, kind, body);
     checkIfMatch(request, kind, record);
-    const version = await versionAt(deps, kind, path, body.commit);
-    slug = version.slug;
     return { ...replacing(catalog, kind, record, version), message: `Revert ${kind.noun} ${version.slug} to ${body.commit.slice(0, 12)}`, actor: session.email };
   });
-  return recordAnswer(request, deps, kind, slug, { ...(commit ? { commit } : {}), revertedTo: body.commit });
+  return recordAnswer(request, deps, kind, version.slug, { ...(commit ? { commit } : {}), revertedTo: body.commit });
 }
 
 export const getDealHistory = (request: Request, deps: AdminWriteDeps): Promise<Response> => getHistory(request, deps, DEALS);

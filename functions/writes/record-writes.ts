@@ -8,16 +8,14 @@ import type { Catalog } from '../../src/catalog/catalog.ts';
 import type { Diagnostic } from '../../src/pipeline/diagnostics.ts';
 import { ContentSnapshot } from '../../src/pipeline/content-snapshot.ts';
 import { recordPath, type ContentRecord } from '../../src/pipeline/record-files.ts';
-import type { Deal } from '../../src/schemas/deal.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
 import { StoreConflictError, StoreUnavailableError, type ContentChange } from '../store/content-store.ts';
-import { DEALS, type RecordKind } from './record-kinds.ts';
+import type { RecordKind } from './record-kinds.ts';
 import { utcDay } from '../utc-day.ts';
 
 /** What a record write uses: the write queue and the store it commits to, the catalog it checks against and replaces, the time, the log. */
 export type RecordWriteDeps = Pick<Deps, 'content' | 'store' | 'state' | 'replaceCatalog' | 'clock' | 'log'>;
-export type DealWriteDeps = RecordWriteDeps;
 
 export interface RecordChange<T extends ContentRecord> {
   /** Records to write, as they should be stored (by slug). */
@@ -34,12 +32,6 @@ export interface RecordChange<T extends ContentRecord> {
   afterCommit?: () => Promise<void>;
 }
 
-export type DealChange = RecordChange<Deal>;
-
-/** `applyChange` for deals. */
-export function applyDealChange(deps: DealWriteDeps, plan: (catalog: Catalog) => DealChange | Promise<DealChange>): Promise<{ commit: string | undefined }> {
-  return applyChange(deps, DEALS, plan);
-}
 
 /**
  * Apply one change to records of one kind; resolves with the commit once readers see it.
@@ -73,12 +65,12 @@ export function applyChange<T extends ContentRecord>(deps: RecordWriteDeps, kind
     } catch (error) {
       if (!(error instanceof StoreUnavailableError)) throw error;
       // A failed publish may have moved the tree to the remote's newest commit.
-      await deps.content.catchUpNow();
+      await catchUpQuietly(deps);
       throw storeRefusal(error, deps);
     }
     if (result.integrated) {
       // Other instances' commits came in under this one: serve the tree as it now is.
-      await deps.content.catchUpNow();
+      await catchUpQuietly(deps);
     } else {
       deps.replaceCatalog(nextCatalog);
       deps.content.served(result.commit);
@@ -113,6 +105,18 @@ export function invalidRecord<T extends ContentRecord>(kind: RecordKind<T>, diag
 }
 
 // --- internal ---
+
+/**
+ * Serve the tree as it is now, around a commit whose fate is already decided: a failure here is
+ * logged (health shows it, the next pull retries) and never turns a durable write into an error.
+ */
+async function catchUpQuietly(deps: Pick<Deps, 'content' | 'log'>): Promise<void> {
+  try {
+    await deps.content.catchUpNow();
+  } catch (error) {
+    deps.log.error('catch_up_failed', { error: String(error instanceof Error ? error.message : error) });
+  }
+}
 
 /**
  * The current text of the file of each upserted record the catalog already has (by id, so a

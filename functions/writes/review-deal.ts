@@ -30,7 +30,7 @@ const OFFERED: Record<string, string> = {
 };
 
 /** The deal an approved submission becomes: its id comes from the submission's, so a retried approval finds it. */
-export const dealIdOf = (submission: SubmissionRecord): string => `d-${submission.id.slice(4, 12)}`;
+export const dealIdOf = (submission: SubmissionRecord): string => `d-${submission.id.slice(4)}`;
 
 /** "Acme Vector DB Startup Credits", "Acme for Startups": the company and what it offers. */
 export function defaultTitle(submission: SubmissionRecord): string {

@@ -10,11 +10,11 @@
 import type { Catalog } from '../../src/catalog/catalog.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
 import { ApprovalSchema, RejectionSchema, type Approval } from '../../src/schemas/requests.ts';
-import { newRecord, slugFor } from './admin-records.ts';
+import { newRecord, NO_STORE, slugFor } from './admin-records.ts';
 import { DEALS } from './record-kinds.ts';
 import { dealIdOf, suggestedDeal } from './review-deal.ts';
 import { requireAdmin, type SessionDeps } from '../auth/guard.ts';
-import { applyDealChange, type DealWriteDeps } from './record-writes.ts';
+import { applyChange, type RecordWriteDeps } from './record-writes.ts';
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { ApiError } from '../http/errors.ts';
@@ -27,7 +27,6 @@ import { utcDay } from '../utc-day.ts';
 /** What every review operation uses: an admin's session, the submission store, the log (its refusals), the submitter's notice, the catalog (suggested deals). */
 export type ReviewDeps = SessionDeps & Pick<Deps, 'submissions' | 'log' | 'notify' | 'state' | 'clock'>;
 
-const NO_STORE = { 'Cache-Control': 'no-store' };
 const REVIEW_STATES = ['pending', 'approved', 'rejected', 'all'] as const;
 /** Submissions per listing page: by default, and at most (more is capped, like `limit` on deals). */
 /** The review queue's page size: its default and its cap. */
@@ -49,25 +48,26 @@ export async function getSubmissions(request: Request, deps: ReviewDeps): Promis
   return answerResponse(request, jsonAnswer(200, { success: true, submissions, total, deals }, NO_STORE));
 }
 
-export async function approveSubmission(request: Request, deps: ReviewDeps & DealWriteDeps): Promise<Response> {
+export async function approveSubmission(request: Request, deps: ReviewDeps & RecordWriteDeps): Promise<Response> {
   const session = await requireAdmin(request, deps);
   const body = await validBody(request, ApprovalSchema);
   let reviewed: SubmissionRecord | undefined;
   let dealId = '';
   // Decided inside the write queue, so a concurrent approval or rejection on this instance sees this one.
   await refusedAs503(deps, () =>
-    applyDealChange(deps, async (catalog) => {
+    applyChange(deps, DEALS, async (catalog) => {
       const submission = await pendingSubmission(deps, body.id);
       dealId = dealIdOf(submission);
       const approved: SubmissionRecord = { ...submission, status: 'approved', reviewedAt: deps.clock().toISOString(), reviewedBy: session.email, dealId };
       reviewed = approved;
-      const afterCommit = () => markReviewed(deps, approved);
+      const afterCommit = () => recordApproval(deps, approved);
       // Published before, but the private store failed to record it (a crash, a full disk): record it now.
       if (catalog.editable.dealById.has(dealId)) return { upserts: [], removals: [], message: '', actor: session.email, afterCommit };
       const deal = approvedDeal(catalog, submission, body, utcDay(deps.clock()));
       if (catalog.editable.dealBySlug.has(deal.slug)) throw new ApiError(400, 'conflict', `A deal with slug \`${deal.slug}\` already exists.`, { hint: 'Send another `slug`.' });
       // Only ids in the message: the slug and title are made from what the submitter typed.
-      return { upserts: [deal], removals: [], message: `Approve submission ${submission.id}: publish deal ${dealId}`, actor: session.email, afterCommit };
+      const made = deal.draft === true ? 'draft deal' : 'publish deal';
+      return { upserts: [deal], removals: [], message: `Approve submission ${submission.id}: ${made} ${dealId}`, actor: session.email, afterCommit };
     }),
   );
   // The editable catalog: an edited deal may have been approved as a draft.
@@ -115,6 +115,23 @@ async function markReviewed(deps: Pick<Deps, 'submissions'>, reviewed: Submissio
   throw alreadyReviewed(reviewed.id, now?.status ?? 'removed', reviewed.dealId);
 }
 
+/**
+ * `markReviewed` once the deal is committed: the submission store failing now must not answer
+ * "nothing was changed", since the deal is out; approving again records it (the deal is found by id).
+ */
+async function recordApproval(deps: Pick<Deps, 'submissions' | 'log'>, approved: SubmissionRecord): Promise<void> {
+  try {
+    await markReviewed(deps, approved);
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    deps.log.error('approval_not_recorded', { submission: approved.id, deal: approved.dealId, error: String(error instanceof Error ? error.message : error) });
+    throw new ApiError(503, 'service_unavailable', `Deal \`${approved.dealId}\` is committed, but the review queue could not record the approval.`, {
+      hint: 'Approve the submission again in a minute: that records it without a second deal.',
+      headers: { 'Retry-After': '60' },
+    });
+  }
+}
+
 function alreadyReviewed(id: string, status: string, published?: string): ApiError {
   const hint = published ? `Deal \`${published}\` was published meanwhile: delete it if it should not be public.` : 'Only pending submissions can be reviewed.';
   return new ApiError(400, 'conflict', `Submission \`${id}\` was already ${status}.`, { hint });
@@ -123,7 +140,7 @@ function alreadyReviewed(id: string, status: string, published?: string): ApiErr
 /**
  * The deal to publish: the admin's edited `deal` (its fields over nothing, like POST /deals; the
  * id stays the submission's so a retry finds it), else the suggestion with the simple overrides.
- * Validation is the write path's own (applyDealChange), so both answer a bad field alike.
+ * Validation is the write path's own (applyChange), so both answer a bad field alike.
  */
 function approvedDeal(catalog: Catalog, submission: SubmissionRecord, body: Approval, today: string): Deal {
   const suggested = suggestedDeal(catalog, submission, today);

@@ -98,9 +98,6 @@ export function editedRecordFileText<T extends ContentRecord>(kind: RecordFiles<
   return editMarkdown(original, frontMatterChanges(was.front, now.front), { order: kind.frontMatterKeys, ...body }) ?? recordFileText(kind, after);
 }
 
-/** Path of a deal's file inside the content root. */
-export const dealPath = (slug: string): string => recordPath(DEAL_FILES, slug);
-
 /** A new deal file's text (see `recordFileText`). */
 export const dealFileText = (deal: Deal): string => recordFileText(DEAL_FILES, deal);
 

@@ -298,6 +298,10 @@ describe('PUT /api/v1/deals', () => {
     expect((stale.body as { success: boolean }).success).toBe(false);
     const other = await admin('PUT', '/api/v1/deals', { slug: 'cafe-zurich', value: 'Three free days' }, { 'If-Match': '"not-the-etag"' });
     expect(other.status, other.text).toBe(412);
+    // A write compares strongly: the current tag, listed as weak, matches nothing.
+    const current = (await fetch(`${env.url}/api/v1/deals?slug=cafe-zurich`)).headers.get('etag') as string;
+    const weak = await admin('PUT', '/api/v1/deals', { slug: 'cafe-zurich', value: 'Four free days' }, { 'If-Match': `"not-the-etag", W/${current}` });
+    expect(weak.status, weak.text).toBe(412);
     expectUnchanged(env.repo, before);
     expect((await readDeal('cafe-zurich'))?.value).toBe('One free day');
   });
@@ -476,6 +480,11 @@ describe('DELETE /api/v1/deals', () => {
     expect(await readDeal(target.slug)).toBeDefined();
     const read = await fetch(`${env.url}/api/v1/deals?id=${target.id}`);
     await read.text();
+    // One version cannot vouch for several deals: a delete of two with If-Match is refused.
+    const other = await createDeal();
+    const beforeBoth = repoState(env.repo);
+    expectError(await admin('DELETE', `/api/v1/deals?ids=${target.id},${other.id}`, undefined, { 'If-Match': read.headers.get('etag') as string }), 400, 'validation_error');
+    expectUnchanged(env.repo, beforeBoth);
     const ok = await admin('DELETE', `/api/v1/deals?id=${target.id}`, undefined, { 'If-Match': read.headers.get('etag') as string });
     expect(ok.status, ok.text).toBe(200);
     expect(headOf(env.repo)).not.toBe(before.head);

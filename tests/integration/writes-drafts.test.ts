@@ -271,6 +271,8 @@ describe('preview', () => {
     const { body } = newDeal();
     expect(expectError(await admin('POST', '/api/v1/admin/preview', { ...body, category: 'pet-food' }), 400, 'validation_error').error).toContain('category');
     expectError(await admin('POST', '/api/v1/admin/preview', { provider: 'No title' }), 400, 'validation_error');
+    // A slug another deal has: saving answers 400 conflict, and so does its preview.
+    expectError(await admin('POST', '/api/v1/admin/preview', { ...body, slug: 'aws-activate' }), 400, 'conflict');
     expectError(await admin('GET', '/api/v1/admin/preview?deal=no-such-deal'), 404, 'not_found');
     expectError(await admin('GET', '/api/v1/admin/preview'), 400, 'validation_error');
   });

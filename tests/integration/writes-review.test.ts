@@ -204,8 +204,9 @@ describe('POST /api/v1/admin/submissions/approve', () => {
       await rm(reviewed);
       await rename(`${reviewed}.away`, reviewed);
     }
-    expectError(first, 503, 'service_unavailable');
-    expect(takeErrors(env.server).every((line) => line.includes('submission_store_unavailable'))).toBe(true);
+    // Honest about what happened: the deal is committed, the approval is not recorded yet.
+    expect(expectError(first, 503, 'service_unavailable').error).toContain(`d-${id.slice(4)}\` is committed`);
+    expect(takeErrors(env.server).every((line) => line.includes('approval_not_recorded'))).toBe(true);
     expect(changedFiles(env.repo)[0]?.[1]).toMatch(/^content\/deals\//);
     const published = repoState(env.repo);
     expect((await recordFile(id)).status).toBe('pending');
@@ -214,7 +215,7 @@ describe('POST /api/v1/admin/submissions/approve', () => {
     const again = await admin('POST', '/api/v1/admin/submissions/approve', { id, status: 'active' });
     expect(again.status, again.text).toBe(200);
     expectUnchanged(env.repo, published);
-    expect(await recordFile(id)).toMatchObject({ status: 'approved', dealId: `d-${id.slice(4, 12)}` });
+    expect(await recordFile(id)).toMatchObject({ status: 'approved', dealId: `d-${id.slice(4)}` });
   });
 
   test('approving twice is 400 conflict and changes nothing', async () => {

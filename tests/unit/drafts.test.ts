@@ -5,7 +5,7 @@
  * `catalog.json`) and written apart (`drafts.json`) for the admin; the in-process re-index
  * after a write applies the same rule, both ways.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -22,6 +22,7 @@ import { readContent } from '../../src/pipeline/read-content.ts';
 import { STARTUP_FILES } from '../../src/pipeline/record-files.ts';
 import { loadGeneratedCatalog } from '../../functions/reads/catalog-state.ts';
 import { nextCatalog } from '../../functions/store/next-catalog.ts';
+import { GitStore } from '../../functions/store/git-store.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
 import type { Startup } from '../../src/schemas/startup.ts';
 import { FIXTURES } from '../helpers/server.ts';
@@ -214,5 +215,17 @@ describe('hand edits re-read file by file (npm run dev, SIGHUP, a pull)', () => 
     // The draft deal stays a draft.
     expect(afterStartup.editable.dealBySlug.get('aws-activate')?.draft).toBe(true);
     expect(afterStartup.dealBySlug.has('aws-activate')).toBe(false);
+  });
+});
+
+describe('a hand-saved file whose name the store will not read', () => {
+  test('takes the whole build, which reports the name, instead of failing the incremental read', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'odd-name-'));
+    await cp(join(FIXTURES, 'valid'), root, { recursive: true });
+    await writeFile(join(root, 'deals', 'Acme Deal.md'), publishedDeal.replace(/^id: .*$/m, 'id: d-oddname01'));
+    const value = await built();
+    const next = await nextCatalog(createCatalog(value.data, value.postings), ['deals/Acme Deal.md'], { store: await GitStore.open(root), today: TODAY, baseUrl: 'https://deals.example' });
+    expect(next.catalog).toBeUndefined();
+    expect(next.diagnostics.map((d) => d.file).join(' ')).toContain('Acme Deal.md');
   });
 });
