@@ -72,7 +72,7 @@ export function buildInputs(config: Config): Promise<string> {
 }
 
 /** True when `generated/` and the site were built from the current inputs. */
-async function isBuildCurrent(config: Config): Promise<boolean> {
+export async function isBuildCurrent(config: Config): Promise<boolean> {
   const info = await builtWith(config);
   return info !== undefined && info.inputs === (await buildInputs(config));
 }

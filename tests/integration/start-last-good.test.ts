@@ -4,12 +4,14 @@
  * /api/v1/health), and picks up the fixed files on SIGHUP; with no good build at all it refuses
  * to start, saying why.
  */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { loadConfig } from '../../functions/config.ts';
-import { buildContent, buildInputs, recordBuild } from '../../scripts/_build-steps.ts';
+import { buildContent, buildInputs, isBuildCurrent, prepareBuild, recordBuild } from '../../scripts/_build-steps.ts';
 import { startChildServer, type ChildServer } from '../helpers/child-server.ts';
 import { FIXTURES, gitContentCopy } from '../helpers/server.ts';
 
@@ -87,3 +89,25 @@ test('npm start with content that does not build and no earlier good build refus
   expect(refused).toContain('content/deals/aws-activate.md:5 category:');
   expect(refused).toContain('content does not build and there is no earlier good build to serve: fix the problems above (npm run check lists them) and start again');
 });
+
+test('npm run build records what it built: npm start with the same settings serves it without building again', async () => {
+  const site = await project('built-by-npm-run-build');
+  // Inside the project, as dist/ is: the built server's chunks import the project's packages.
+  const distDir = join(FIXTURES, '..', '..', '..', '.e2e', `npm-run-build-${process.pid}`);
+  onTestFinished(() => rm(distDir, { recursive: true, force: true }));
+  const env = { ...site.env, DIST_DIR: distDir };
+  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
+    const child = spawn(process.execPath, ['scripts/build.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    child.on('exit', (exit) => resolve({ code: exit, output }));
+  });
+  expect(code, output).toBe(0);
+  expect(existsSync(join(env.DIST_DIR, 'client', 'index.html'))).toBe(true);
+  // What npm start decides first, with the same settings.
+  expect(await prepareBuild(loadConfig(env), { print: () => undefined })).toBe('current');
+  // Another address is another build (pages carry their canonical links).
+  expect(await isBuildCurrent(loadConfig({ ...env, PORT: '4999' }))).toBe(false);
+}, 120_000);
+
