@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -135,6 +136,8 @@ export interface CallOptions {
   /** `Origin` header; defaults to the server's own origin, `null` sends none. */
   origin?: string | null;
   headers?: Record<string, string>;
+  /** The certificate to trust for an https:// `base` (a self-signed one); `callFrom` only. */
+  ca?: string;
 }
 
 /** One request through Node's fetch, JSON in and out. */
@@ -160,7 +163,8 @@ export async function call(base: string, method: string, path: string, options: 
 
 /**
  * A JSON request from a chosen loopback source address (127.x.y.z), so tests can act as
- * distinct clients for the per-address limits. Uses `node:http` because fetch cannot bind.
+ * distinct clients for the per-address limits. Uses `node:http` (`node:https` for an https://
+ * `base`, trusting `options.ca`) because fetch cannot bind.
  */
 export function callFrom(localAddress: string, base: string, method: string, path: string, options: CallOptions = {}): Promise<JsonResult> {
   const url = new URL(path, base);
@@ -174,7 +178,8 @@ export function callFrom(localAddress: string, base: string, method: string, pat
     headers['Content-Length'] = String(Buffer.byteLength(body));
   }
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, method, path: `${url.pathname}${url.search}`, headers, localAddress, agent: false }, (res) => {
+    const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = request({ host: url.hostname, port: url.port, method, path: `${url.pathname}${url.search}`, headers, localAddress, agent: false, ca: options.ca }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
@@ -255,6 +260,28 @@ export function expectUnchanged(repo: string, before: { head: string; count: num
   expect(porcelain(repo)).toBe('');
   expect(headOf(repo)).toBe(before.head);
   expect(commitCount(repo)).toBe(before.count);
+}
+
+/** A valid submission body from `name` Co, distinct per `n` (so none is a duplicate of another). */
+export function submissionBody(name: string, n: number): Record<string, string> {
+  const site = `https://${name.toLowerCase()}.example`;
+  return {
+    company_name: `${name} Co ${n}`,
+    website_url: site,
+    deal_value: '10% off',
+    redemption_link: `${site}/${n}`,
+    benefit_description: 'Ten percent off the first year for startups of any size.',
+    category: 'saas',
+  };
+}
+
+/** Poll until `check` holds (or fail after `ms`): for what another process does in its own time. */
+export async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** A fresh unique token for titles and names (lower-case letters only, so it survives slugify and search). */

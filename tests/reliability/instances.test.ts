@@ -16,7 +16,7 @@ import { startChildServer, type ChildServer } from '../helpers/child-server.ts';
 import { cloneFor, createRemote, gitIn } from '../helpers/git-remote.ts';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.ts';
 import { FIXTURES } from '../helpers/server.ts';
-import { ADMIN, addAccount, call, callFrom, login, uniqueWord, type JsonResult } from '../helpers/writes-harness.ts';
+import { ADMIN, addAccount, call, callFrom, eventually, login, submissionBody, uniqueWord, type JsonResult } from '../helpers/writes-harness.ts';
 
 const WEBHOOK_SECRET = 'a-shared-webhook-secret';
 
@@ -58,15 +58,6 @@ function newDeal(word: string) {
 
 const createOn = (server: ChildServer, word: string): Promise<JsonResult> => call(server.url, 'POST', '/api/v1/deals', { cookie, body: newDeal(word) });
 const dealOn = async (server: ChildServer, slug: string): Promise<number> => (await fetch(`${server.url}/api/v1/deals?slug=${slug}`)).status;
-
-/** Poll until `check` holds (or fail after `ms`). */
-async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 const remoteLog = (): string[] => gitIn(remote, 'log', '--format=%H %P', 'main').trim().split('\n');
 
@@ -135,14 +126,7 @@ describe('writes through either instance', () => {
 });
 
 describe('shared rate limits in Redis', () => {
-  const submission = (n: number) => ({
-    company_name: `Limit Co ${n}`,
-    website_url: 'https://limit.example',
-    deal_value: '10% off',
-    redemption_link: `https://limit.example/${n}`,
-    benefit_description: 'Ten percent off the first year for startups of any size.',
-    category: 'saas',
-  });
+  const submission = (n: number) => submissionBody('Limit', n);
 
   test('the 5-per-hour submission limit counts submissions to both instances', async () => {
     const address = '127.0.0.77';
