@@ -438,6 +438,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'previewUnsaved',
           tags: ['admin', 'deals'],
           summary: 'Preview the page of an unsaved deal',
+          parameters: [ERRORS_ALL('the deal')],
           description: 'The deal as the body gives it, checked as saving it would check it (400 naming the field), rendered as the site would render its page; nothing is written. With the `id` of a stored deal (a draft too), the body\'s fields apply over it as PUT /deals does; otherwise it is a new deal as POST /deals makes it. A form post carries the deal as JSON text in its `deal` field (what the admin form opens in a new tab). Same-origin only (`Origin`).',
           requestBody: {
             required: true,

@@ -5,6 +5,7 @@
  * 127.0.0.1) by clicking the provider button, on a second server over the same build.
  */
 import { execFileSync } from 'node:child_process';
+import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { OIDC_CALLBACK_PATH } from '../../../functions/auth/oidc-login.ts';
 import { startOidcProvider } from '../../helpers/oidc-provider.ts';
@@ -28,6 +29,15 @@ export async function signInCookie(account: { email: string; password: string } 
   return (response.headers.getSetCookie()[0] as string).split(';')[0] as string;
 }
 
+/** Sign `account` in on the login page; resolves on the deal list it leads to. */
+export async function signInPage(page: Page, account: { email: string; password: string } = ADMIN): Promise<void> {
+  await page.goto(e2e().url('/login'));
+  await page.locator('#email').fill(account.email);
+  await page.locator('#password').fill(account.password);
+  await page.locator('form.login button[type=submit]').click();
+  await page.waitForURL(/\/admin\/$/);
+}
+
 export function adminSuite(): void {
   describe('admin pages', () => {
     test('sign in, create, edit and delete a deal; the API follows each step', async () => {
@@ -36,10 +46,7 @@ export function adminSuite(): void {
       try {
         await page.goto(e2e().url('/login'));
         expect(await page.locator('.sso').count()).toBe(0); // no provider configured on this server
-        await page.locator('#email').fill(ADMIN.email);
-        await page.locator('#password').fill(ADMIN.password);
-        await page.locator('form.login button[type=submit]').click();
-        await page.waitForURL(/\/admin\/$/);
+        await signInPage(page);
         await expect.poll(() => page.locator('[data-rows] tr').count()).toBeGreaterThan(50);
 
         await page.goto(e2e().url('/admin/deal/'));
