@@ -6,10 +6,11 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { PAGE_SIZE } from '../../src/admin/deal-list.ts';
 import { DealSchema } from '../../src/schemas/deal.ts';
-import { openPage, type OpenPage } from './helpers/browser.ts';
+import { getJson, openPage, type ApiDeal, type OpenPage } from './helpers/browser.ts';
 import { e2e, setUp, tearDown } from './helpers/context.ts';
-import { addAccount, signInPage } from './suites/admin.ts';
+import { addAccount, signInCookie, signInPage } from './suites/admin.ts';
 
 const ADMIN = { email: 'e2e-forms@example.com', password: 'e2e-forms-password' };
 const PHONE = { width: 390, height: 844 };
@@ -88,9 +89,123 @@ describe('deal form', () => {
       await expect.poll(() => page.locator('[data-status]').textContent()).toContain('Saved "E2E Forms Fixed credits"');
       expect(await summary.isVisible()).toBe(false);
       expect(await page.locator('form [aria-invalid]').count()).toBe(0);
+
+      // One deal is deleted from its edit page, after one confirmation; the list says so.
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.getByRole('button', { name: 'Delete deal…' }).click();
+      await page.waitForURL(/\/admin\/(\?deleted=.*)?$/);
+      await expect.poll(() => page.locator('[data-status]').textContent()).toBe('Deleted "E2E Forms Fixed credits".');
+      expect(page.url()).toMatch(/\/admin\/$/);
+      expect((await fetch(e2e().url('/api/v1/deals?slug=e2e-forms-fixed-credits'))).status).toBe(404);
       expect(pageErrors).toEqual([]);
     } finally {
       await close();
+    }
+  });
+});
+
+describe('deal list', () => {
+  /** The titles of the rows shown. */
+  const titles = (page: Page): Promise<string[]> => page.locator('[data-rows] tr td:nth-child(2)').allTextContents();
+  const query = (page: Page): URLSearchParams => new URL(page.url()).searchParams;
+
+  test('sorts, filters and pages, the view in the address; the back button returns to the view before', async () => {
+    const { deals } = await getJson<{ deals: ApiDeal[] }>(e2e().url('/api/v1/deals?status=all&scope=all&limit=5000'));
+    const { page, pageErrors, close } = await adminPage();
+    try {
+      await page.goto(e2e().url('/admin/'));
+      await expect.poll(() => page.locator('[data-rows] tr').count()).toBe(PAGE_SIZE);
+      expect(await page.locator('[data-pager]').textContent()).toContain(`Page 1 of ${Math.ceil(deals.length / PAGE_SIZE)}`);
+      // No Delete button on each row: deleting is a bulk action or the edit page's.
+      expect(await page.locator('[data-rows] button').count()).toBe(0);
+
+      await page.getByRole('button', { name: 'Title', exact: true }).click();
+      expect(query(page).get('sort')).toBe('title');
+      const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+      const byTitle = deals.map((d) => d.title).sort(collator.compare);
+      expect(await titles(page)).toEqual(byTitle.slice(0, PAGE_SIZE));
+      expect(await page.locator('th[data-column=title]').getAttribute('aria-sort')).toBe('ascending');
+      await page.getByRole('button', { name: 'Title', exact: true }).click();
+      expect(query(page).get('dir')).toBe('desc');
+      expect(await titles(page)).toEqual([...byTitle].reverse().slice(0, PAGE_SIZE));
+
+      await page.getByRole('link', { name: 'Next' }).click();
+      expect(query(page).get('page')).toBe('2');
+      expect(await titles(page)).toEqual([...byTitle].reverse().slice(PAGE_SIZE, 2 * PAGE_SIZE));
+      await page.goBack();
+      expect(query(page).get('page')).toBeNull();
+      expect(await titles(page)).toEqual([...byTitle].reverse().slice(0, PAGE_SIZE));
+
+      // Filters: each narrows the list and is in the address; a new filter starts on page 1.
+      await page.locator('#f-category').selectOption('cloud-credits');
+      expect(query(page).get('category')).toBe('cloud-credits');
+      const cloud = deals.filter((d) => d.category === 'cloud-credits');
+      await expect.poll(() => page.locator('[data-status]').textContent()).toMatch(new RegExp(`^${cloud.length} deals`));
+      await page.locator('#f-sponsored').selectOption('yes');
+      const sponsored = cloud.filter((d) => d.featured);
+      expect(query(page).get('sponsored')).toBe('yes');
+      expect((await titles(page)).sort()).toEqual(sponsored.map((d) => d.title).sort());
+      await page.locator('#f-sponsored').selectOption('');
+      await page.locator('#f-status').selectOption('expired');
+      await page.locator('#f-pick').selectOption('no');
+      const expiredNotPicks = cloud.filter((d) => d.status === 'expired' && !d.recommended);
+      expect((await titles(page)).sort()).toEqual(expiredNotPicks.map((d) => d.title).sort());
+      await page.locator('#f-draft').selectOption('yes');
+      expect(query(page).get('draft')).toBe('yes');
+      expect(await page.locator('[data-rows]').textContent()).toContain('No deal matches these filters.');
+
+      // The address alone gives the view (a link, a reload).
+      await page.goto(e2e().url('/admin/?category=cloud-credits&status=expired&pick=no&sort=title'));
+      await expect.poll(() => page.locator('#f-category').inputValue()).toBe('cloud-credits');
+      expect(await page.locator('#f-status').inputValue()).toBe('expired');
+      expect(await titles(page)).toEqual(expiredNotPicks.map((d) => d.title).sort(collator.compare));
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  test('bulk delete: one confirmation listing the selected deals removes exactly those; Cancel removes none', async () => {
+    const cookie = await signInCookie(ADMIN);
+    const headers = { 'Content-Type': 'application/json', Cookie: cookie, Origin: e2e().url('') };
+    const made = ['Alpha', 'Beta', 'Gamma'].map((name) => ({ title: `E2E Bulkword ${name}`, provider: 'Bulk', category: 'cloud-credits', applicationUrl: 'https://bulk.example/apply' }));
+    for (const deal of made) expect((await fetch(e2e().url('/api/v1/deals'), { method: 'POST', headers, body: JSON.stringify(deal) })).status).toBe(200);
+    const { page, pageErrors, close } = await adminPage(PHONE);
+    try {
+      await page.goto(e2e().url('/admin/?q=bulkword'));
+      await expect.poll(() => page.locator('[data-rows] tr').count()).toBe(3);
+      expect(await overflows(page)).toBe(false);
+      await page.getByRole('checkbox', { name: 'Select E2E Bulkword Alpha' }).check();
+      await page.getByRole('checkbox', { name: 'Select E2E Bulkword Gamma' }).check();
+      expect(await page.locator('[data-selected-count]').textContent()).toBe('2 deals selected.');
+
+      await page.getByRole('button', { name: 'Delete selected…' }).click();
+      const dialog = page.getByRole('dialog');
+      expect(await dialog.locator('h2').textContent()).toBe('Delete 2 deals?');
+      expect(await dialog.locator('li').allTextContents()).toEqual(['E2E Bulkword Alpha', 'E2E Bulkword Gamma']);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      expect(await dialog.isVisible()).toBe(false);
+      for (const slug of ['e2e-bulkword-alpha', 'e2e-bulkword-gamma']) expect((await fetch(e2e().url(`/api/v1/deals?slug=${slug}`))).status).toBe(200);
+
+      await page.getByRole('button', { name: 'Delete selected…' }).click();
+      await dialog.getByRole('button', { name: 'Delete 2 deals' }).click();
+      await expect.poll(() => page.locator('[data-status]').textContent()).toBe('Deleted 2 deals.');
+      expect((await fetch(e2e().url('/api/v1/deals?slug=e2e-bulkword-alpha'))).status).toBe(404);
+      expect((await fetch(e2e().url('/api/v1/deals?slug=e2e-bulkword-gamma'))).status).toBe(404);
+      expect((await fetch(e2e().url('/api/v1/deals?slug=e2e-bulkword-beta'))).status).toBe(200);
+      expect(await titles(page)).toEqual(['E2E Bulkword Beta']);
+
+      // Mark expired: the same one confirmation, one request.
+      await page.getByRole('checkbox', { name: 'Select E2E Bulkword Beta' }).check();
+      await page.getByRole('button', { name: 'Mark selected expired…' }).click();
+      expect(await dialog.locator('li').allTextContents()).toEqual(['E2E Bulkword Beta: Live → Expired']);
+      await dialog.getByRole('button', { name: 'Mark 1 expired' }).click();
+      await expect.poll(() => page.locator('[data-status]').textContent()).toBe('Marked 1 deal expired.');
+      expect((await getJson<{ deal: ApiDeal }>(e2e().url('/api/v1/deals?slug=e2e-bulkword-beta'))).deal.status).toBe('expired');
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await close();
+      await fetch(e2e().url('/api/v1/deals?slug=e2e-bulkword-beta'), { method: 'DELETE', headers });
     }
   });
 });
