@@ -69,6 +69,9 @@ function summaryOf(): HTMLElement {
 }
 
 function focusField(control: HTMLElement): void {
+  // A field in a hidden tab panel (the description while previewed): show its tab first.
+  const panel = control.closest<HTMLElement>('[role=tabpanel][hidden]');
+  if (panel) document.getElementById(panel.getAttribute('aria-labelledby') ?? '')?.click();
   control.scrollIntoView({ block: 'center' });
   control.focus({ preventScroll: true });
 }

@@ -1,8 +1,9 @@
 /**
  * Admin forms people can use (issue 16, item 5), in the browser: the deal form's groups and the
  * schema's help text, a refused save showing every problem at once next to its field (the first
- * focused and in view, a summary linking to each); the deal list's sort, filters and pages kept
- * in the address, and bulk delete behind one confirmation. Its own site and browser.
+ * focused and in view, a summary linking to each); the description's Markdown preview, the
+ * site's own rendering; the deal list's sort, filters and pages kept in the address, and bulk
+ * delete behind one confirmation. Its own site and browser.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -100,6 +101,44 @@ describe('deal form', () => {
       expect(pageErrors).toEqual([]);
     } finally {
       await close();
+    }
+  });
+});
+
+describe('description editor', () => {
+  test('Write and Preview tabs; the preview is exactly what the deal page shows (raw HTML as text, unsafe links dropped)', async () => {
+    const markdown = '## Terms\n\nGet **$5,000** in *credits*, `code` too. [Apply](https://md.example/apply) [bad](javascript:alert(1)) <b>raw</b>\n\n- one\n- two';
+    const { page, pageErrors, close } = await adminPage();
+    try {
+      await page.goto(e2e().url('/admin/deal/'));
+      await page.locator('#title').fill('E2E Markdown Meadow credits');
+      await page.locator('#provider').fill('Meadow');
+      await page.locator('#applicationUrl').fill('https://md.example/apply');
+      await page.locator('#description').fill(markdown);
+      const previewTab = page.getByRole('tab', { name: 'Preview' });
+      await previewTab.click();
+      expect(await previewTab.getAttribute('aria-selected')).toBe('true');
+      expect(await page.locator('#description').isVisible()).toBe(false);
+      const panel = page.getByRole('tabpanel', { name: 'Preview' });
+      expect(await panel.locator('strong').textContent()).toBe('$5,000');
+      expect(await panel.locator('b').count()).toBe(0);
+      expect(await panel.textContent()).toContain('<b>raw</b>');
+      expect(await panel.locator('a[href^=javascript]').count()).toBe(0);
+      const preview = await panel.innerHTML();
+      // Arrow keys move between the tabs; Write shows the text again.
+      await previewTab.press('ArrowLeft');
+      expect(await page.locator('#description').isVisible()).toBe(true);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('description-write-tab');
+
+      await page.getByRole('button', { name: 'Publish', exact: true }).click();
+      await expect.poll(() => page.locator('[data-status]').textContent()).toContain('Saved "E2E Markdown Meadow credits"');
+      await page.goto(e2e().url('/deals/e2e-markdown-meadow-credits/'));
+      expect(await page.locator('.prose').innerHTML()).toBe(preview);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await close();
+      const cookie = await signInCookie(ADMIN);
+      await fetch(e2e().url('/api/v1/deals?slug=e2e-markdown-meadow-credits'), { method: 'DELETE', headers: { Cookie: cookie, Origin: e2e().url('') } });
     }
   });
 });
