@@ -11,6 +11,7 @@ import { PAGE_SIZE } from '../../src/admin/deal-list.ts';
 import { DealSchema } from '../../src/schemas/deal.ts';
 import { getJson, openPage, type ApiDeal, type OpenPage } from './helpers/browser.ts';
 import { e2e, setUp, tearDown } from './helpers/context.ts';
+import { scan } from './suites/accessibility.ts';
 import { addAccount, signInCookie, signInPage } from './suites/admin.ts';
 
 const ADMIN = { email: 'e2e-forms@example.com', password: 'e2e-forms-password' };
@@ -79,6 +80,7 @@ describe('deal form', () => {
       await summary.locator('li a', { hasText: 'Application URL' }).click();
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('applicationUrl');
       expect(await overflows(page)).toBe(false);
+      expect(await scan(page, 'deal form with problems', 'light')).toEqual([]);
 
       // Fixed, the save goes through and the marks go.
       await page.locator('#title').fill('E2E Forms Fixed credits');
@@ -222,6 +224,7 @@ describe('deal list', () => {
       const dialog = page.getByRole('dialog');
       expect(await dialog.locator('h2').textContent()).toBe('Delete 2 deals?');
       expect(await dialog.locator('li').allTextContents()).toEqual(['E2E Bulkword Alpha', 'E2E Bulkword Gamma']);
+      expect(await scan(page, 'deal list, confirming a delete', 'light')).toEqual([]);
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       expect(await dialog.isVisible()).toBe(false);
       for (const slug of ['e2e-bulkword-alpha', 'e2e-bulkword-gamma']) expect((await fetch(e2e().url(`/api/v1/deals?slug=${slug}`))).status).toBe(200);
