@@ -32,7 +32,7 @@ const SLUG_PROBLEM = 'expected lowercase letters, digits and single hyphens, lik
 /** Create one record from `body` (already read), as `session`'s admin; answers the record with its ETag. */
 export async function createRecord<T extends ContentRecord>(request: Request, deps: AdminWriteDeps, kind: RecordKind<T>, session: Session, body: Record<string, unknown>): Promise<Response> {
   const today = deps.clock().toISOString().slice(0, 10);
-  if (!named(kind, body)) checkWhole(deps, kind, body, today);
+  if (!named(kind, body)) checkWhole(deps.state().catalog, kind, body, today);
   const slug = slugFor(kind, body, kind.noun);
   await applyChange(deps, kind, (catalog) => {
     if (kind.bySlug(catalog).has(slug)) {
@@ -163,6 +163,7 @@ export function checkIfMatch<T extends ContentRecord>(request: Request, kind: Re
 export function recordFromBody<T extends ContentRecord>(catalog: Catalog, kind: RecordKind<T>, body: Record<string, unknown>, today: string): { record: T; replaces: T | undefined } {
   const replaces = typeof body.id === 'string' ? kind.byId(catalog).get(body.id) : undefined;
   if (replaces) return { record: merge(replaces, body, today), replaces };
+  if (!named(kind, body)) checkWhole(catalog, kind, body, today);
   return { record: newRecord(kind, { ...body, slug: slugFor(kind, body, kind.noun) }, today), replaces };
 }
 
@@ -224,10 +225,10 @@ function named<T extends ContentRecord>(kind: RecordKind<T>, body: Record<string
  * once, not the slug first and the rest on the next try). Returns only when validation finds
  * nothing; `slugFor` then refuses.
  */
-function checkWhole<T extends ContentRecord>(deps: Pick<Deps, 'state'>, kind: RecordKind<T>, body: Record<string, unknown>, today: string): void {
+function checkWhole<T extends ContentRecord>(catalog: Catalog, kind: RecordKind<T>, body: Record<string, unknown>, today: string): void {
   const malformed = typeof body.slug === 'string' && body.slug !== '';
   const record = newRecord(kind, { ...body, slug: 'unnamed' }, today);
-  const checked = new ContentSnapshot(deps.state().catalog).withChanges(kind.files, [record], [], today);
+  const checked = new ContentSnapshot(catalog).withChanges(kind.files, [record], [], today);
   const slugProblem: Diagnostic = { severity: 'error', code: 'invalid_value', file: '', field: 'slug', message: SLUG_PROBLEM };
   const diagnostics = [...(malformed ? [slugProblem] : []), ...checked.diagnostics];
   if (diagnostics.some((d) => d.severity === 'error')) throw invalidRecord(kind, diagnostics);

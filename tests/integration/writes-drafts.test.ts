@@ -271,6 +271,10 @@ describe('preview', () => {
     const { body } = newDeal();
     expect(expectError(await admin('POST', '/api/v1/admin/preview', { ...body, category: 'pet-food' }), 400, 'validation_error').error).toContain('category');
     expectError(await admin('POST', '/api/v1/admin/preview', { provider: 'No title' }), 400, 'validation_error');
+    // ?errors=all (the admin form's Preview asks first): every field's problem, the missing title too.
+    const listed = await admin('POST', '/api/v1/admin/preview?errors=all', { provider: 'No title', applicationUrl: 'ftp://x.example' });
+    expect(listed.status, listed.text).toBe(400);
+    expect((listed.body as { fields: Array<{ field: string }> }).fields.map((f) => f.field)).toEqual(expect.arrayContaining(['title', 'category', 'applicationUrl']));
     expectError(await admin('GET', '/api/v1/admin/preview?deal=no-such-deal'), 404, 'not_found');
     expectError(await admin('GET', '/api/v1/admin/preview'), 400, 'validation_error');
   });
