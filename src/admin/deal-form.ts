@@ -62,7 +62,7 @@ const GROUPS: ReadonlyArray<{ legend: string; fields: ReadonlyArray<[FormField['
     legend: 'Placement',
     fields: [
       ['status', 'Status', 'select'],
-      ['featured', 'Sponsored (paid placement)', 'checkbox'],
+      ['featured', 'Sponsored', 'checkbox'],
       ['recommended', 'Editor’s pick', 'checkbox'],
       ['verified', 'Verified', 'checkbox'],
     ],
