@@ -158,6 +158,15 @@ export const notModified = (headers: Json = etag): Json => answer('Not modified:
 /** The `If-Match` header of a record write. */
 export const IF_MATCH = (noun: string): Json => ({ name: 'If-Match', in: 'header', required: false, schema: { type: 'string' }, description: `The ${noun}'s ETag from GET; 412 when it changed since.` });
 
+/** `errors=all`: a 400 `validation_error` also lists every problem in `fields` (`of`: whose problems, such as `the submission`). */
+export const ERRORS_ALL = (of: string): Json => ({
+  name: 'errors',
+  in: 'query',
+  required: false,
+  description: `\`all\`: a 400 \`validation_error\` also lists every problem of ${of} in \`fields\` (one per field, the one \`error\` names first). Without it the error object has only its usual fields.`,
+  schema: { type: 'string', enum: ['all'] },
+});
+
 /** The parameters of a record DELETE: `id`, `ids`, `slug` and `If-Match`. */
 export function deleteParameters(noun: string, example: { id?: string | undefined; slug?: string | undefined }): Json[] {
   const required = 'One of `id`, `ids` or `slug` is required.';

@@ -34,7 +34,7 @@ import { agentCard, apiCatalog, API_CATALOG_TYPE, authorizationServerMetadata, j
 import { documentText } from '../docs/document-cache.ts';
 import type { CatalogExamples } from '../docs/examples.ts';
 import { openApiDocument } from '../docs/openapi.ts';
-import { answer, cached, CACHE_CONTROL, component, deleteParameters, errors, etag, forms, headerRefs, IF_MATCH, json, LOCATION, MCP_HEADERS, notModified, ok, pageParameters, parameters, plainHeader, ref, SET_COOKIE, type Json } from '../docs/openapi-kit.ts';
+import { answer, cached, CACHE_CONTROL, component, deleteParameters, errors, ERRORS_ALL, etag, forms, headerRefs, IF_MATCH, json, LOCATION, MCP_HEADERS, notModified, ok, pageParameters, parameters, plainHeader, ref, SET_COOKIE, type Json } from '../docs/openapi-kit.ts';
 import type { PolicyName } from './rate-limits.ts';
 import { ADMIN_RECORD_ROUTES } from './admin-record-routes.ts';
 
@@ -108,6 +108,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
           tags: ['deals'],
           summary: 'Create a deal, or bulk-upsert deals by slug',
           description: 'One deal: its defaults filled (`id`, `slug` from the title, `status` `active`, flags `false`, `lastUpdated` today); an existing slug is a 400 `conflict`. `{ "deals": [...] }`: every deal created or updated by slug, all or nothing, in one commit. Same-origin only (`Origin`).',
+          parameters: [ERRORS_ALL('the deal')],
           requestBody: { required: true, content: json({ oneOf: [ref('DealInput'), ref('BulkDeals')] }, examples.createDeal) },
           responses: {
             '200': ok('Created (the deal, with its ETag), or bulk upsert processed (the counts).', { anyOf: [ref('DealAnswer'), ref('WriteResult')] }, { headers: etag }),
@@ -123,7 +124,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
           tags: ['deals'],
           summary: 'Update a deal by id or slug',
           description: '`id` and/or `slug` name the deal (at least one is required); with an `id`, a new `slug` renames the deal and keeps its id. Every other field given replaces the stored one; `null` removes an optional field. `lastUpdated` becomes today unless given.',
-          parameters: [IF_MATCH('deal')],
+          parameters: [IF_MATCH('deal'), ERRORS_ALL('the deal')],
           requestBody: { required: true, content: json(ref('DealUpdate'), examples.updateDeal) },
           responses: { '200': ok('Updated (the deal as now served, with its ETag).', ref('DealAnswer'), { headers: etag }), ...errors('400', '401', '403', '404', '412', '413', '415', '429', '500', '503') },
         }),
@@ -202,15 +203,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
           tags: ['submissions'],
           summary: 'Submit a deal for editorial review',
           description: 'Anyone may submit; 5 are accepted per address per rolling hour (refused ones do not count). 201 once the submission is stored durably in the private submission store (no git commit); the same company and link within a day answers the earlier id with `duplicate: true`. The `RateLimit` fields of a 201 or 429 report the hourly submission limit. A refused submission is a 400 whose `error` names the first problem; with `errors=all` its `fields` lists every problem, one per field.',
-          parameters: [
-            {
-              name: 'errors',
-              in: 'query',
-              required: false,
-              description: '`all`: a 400 `validation_error` also lists every problem of the submission in `fields` (one per field, the one `error` names first). Without it the error object has only its usual fields.',
-              schema: { type: 'string', enum: ['all'] },
-            },
-          ],
+          parameters: [ERRORS_ALL('the submission')],
           requestBody: { required: true, content: { ...json(ref('DealSubmission'), examples.submitDeal), ...forms(ref('DealSubmission')) } },
           responses: {
             '201': ok('Accepted for review.', ref('SubmissionAccepted'), { examples: { accepted: { summary: 'Accepted', value: { success: true, id: 'sub-4f3c2b1a09e8d7c6' } } } }),
@@ -444,6 +437,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'previewUnsaved',
           tags: ['admin', 'deals'],
           summary: 'Preview the page of an unsaved deal',
+          parameters: [ERRORS_ALL('the deal')],
           description: 'The deal as the body gives it, checked as saving it would check it (400 naming the field), rendered as the site would render its page; nothing is written. With the `id` of a stored deal (a draft too), the body\'s fields apply over it as PUT /deals does; otherwise it is a new deal as POST /deals makes it. A form post carries the deal as JSON text in its `deal` field (what the admin form opens in a new tab). Same-origin only (`Origin`).',
           requestBody: {
             required: true,

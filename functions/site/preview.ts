@@ -14,7 +14,7 @@ import { ApiError } from '../http/errors.ts';
 import { asJsonObject, isFormBody, jsonDepthExceeds, MAX_JSON_DEPTH, readBody } from '../http/request-body.ts';
 import { recordFromBody, replacing } from '../writes/admin-records.ts';
 import { DEALS, STARTUPS } from '../writes/record-kinds.ts';
-import { invalidRecord } from '../writes/record-writes.ts';
+import { invalidRecord, withAllErrors } from '../writes/record-writes.ts';
 import { LIVE_PAGE_ROUTE } from './live-pages.ts';
 import { utcDay } from '../utc-day.ts';
 
@@ -45,7 +45,14 @@ export async function getPreview(request: Request, deps: PreviewDeps): Promise<R
  * saving it would check it (a 400 names the field). The body is the deal as JSON, or a form
  * whose `deal` field holds that JSON (the admin form posts it into a new tab).
  */
-export async function postPreview(request: Request, deps: PreviewDeps): Promise<Response> {
+export function postPreview(request: Request, deps: PreviewDeps): Promise<Response> {
+  // `?errors=all`: a refusal lists every problem, as POST/PUT /deals do (the form checks first).
+  return withAllErrors(request, () => previewUnsaved(request, deps));
+}
+
+// --- internal ---
+
+async function previewUnsaved(request: Request, deps: PreviewDeps): Promise<Response> {
   await requireAdmin(request, deps);
   const form = isFormBody(request);
   const read = asJsonObject(await readBody(request));
@@ -61,8 +68,6 @@ export async function postPreview(request: Request, deps: PreviewDeps): Promise<
   const stored = checked.value.changed.find((d) => d.slug === deal.slug) ?? deal;
   return previewPage(request, deps, { kind: 'deal', deal: stored }, paths.deal(stored));
 }
-
-// --- internal ---
 
 /** What a preview answer carries besides its type: kept by nobody, indexed by nobody. */
 const PREVIEW_HEADERS = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex, nofollow' };

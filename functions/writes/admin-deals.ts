@@ -1,7 +1,7 @@
 /**
  * Admin deal management (SPEC POST/PUT/DELETE /deals): create one deal or bulk-upsert many by
  * slug, update by id and/or slug (a new slug renames the file and keeps the id), delete by id,
- * slug or a list of ids. Each request is one commit. `PUT`/`DELETE` honour `If-Match`. The
+ * slug or a list of ids. Each request is one commit; with `?errors=all` a refused deal lists every problem. `PUT`/`DELETE` honour `If-Match`. The
  * one-record writes are the ones every kind shares (admin-records.ts); bulk upsert is the deals' own.
  */
 import { requireAdmin } from '../auth/guard.ts';
@@ -10,14 +10,14 @@ import { ApiError } from '../http/errors.ts';
 import { asJsonObject, readBody } from '../http/request-body.ts';
 import { createRecord, deleteRecords, invalid, merge, newRecord, NO_STORE, slugFor, updateRecord, type AdminWriteDeps } from './admin-records.ts';
 import { DEALS } from './record-kinds.ts';
-import { applyChange } from './record-writes.ts';
+import { applyChange, withAllErrors } from './record-writes.ts';
 import { utcDay } from '../utc-day.ts';
 
 /** POST /deals: one deal (or `{ deals: [...] }`, several in one commit), after the admin's session is checked. */
 export async function postDeals(request: Request, deps: AdminWriteDeps): Promise<Response> {
   const session = await requireAdmin(request, deps);
   const body = asJsonObject(await readBody(request, 32 * 1024 * 1024));
-  if (!('deals' in body)) return createRecord(request, deps, DEALS, session, body);
+  if (!('deals' in body)) return withAllErrors(request, () => createRecord(request, deps, DEALS, session, body));
 
   if (!Array.isArray(body.deals) || body.deals.length === 0) throw invalid(DEALS, 'deals must be a non-empty array of deals.');
   const inputs = body.deals.map((item, index) => ({ index, input: asJsonObject(item, `deals[${index}]`) }));
@@ -42,6 +42,6 @@ export async function postDeals(request: Request, deps: AdminWriteDeps): Promise
   return answerResponse(request, jsonAnswer(200, { success: true, created, updated: slugs.length - created, deleted: 0, slugs }, NO_STORE));
 }
 
-export const putDeals = (request: Request, deps: AdminWriteDeps): Promise<Response> => updateRecord(request, deps, DEALS);
+export const putDeals = (request: Request, deps: AdminWriteDeps): Promise<Response> => withAllErrors(request, () => updateRecord(request, deps, DEALS));
 
 export const deleteDeals = (request: Request, deps: AdminWriteDeps): Promise<Response> => deleteRecords(request, deps, DEALS);

@@ -8,6 +8,8 @@
  */
 import { slugify, SLUG_PATTERN } from '../../src/schemas/fields.ts';
 import type { Catalog } from '../../src/catalog/catalog.ts';
+import { ContentSnapshot } from '../../src/pipeline/content-snapshot.ts';
+import type { Diagnostic } from '../../src/pipeline/diagnostics.ts';
 import type { ContentRecord } from '../../src/pipeline/record-files.ts';
 import { requireAdmin, type SessionDeps } from '../auth/guard.ts';
 import type { Deps } from '../deps.ts';
@@ -16,7 +18,7 @@ import { ApiError } from '../http/errors.ts';
 import { asJsonObject, readBody } from '../http/request-body.ts';
 import type { Session } from '../auth/session.ts';
 import type { RecordKind } from './record-kinds.ts';
-import { applyChange, type RecordWriteDeps } from './record-writes.ts';
+import { applyChange, invalidRecord, type RecordWriteDeps } from './record-writes.ts';
 import { utcDay } from '../utc-day.ts';
 
 /** An admin's session, then a record write. */
@@ -25,11 +27,14 @@ export type AdminWriteDeps = SessionDeps & RecordWriteDeps;
 /** Admin answers are never stored by caches. */
 export const NO_STORE = { 'Cache-Control': 'no-store' };
 const encoder = new TextEncoder();
+/** What a slug must be, in the words of the schema's rule (src/schemas/fields.ts `slug()`). */
+const SLUG_PROBLEM = 'expected lowercase letters, digits and single hyphens, like `cloud-credits`';
 
 /** Create one record from `body` (already read), as `session`'s admin; answers the record with its ETag. */
 export async function createRecord<T extends ContentRecord>(request: Request, deps: AdminWriteDeps, kind: RecordKind<T>, session: Session, body: Record<string, unknown>): Promise<Response> {
-  const slug = slugFor(kind, body, kind.noun);
   const today = utcDay(deps.clock());
+  if (!named(kind, body)) checkWhole(deps.state().catalog, kind, body, today);
+  const slug = slugFor(kind, body, kind.noun);
   await applyChange(deps, kind, (catalog) => {
     if (kind.bySlug(catalog).has(slug)) {
       throw new ApiError(400, 'conflict', `A ${kind.noun} with slug \`${slug}\` already exists.`, { hint: `Choose another slug, or update the ${kind.noun} with PUT.` });
@@ -160,6 +165,7 @@ export function checkIfMatch<T extends ContentRecord>(request: Request, kind: Re
 export function recordFromBody<T extends ContentRecord>(catalog: Catalog, kind: RecordKind<T>, body: Record<string, unknown>, today: string): { record: T; replaces: T | undefined } {
   const replaces = typeof body.id === 'string' ? kind.byId(catalog).get(body.id) : undefined;
   if (replaces) return { record: merge(replaces, body, today), replaces };
+  if (!named(kind, body)) checkWhole(catalog, kind, body, today);
   return { record: newRecord(kind, { ...body, slug: slugFor(kind, body, kind.noun) }, today), replaces };
 }
 
@@ -182,7 +188,7 @@ export function merge<T extends ContentRecord>(current: T, changes: Record<strin
 /** The slug given, or one made from the record's title or name. */
 export function slugFor<T extends ContentRecord>(kind: RecordKind<T>, input: Record<string, unknown>, where: string): string {
   if (typeof input.slug === 'string' && input.slug) {
-    if (!SLUG_PATTERN.test(input.slug)) throw invalid(kind, `${where}.slug: expected lowercase letters, digits and single hyphens, like \`cloud-credits\`.`);
+    if (!SLUG_PATTERN.test(input.slug)) throw invalid(kind, `${where}.slug: ${SLUG_PROBLEM}.`);
     return input.slug;
   }
   const label = input[kind.label];
@@ -207,6 +213,28 @@ export function notFound<T extends ContentRecord>(kind: RecordKind<T>, what: str
 }
 
 // --- internal ---
+
+/** Whether a body gives a well-formed slug, or none and a title (name) a slug can be made of. */
+function named<T extends ContentRecord>(kind: RecordKind<T>, body: Record<string, unknown>): boolean {
+  const label = body[kind.label];
+  if (typeof body.slug === 'string' && body.slug !== '') return SLUG_PATTERN.test(body.slug);
+  return typeof label === 'string' && slugify(label) !== '';
+}
+
+/**
+ * A new record without a usable slug (none and no title, or a malformed one) is refused with
+ * every problem it has, checked as saving would check it (issue 16: a form shows them all at
+ * once, not the slug first and the rest on the next try). Returns only when validation finds
+ * nothing; `slugFor` then refuses.
+ */
+function checkWhole<T extends ContentRecord>(catalog: Catalog, kind: RecordKind<T>, body: Record<string, unknown>, today: string): void {
+  const malformed = typeof body.slug === 'string' && body.slug !== '';
+  const record = newRecord(kind, { ...body, slug: 'unnamed' }, today);
+  const checked = new ContentSnapshot(catalog).withChanges(kind.files, [record], [], today);
+  const slugProblem: Diagnostic = { severity: 'error', code: 'invalid_value', file: '', field: 'slug', message: SLUG_PROBLEM };
+  const diagnostics = [...(malformed ? [slugProblem] : []), ...checked.diagnostics];
+  if (diagnostics.some((d) => d.severity === 'error')) throw invalidRecord(kind, diagnostics);
+}
 
 /** How a commit names an update: publishing a draft and taking a record back to drafts are told apart. */
 function updateVerb(current: ContentRecord, updated: ContentRecord): string {

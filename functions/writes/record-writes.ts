@@ -9,7 +9,7 @@ import type { Diagnostic } from '../../src/pipeline/diagnostics.ts';
 import { ContentSnapshot } from '../../src/pipeline/content-snapshot.ts';
 import { recordPath, type ContentRecord } from '../../src/pipeline/record-files.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, type FieldError } from '../http/errors.ts';
 import { StoreConflictError, StoreUnavailableError, type ContentChange } from '../store/content-store.ts';
 import type { RecordKind } from './record-kinds.ts';
 import { utcDay } from '../utc-day.ts';
@@ -96,12 +96,42 @@ export function storeRefusal(error: StoreUnavailableError, deps: Pick<Deps, 'log
   });
 }
 
-/** The 400 for a record the build's validation refuses: its first error, as the API words it. */
-export function invalidRecord<T extends ContentRecord>(kind: RecordKind<T>, diagnostics: readonly Diagnostic[]): ApiError {
-  const first = diagnostics.find((d) => d.severity === 'error');
-  return new ApiError(400, 'validation_error', first ? describe(first) : `The ${kind.noun} is not valid.`, {
-    hint: `Fix the named field; GET /openapi.json describes every ${kind.schema} field.`,
-  });
+/**
+ * The 400 for a record the build's validation refuses: its first error, as the API words it;
+ * every field's first error waits in `problems` for a caller that asked for them all
+ * ({@link withAllErrors}).
+ */
+export function invalidRecord<T extends ContentRecord>(kind: RecordKind<T>, diagnostics: readonly Diagnostic[]): InvalidRecord {
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  const first = errors[0];
+  const problems = new Map<string, string>();
+  for (const d of errors) if (d.field && !problems.has(d.field)) problems.set(d.field, d.message);
+  return new InvalidRecord(first ? describe(first) : `The ${kind.noun} is not valid.`, `Fix the named field; GET /openapi.json describes every ${kind.schema} field.`, [...problems].map(([field, message]) => ({ field, message })));
+}
+
+/** A record the build's validation refuses; `problems`: every field's first problem, that of `error` first. */
+export class InvalidRecord extends ApiError {
+  readonly problems: FieldError[];
+
+  constructor(message: string, hint: string, problems: FieldError[]) {
+    super(400, 'validation_error', message, { hint });
+    this.problems = problems;
+  }
+}
+
+/**
+ * Run an admin write; with `?errors=all` (as POST /submit-deal takes it) a refusal by validation
+ * lists every field's problem in `fields` (issue 16: the admin form shows them all at once).
+ * Without it the error object keeps only its usual fields.
+ * @example return withAllErrors(request, () => updateRecord(request, deps, DEALS))
+ */
+export async function withAllErrors(request: Request, write: () => Promise<Response>): Promise<Response> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!(error instanceof InvalidRecord) || error.problems.length === 0 || new URL(request.url).searchParams.get('errors') !== 'all') throw error;
+    throw new ApiError(error.status, error.code, error.message, { ...(error.hint === undefined ? {} : { hint: error.hint }), fields: error.problems });
+  }
 }
 
 // --- internal ---

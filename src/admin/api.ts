@@ -14,6 +14,8 @@ export async function api<T>(method: string, path: string, body?: unknown, heade
   const response = await fetch(path, {
     method,
     credentials: 'same-origin',
+    // Revalidated every time: after a write, the admin pages must not show a cached list from before it.
+    cache: 'no-cache',
     headers: { Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });

@@ -45,7 +45,7 @@ export const ErrorBodySchema = z.strictObject({
   fields: z
     .array(z.strictObject({ field: z.string().describe('The field, as named in the request body.'), message: z.string().describe('What is wrong with it, worded as `error` words the first problem.') }))
     .optional()
-    .describe('Only on a refused submission (`POST /submit-deal?errors=all`): every problem, one per field, the one `error` names first.'),
+    .describe('Only on a refused submission (`POST /submit-deal?errors=all`) and on a deal an admin create or update refuses as invalid (`POST`/`PUT /deals?errors=all`): every problem, one per field, the one `error` names first.'),
 });
 
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;

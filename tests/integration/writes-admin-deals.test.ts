@@ -11,7 +11,8 @@ import { describe, expect, test } from 'vitest';
 import { runPipeline } from '../../src/pipeline/build.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
-import { DealContractSchema, expectDealList } from '../helpers/api-schemas.ts';
+import * as z from 'zod';
+import { DealContractSchema, ErrorBodySchema, expectDealList } from '../helpers/api-schemas.ts';
 import {
   ADMIN,
   MEMBER,
@@ -152,6 +153,30 @@ describe('POST /api/v1/deals: one deal', () => {
       expect(await readDeal(slug)).toBeUndefined();
     });
   }
+
+  test('?errors=all: `fields` names every field with its first problem, also without a title or with a malformed slug; without it, SPEC\'s keys alone', async () => {
+    const before = repoState(env.repo);
+    const ListedErrorSchema = z.strictObject({ ...ErrorBodySchema.shape, fields: z.array(z.strictObject({ field: z.string(), message: z.string().min(1) })).min(1) });
+    const bad = { provider: 'Zeta', category: 'pet-food', applicationUrl: 'ftp://zeta.example', status: 'nope' };
+    for (const [label, body, named] of [
+      ['with a title', { ...bad, title: 'Zeta all problems' }, ''],
+      ['without a title', bad, 'title'],
+      ['with a malformed slug', { ...bad, title: 'Zeta', slug: 'Not A Slug' }, 'slug'],
+    ] as const) {
+      const listed = await admin('POST', '/api/v1/deals?errors=all', body);
+      expect(listed.status, listed.text).toBe(400);
+      const answer = ListedErrorSchema.parse(listed.body);
+      const fields = answer.fields.map((f) => f.field);
+      expect(fields, label).toEqual(expect.arrayContaining(['category', 'applicationUrl', 'status', ...(named ? [named] : [])]));
+      expect(new Set(fields).size, label).toBe(fields.length);
+      expect(answer.error, label).toBe(`${answer.fields[0]?.field}: ${answer.fields[0]?.message}`);
+      const plain = expectError(await admin('POST', '/api/v1/deals', body), 400, 'validation_error');
+      expect(Object.keys(plain).sort(), label).toEqual(['code', 'error', 'hint', 'success', 'timestamp']);
+    }
+    const update = await admin('PUT', '/api/v1/deals?errors=all', { slug: 'aws-activate', title: '', applicationUrl: 'nope' });
+    expect(ListedErrorSchema.parse(update.body).fields.map((f) => f.field)).toEqual(expect.arrayContaining(['title', 'applicationUrl']));
+    expectUnchanged(env.repo, before);
+  });
 
   test('malformed JSON is 400 bad_request; a JSON array body is 400 validation_error; neither changes anything', async () => {
     const before = repoState(env.repo);

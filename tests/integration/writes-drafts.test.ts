@@ -273,6 +273,10 @@ describe('preview', () => {
     expectError(await admin('POST', '/api/v1/admin/preview', { provider: 'No title' }), 400, 'validation_error');
     // A slug another deal has: saving answers 400 conflict, and so does its preview.
     expectError(await admin('POST', '/api/v1/admin/preview', { ...body, slug: 'aws-activate' }), 400, 'conflict');
+    // ?errors=all (the admin form's Preview asks first): every field's problem, the missing title too.
+    const listed = await admin('POST', '/api/v1/admin/preview?errors=all', { provider: 'No title', applicationUrl: 'ftp://x.example' });
+    expect(listed.status, listed.text).toBe(400);
+    expect((listed.body as { fields: Array<{ field: string }> }).fields.map((f) => f.field)).toEqual(expect.arrayContaining(['title', 'category', 'applicationUrl']));
     expectError(await admin('GET', '/api/v1/admin/preview?deal=no-such-deal'), 404, 'not_found');
     expectError(await admin('GET', '/api/v1/admin/preview'), 400, 'validation_error');
   });

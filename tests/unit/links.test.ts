@@ -160,10 +160,11 @@ describe('the zod schemas apply the rule to every URL field', () => {
     const link = { type: 'string', format: 'uri', pattern: '^https?://' };
     for (const io of ['input', 'output'] as const) {
       const deals = z.toJSONSchema(DealSchema, { io }) as { properties: Record<string, unknown> };
-      for (const field of ['applicationUrl', 'providerWebsite', 'logoUrl']) expect(deals.properties[field], `${io} ${field}`).toEqual(link);
+      // Each deal link also carries its help text (`description`, shown by the admin form).
+      for (const field of ['applicationUrl', 'providerWebsite', 'logoUrl']) expect(deals.properties[field], `${io} ${field}`).toEqual({ ...link, description: expect.any(String) });
       expect((z.toJSONSchema(StartupSchema, { io }) as { properties: Record<string, unknown> }).properties.website).toEqual(link);
     }
-    expect((contentJsonSchemas()['deal-front-matter.json'] as { properties: Record<string, unknown> }).properties.applicationUrl).toEqual(link);
+    expect((contentJsonSchemas()['deal-front-matter.json'] as { properties: Record<string, unknown> }).properties.applicationUrl).toEqual({ ...link, description: expect.any(String) });
     const submission = submissionJsonSchema() as { properties: Record<string, { format?: string }>; then: { properties: Record<string, { format?: string }> } };
     expect([submission.properties.website_url?.format, submission.properties.logo_url?.format, submission.then.properties.redemption_link?.format]).toEqual(['uri', 'uri', 'uri']);
   });

@@ -26,7 +26,7 @@ const adminCases = ADMIN_PAGES.flatMap((type) => SCHEMES.map((scheme) => ({ type
 const AXE_ACCOUNT = { email: 'e2e-axe@example.com', password: 'e2e-axe-password' };
 
 /** Violations of one page as plain data (empty when it passes); throws if axe did not run. */
-async function scan(page: Page, label: string, scheme: string): Promise<unknown[]> {
+export async function scan(page: Page, label: string, scheme: string): Promise<unknown[]> {
   // `resultTypes` only trims the detail kept for passing rules (set before withTags, which it would replace).
   const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).withTags(TAGS).analyze();
   // The scan really ran (axe was injected despite the Content-Security-Policy).

@@ -1,10 +1,11 @@
 /**
  * Admins in the browser (issue 3 "Done when"): sign in on the login page, create a deal with
- * the admin form, edit it, delete it from the table after confirming, each change visible in
+ * the admin form, edit it, delete it from the list (selected, then confirmed), each change visible in
  * the API at once; and sign-in through a real OpenID Connect provider (`oidc-provider` on
  * 127.0.0.1) by clicking the provider button, on a second server over the same build.
  */
 import { execFileSync } from 'node:child_process';
+import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { OIDC_CALLBACK_PATH } from '../../../functions/auth/oidc-login.ts';
 import { startOidcProvider } from '../../helpers/oidc-provider.ts';
@@ -28,6 +29,15 @@ export async function signInCookie(account: { email: string; password: string } 
   return (response.headers.getSetCookie()[0] as string).split(';')[0] as string;
 }
 
+/** Sign `account` in on the login page; resolves on the deal list it leads to. */
+export async function signInPage(page: Page, account: { email: string; password: string } = ADMIN): Promise<void> {
+  await page.goto(e2e().url('/login'));
+  await page.locator('#email').fill(account.email);
+  await page.locator('#password').fill(account.password);
+  await page.locator('form.login button[type=submit]').click();
+  await page.waitForURL(/\/admin\/$/);
+}
+
 export function adminSuite(): void {
   describe('admin pages', () => {
     test('sign in, create, edit and delete a deal; the API follows each step', async () => {
@@ -36,11 +46,10 @@ export function adminSuite(): void {
       try {
         await page.goto(e2e().url('/login'));
         expect(await page.locator('.sso').count()).toBe(0); // no provider configured on this server
-        await page.locator('#email').fill(ADMIN.email);
-        await page.locator('#password').fill(ADMIN.password);
-        await page.locator('form.login button[type=submit]').click();
-        await page.waitForURL(/\/admin\/$/);
-        await expect.poll(() => page.locator('[data-rows] tr').count()).toBeGreaterThan(50);
+        await signInPage(page);
+        // The first page of every deal, and how many there are.
+        await expect.poll(() => page.locator('[data-rows] tr').count()).toBe(25);
+        expect(Number(/^(\d+) deals/.exec((await page.locator('[data-status]').textContent()) ?? '')?.[1])).toBeGreaterThan(50);
 
         await page.goto(e2e().url('/admin/deal/'));
         await page.locator('#title').fill('E2E Rocket credits');
@@ -76,9 +85,12 @@ export function adminSuite(): void {
         await page.locator('#q').press('Enter');
         const row = page.locator('[data-rows] tr', { hasText: 'E2E Rocket credits, doubled' });
         await expect.poll(() => row.count()).toBe(1);
-        page.once('dialog', (dialog) => void dialog.accept());
-        await row.locator('[data-delete]').click();
-        await expect.poll(async () => (await dealBySlug('e2e-rocket-credits')).status).toBe(404);
+        // Deleted from the list: selected, then one confirmation.
+        await row.locator('[data-select]').check();
+        await page.getByRole('button', { name: 'Delete selected…' }).click();
+        await page.getByRole('dialog').getByRole('button', { name: 'Delete 1 deal' }).click();
+        await expect.poll(() => page.locator('[data-status]').textContent(), { timeout: 10_000 }).toBe('Deleted 1 deal.');
+        expect((await dealBySlug('e2e-rocket-credits')).status).toBe(404);
         expect((await dealPage.reload())?.status()).toBe(404);
         expect(pageErrors).toEqual([]);
       } finally {
