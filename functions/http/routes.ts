@@ -24,6 +24,7 @@ import { getDeals } from '../reads/deals.ts';
 import { getHealth } from '../reads/health.ts';
 import { getOidcCallback, getOidcStart } from '../auth/oidc-login.ts';
 import { approveSubmission, getSubmissions, rejectSubmission, SUBMISSION_PAGE } from '../writes/review.ts';
+import { SUBMISSION_ID } from '../submissions/store.ts';
 import { getSearchGaps } from '../reads/search-gaps.ts';
 import { getDrafts } from '../reads/admin-drafts.ts';
 import { getPreview, postPreview } from '../site/preview.ts';
@@ -331,6 +332,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
           description: 'Submissions from the private submission store, newest first, a page at a time; reviewed ones come from its archive. `total` counts every match.',
           parameters: [
             { name: 'status', in: 'query', description: 'Which submissions.', schema: { type: 'string', enum: ['pending', 'approved', 'rejected', 'all'], default: 'pending' } },
+            { name: 'id', in: 'query', description: 'One submission: the page holds it when it has the `status` asked for, else nothing.', schema: { type: 'string', pattern: SUBMISSION_ID.source } },
             ...pageParameters(SUBMISSION_PAGE),
           ],
           responses: {

@@ -18,18 +18,17 @@ import { applyChange, type RecordWriteDeps } from './record-writes.ts';
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { ApiError } from '../http/errors.ts';
-import { wholeParam } from '../http/params.ts';
+import { invalidParameter, wholeParam } from '../http/params.ts';
 import { validBody } from '../http/valid-body.ts';
 import { submissionRefusal } from '../submissions/refusal.ts';
-import type { StatusFilter, SubmissionRecord } from '../submissions/store.ts';
+import { SUBMISSION_ID, type StatusFilter, type SubmissionRecord } from '../submissions/store.ts';
 import { utcDay } from '../utc-day.ts';
 
 /** What every review operation uses: an admin's session, the submission store, the log (its refusals), the submitter's notice, the catalog (suggested deals). */
 export type ReviewDeps = SessionDeps & Pick<Deps, 'submissions' | 'log' | 'notify' | 'state' | 'clock'>;
 
 const REVIEW_STATES = ['pending', 'approved', 'rejected', 'all'] as const;
-/** Submissions per listing page: by default, and at most (more is capped, like `limit` on deals). */
-/** The review queue's page size: its default and its cap. */
+/** The review queue's page size: its default and its cap (more is capped, like `limit` on deals). */
 export const SUBMISSION_PAGE = { default: 200, max: 1000 };
 
 export async function getSubmissions(request: Request, deps: ReviewDeps): Promise<Response> {
@@ -41,7 +40,9 @@ export async function getSubmissions(request: Request, deps: ReviewDeps): Promis
   }
   const limit = Math.min(wholeParam(params, 'limit', SUBMISSION_PAGE.default, 1), SUBMISSION_PAGE.max);
   const offset = wholeParam(params, 'offset', 0, 0);
-  const { submissions, total } = await refusedAs503(deps, () => deps.submissions.list(status as StatusFilter, { limit, offset }));
+  const id = params.get('id');
+  if (id !== null && !SUBMISSION_ID.test(id)) throw invalidParameter({ name: 'id', message: 'not a submission id', allowed: 'sub- and 16 hexadecimal digits, as listed here' });
+  const { submissions, total } = await refusedAs503(deps, () => (id === null ? deps.submissions.list(status as StatusFilter, { limit, offset }) : oneSubmission(deps, id, status)));
   // What approving each pending one as it is would publish: the prefill of "Edit and approve".
   const today = utcDay(deps.clock());
   const deals = Object.fromEntries(submissions.filter((s) => s.status === 'pending').map((s) => [s.id, suggestedDeal(deps.state().catalog, s, today)]));
@@ -100,6 +101,13 @@ export async function rejectSubmission(request: Request, deps: ReviewDeps & Pick
 }
 
 // --- internal ---
+
+/** `?id=`: that submission as a one-item page, when it has the status asked for (the form that reviews it reads only it). */
+async function oneSubmission(deps: Pick<Deps, 'submissions'>, id: string, status: string): Promise<{ submissions: SubmissionRecord[]; total: number }> {
+  const found = await deps.submissions.read(id);
+  const submissions = found && (status === 'all' || found.status === status) ? [found] : [];
+  return { submissions, total: submissions.length };
+}
 
 async function pendingSubmission(deps: Pick<Deps, 'submissions'>, id: string): Promise<SubmissionRecord> {
   const submission = await deps.submissions.read(id);

@@ -118,6 +118,18 @@ describe('GET /api/v1/admin/submissions', () => {
     expect(pending.find((s) => s.id === a.id)).toMatchObject({ ...a.body, id: a.id, status: 'pending' });
   });
 
+  test('?id= answers that one submission with its suggested deal, when it has the status asked for', async () => {
+    const { id } = await submitNew();
+    const one = (await admin('GET', `/api/v1/admin/submissions?id=${id}`)).body as { submissions: SubmissionRecord[]; total: number; deals: Record<string, { title: string }> };
+    expect(one.submissions.map((s) => s.id)).toEqual([id]);
+    expect(one.total).toBe(1);
+    expect(Object.keys(one.deals)).toEqual([id]);
+    const approvedOnly = (await admin('GET', `/api/v1/admin/submissions?status=approved&id=${id}`)).body as { submissions: SubmissionRecord[]; total: number };
+    expect(approvedOnly).toMatchObject({ submissions: [], total: 0 });
+    expect((await admin('GET', '/api/v1/admin/submissions?id=sub-0000000000000000')).body).toMatchObject({ submissions: [], total: 0 });
+    expect(expectError(await admin('GET', '/api/v1/admin/submissions?id=../etc'), 400, 'validation_error').error).toContain('`id`');
+  });
+
   test('an unknown status filter is 400 validation_error', async () => {
     expectError(await admin('GET', '/api/v1/admin/submissions?status=done'), 400, 'validation_error');
   });
