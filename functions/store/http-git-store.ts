@@ -244,6 +244,8 @@ export class HttpGitStore implements ContentStore {
       if (after?.type === 'blob') await replaceFile(file, await this.objects.readBytes(after.oid));
       else await removeFile(file, this.root);
     }
+    // The local branch names the head too: a fetch offers it to the remote as what this clone has.
+    if (this.branch) await git.writeRef({ fs, dir: this.dir, ref: `refs/heads/${this.branch}`, value: target, force: true });
     this.head = target;
   }
 
