@@ -62,6 +62,13 @@ function filesOnRemote(): Record<string, string> {
   return Object.fromEntries(paths.map((path) => [relative('content', path), remoteText(relative('content', path)) as string]));
 }
 
+/** The remote's branch is at `commit`, and the store exactly there too: its head and every file. */
+async function expectAtRemote(store: ContentStore, commit: string): Promise<void> {
+  expect(tip()).toBe(commit);
+  expect(await store.status()).toEqual({ commit, writable: true });
+  expect(await filesOnDisk(store)).toEqual(filesOnRemote());
+}
+
 /** A hand commit pushed to the remote by git from a clone of its own. */
 function handCommit(path: string, text: string | null, message: string): string {
   const clone = join(work, `hand-${Math.random().toString(36).slice(2)}`);
@@ -180,9 +187,7 @@ describe('optimistic concurrency', () => {
     const hand = handCommit('deals/first.md', 'changed by hand\n', 'Hand edit of first');
     const refused = store.commit([{ path: 'deals/first.md', text: 'changed by the admin\n' }], { message: 'Conflicting', author: ann });
     await expect(refused).rejects.toBeInstanceOf(StoreConflictError);
-    expect(tip()).toBe(hand);
-    expect(await store.status()).toEqual({ commit: hand, writable: true });
-    expect(await filesOnDisk(store)).toEqual(filesOnRemote());
+    await expectAtRemote(store, hand);
     // The next write starts from the remote's tip.
     await store.commit([{ path: 'deals/first.md', text: 'after the conflict\n' }], { message: 'Again', author: ann });
     expect(remoteText('deals/first.md')).toBe('after the conflict\n');
@@ -264,9 +269,7 @@ describe('failures: 503 upstream, nothing left behind', () => {
     }
     expect(error).toBeInstanceOf(StoreUnavailableError);
     expect(error).not.toBeInstanceOf(StoreConflictError);
-    expect(tip()).toBe(before);
-    expect(await store.status()).toEqual({ commit: before, writable: true });
-    expect(await filesOnDisk(store)).toEqual(filesOnRemote());
+    await expectAtRemote(store, before);
     await store.commit([{ path: 'deals/dropped.md', text: 'dropped\n' }], { message: 'Not dropped', author: ann });
     expect(remoteText('deals/dropped.md')).toBe('dropped\n');
   });
