@@ -18,6 +18,14 @@ export interface FileDiff {
   after?: TreeEntry | undefined;
 }
 
+interface ParsedTree {
+  /** The tree's own id (also when it was asked for by its commit's). */
+  oid: string;
+  entries: ReadonlyMap<string, TreeEntry>;
+}
+
+/** How many tree entries stay parsed in memory. */
+const TREE_CACHE_ENTRIES = 200_000;
 /** The most deleted files a rename is looked for among, by content (exact renames are always found). */
 const RENAME_CANDIDATES = 100;
 /** Git's default rename threshold (`-M`): half the content kept. */
@@ -26,6 +34,8 @@ const RENAME_SIMILARITY = 0.5;
 export class GitObjects {
   /** isomorphic-git's cache of parsed pack indexes, kept for the life of the store. */
   private readonly cache = {};
+  private readonly trees = new Map<string, ParsedTree>();
+  private treeEntries = 0;
 
   readonly dir: string;
   /** The content folder inside the repository ('' for its root). */
@@ -39,15 +49,14 @@ export class GitObjects {
   /** The entry at a content path as of `treeish` (a commit or tree); '' is the content folder itself. */
   async entryAt(treeish: string, path: string): Promise<TreeEntry | undefined> {
     const full = [this.prefix, path].filter(Boolean).join('/');
-    const top = await git.readTree({ fs, dir: this.dir, oid: treeish, cache: this.cache });
-    if (!full) return { mode: '040000', path: '', oid: top.oid, type: 'tree' };
-    let tree = top.tree;
+    let current = await this.tree(treeish);
+    if (!full) return { mode: '040000', path: '', oid: current.oid, type: 'tree' };
     const parts = full.split('/');
     for (const [i, name] of parts.entries()) {
-      const entry = tree.find((e) => e.path === name);
+      const entry = current.entries.get(name);
       if (!entry || i === parts.length - 1) return entry;
       if (entry.type !== 'tree') return undefined;
-      ({ tree } = await git.readTree({ fs, dir: this.dir, oid: entry.oid, cache: this.cache }));
+      current = await this.tree(entry.oid);
     }
     return undefined;
   }
@@ -75,14 +84,19 @@ export class GitObjects {
     return out;
   }
 
-  /** A repository root tree with files set (to a blob id) or removed (null), by repository path. */
-  async editRoot(tree: string, edits: ReadonlyMap<string, string | null>): Promise<string> {
-    return (await this.editTree(tree, edits)) ?? git.writeTree({ fs, dir: this.dir, tree: [] });
+  /**
+   * A repository root tree with files set (to a blob id) or removed (null), by repository path;
+   * `written` collects the trees written (what a push must send besides the blobs and the commit).
+   */
+  async editRoot(tree: string, edits: ReadonlyMap<string, string | null>, written: string[] = []): Promise<string> {
+    const root = (await this.editTree(tree, edits, written)) ?? (await git.writeTree({ fs, dir: this.dir, tree: [] }));
+    written.push(root);
+    return root;
   }
 
   /** A tree with files set or removed; undefined when nothing is left in it (an emptied folder goes, as in git). */
-  private async editTree(tree: string | undefined, edits: ReadonlyMap<string, string | null>): Promise<string | undefined> {
-    const entries = await this.entries(tree);
+  private async editTree(tree: string | undefined, edits: ReadonlyMap<string, string | null>, written: string[]): Promise<string | undefined> {
+    const entries = new Map(await this.entries(tree));
     const folders = new Map<string, Map<string, string | null>>();
     for (const [path, blob] of edits) {
       const slash = path.indexOf('/');
@@ -99,9 +113,11 @@ export class GitObjects {
     }
     for (const [name, sub] of folders) {
       const old = entries.get(name);
-      const child = await this.editTree(old?.type === 'tree' ? old.oid : undefined, sub);
-      if (child) entries.set(name, { mode: '040000', path: name, oid: child, type: 'tree' });
-      else if (old?.type === 'tree') entries.delete(name);
+      const child = await this.editTree(old?.type === 'tree' ? old.oid : undefined, sub, written);
+      if (child) {
+        written.push(child);
+        entries.set(name, { mode: '040000', path: name, oid: child, type: 'tree' });
+      } else if (old?.type === 'tree') entries.delete(name);
     }
     if (entries.size === 0) return undefined;
     return git.writeTree({ fs, dir: this.dir, tree: [...entries.values()] });
@@ -179,10 +195,25 @@ export class GitObjects {
 
   // --- internal ---
 
-  private async entries(tree: string | undefined): Promise<Map<string, TreeEntry>> {
-    if (!tree) return new Map();
-    const { tree: entries } = await git.readTree({ fs, dir: this.dir, oid: tree, cache: this.cache });
-    return new Map(entries.map((entry) => [entry.path, entry]));
+  private async entries(tree: string | undefined): Promise<ReadonlyMap<string, TreeEntry>> {
+    return tree ? (await this.tree(tree)).entries : new Map();
+  }
+
+  /** A tree (or a commit's), parsed once: walking history reads the same large folders again and again. */
+  private async tree(oid: string): Promise<ParsedTree> {
+    const known = this.trees.get(oid);
+    if (known) return known;
+    const { oid: treeOid, tree } = await git.readTree({ fs, dir: this.dir, oid, cache: this.cache });
+    const parsed = { oid: treeOid, entries: new Map(tree.map((entry) => [entry.path, entry])) };
+    this.trees.set(oid, parsed);
+    this.treeEntries += parsed.entries.size;
+    // Oldest out first, so a bounded number of entries stays in memory (about 100 bytes each).
+    for (const [key, old] of this.trees) {
+      if (this.treeEntries <= TREE_CACHE_ENTRIES) break;
+      this.trees.delete(key);
+      this.treeEntries -= old.entries.size;
+    }
+    return parsed;
   }
 
   /** The content path a file added in `commit` was renamed from in `parent`, if any. */

@@ -31,6 +31,7 @@ import {
   type FileCommit,
 } from './content-store.ts';
 import { GitObjects, readAt } from './git-objects.ts';
+import { pushCommit } from './smart-http-push.ts';
 import { authorOf, listContentFolder, PUSH_ATTEMPTS, pushPause, readContentFile, safeCommitInfo, STORE_COMMITTER } from './store-rules.ts';
 import { WriteQueue } from './write-queue.ts';
 
@@ -155,14 +156,16 @@ export class HttpGitStore implements ContentStore {
     let integrated = false;
     for (let attempt = 1; ; attempt += 1) {
       const parent = (await this.objects.readCommit(base)).commit.tree;
-      const tree = await this.objects.editRoot(parent, edits);
+      const trees: string[] = [];
+      const tree = await this.objects.editRoot(parent, edits, trees);
       // Writing what is already there changes nothing: no commit, the answer is still right.
       if (tree === parent) {
         await this.moveTo(base);
         return { commit: base, integrated };
       }
       const commit = await git.writeCommit({ fs, dir: this.dir, commit: { message: `${info.message}\n`, tree, parent: [base], ...people } });
-      const refusal = await this.push(commit);
+      const blobs = [...edits.values()].filter((blob): blob is string => blob !== null);
+      const refusal = await this.push(base, commit, [...blobs, ...trees, commit]);
       if (refusal === undefined) {
         await this.moveTo(commit);
         return { commit, integrated };
@@ -191,16 +194,13 @@ export class HttpGitStore implements ContentStore {
     return false;
   }
 
-  /** Push `commit` to the branch; the remote's reason when it refused (not a fast-forward), undefined when it took it. */
-  private async push(commit: string): Promise<string | undefined> {
-    const branch = this.branch as string;
-    await git.writeRef({ fs, dir: this.dir, ref: `refs/heads/${branch}`, value: commit, force: true });
+  /** Push `commit` (made on `base`, adding `objects`) to the branch; the remote's reason when it refused, undefined when it took it. */
+  private async push(base: string, commit: string, objects: readonly string[]): Promise<string | undefined> {
+    const remote = { url: this.remote.url.replace(/\/+$/, ''), http: this.http, headers: () => this.headers() };
+    const pack = async () => (await git.packObjects({ fs, dir: this.dir, oids: [...new Set(objects)] })).packfile as Uint8Array;
     try {
-      await git.push({ fs, http: this.http, dir: this.dir, url: this.remote.url, ref: branch, remoteRef: branch, headers: this.headers() });
-      return undefined;
+      return await pushCommit(remote, `refs/heads/${this.branch as string}`, base, commit, pack);
     } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code === 'PushRejectedError' || code === 'GitPushError') return (error as Error).message.trim();
       throw unreachable(error);
     }
   }
