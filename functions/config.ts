@@ -44,8 +44,10 @@ export interface Config {
   metricsPath: string;
   /** Git remote of the content store that every commit is pushed to (several instances); unset: local only. */
   contentRemote: string | undefined;
-  /** Branch on that remote; by default the branch checked out. */
+  /** Branch on that remote; by default the branch checked out (with CONTENT_GIT_URL: the remote's default branch). */
   contentBranch: string | undefined;
+  /** The content store over HTTPS, with no work tree of its own (CONTENT_GIT_URL set; docs/deploying.md); unset: the git repository around `contentDir`. */
+  contentGit: ContentGitConfig | undefined;
   /** Pull the remote this often (0: only on the webhook). */
   contentPullSeconds: number;
   /** Shared secret of the content webhook (POST /api/v1/hooks/content); unset: no webhook. */
@@ -54,6 +56,17 @@ export interface Config {
   oidc: OidcConfig | undefined;
   /** Notices to admins and submitters (functions/notify/, docs/notifications.md); nothing is sent when nothing is set. */
   notify: NotifyConfig;
+}
+
+export interface ContentGitConfig {
+  /** CONTENT_GIT_URL: the repository's clone URL, https:// (http:// only to this machine), without credentials. */
+  url: string;
+  /** CONTENT_GIT_TOKEN: the password of HTTP Basic auth (a GitHub/GitLab/Gitea/Bitbucket access token); unset: none sent. */
+  token: string | undefined;
+  /** CONTENT_GIT_USERNAME: sent with the token; `x-access-token` by default (GitLab: `oauth2`, Bitbucket: `x-token-auth`). */
+  username: string;
+  /** CONTENT_GIT_PATH: the content folder inside the repository; `content` by default, '' for its root (`.`). */
+  path: string;
 }
 
 export interface NotifyConfig {
@@ -100,6 +113,18 @@ const url = (what: string) =>
   text.refine((value) => value === undefined || URL.canParse(value), { message: `expected ${what} URL` });
 const urlOf = (protocols: readonly string[], what: string) =>
   text.refine((value) => value === undefined || protocols.includes(URL.parse(value)?.protocol ?? ''), { message: `expected ${what} URL` });
+/** A git host's URL: https://, or http:// to this machine only (a token must not cross a network in clear); never with credentials in it. */
+const gitUrl = text.superRefine((value, context) => {
+  if (value === undefined) return;
+  const parsed = URL.parse(value);
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(parsed?.hostname ?? '');
+  if (!parsed || !(parsed.protocol === 'https:' || (parsed.protocol === 'http:' && loopback))) context.addIssue({ code: 'custom', message: 'expected an https:// URL (http:// only to localhost)' });
+  else if (parsed.username || parsed.password) context.addIssue({ code: 'custom', message: 'put the token in CONTENT_GIT_TOKEN, not in the URL' });
+});
+/** A folder inside a repository: plain names separated by `/`, or `.` for its root. */
+const repoFolder = text.refine((value) => value === undefined || value === '.' || /^[\w-]+(?:\.[\w-]+)*(?:\/[\w-]+(?:\.[\w-]+)*)*$/.test(value.replace(/^\/+|\/+$/g, '')), {
+  message: 'expected a folder inside the repository, like content or site/content (or . for its root)',
+});
 /** An address as mail headers take it: `deals@example.com` or `Deals <deals@example.com>`. */
 const isMailbox = (value: string): boolean => z.email().safeParse(/<([^<>]*)>\s*$/.exec(value)?.[1] ?? value.trim()).success;
 /** A comma-separated list of e-mail addresses; `none` is the empty list. */
@@ -138,6 +163,10 @@ const EnvSchema = z.object({
     .refine((value) => value === undefined || value === '' || value.startsWith('/'), { message: 'expected a path starting with / (or empty to turn metrics off)' }),
   CONTENT_REMOTE: text,
   CONTENT_BRANCH: text,
+  CONTENT_GIT_URL: gitUrl,
+  CONTENT_GIT_TOKEN: text,
+  CONTENT_GIT_USERNAME: text,
+  CONTENT_GIT_PATH: repoFolder,
   CONTENT_PULL_SECONDS: optionalWholeNumber,
   CONTENT_WEBHOOK_SECRET: text,
   OIDC_ISSUER: url('an https://'),
@@ -153,6 +182,9 @@ const EnvSchema = z.object({
 }).superRefine((env, context) => {
   // Without a sender, every mail would be refused by the server, one log line at a time.
   if (env.SMTP_URL && !env.SMTP_FROM) context.addIssue({ code: 'custom', path: ['SMTP_FROM'], message: 'required when SMTP_URL is set (the address mail is sent from)' });
+  // Two stores at once cannot be meant: the writes would go to one of them only.
+  if (env.CONTENT_GIT_URL && env.CONTENT_REMOTE) context.addIssue({ code: 'custom', path: ['CONTENT_GIT_URL'], message: 'set either CONTENT_GIT_URL (the store over HTTPS) or CONTENT_REMOTE (a local clone), not both' });
+  if (env.CONTENT_GIT_TOKEN && !env.CONTENT_GIT_URL) context.addIssue({ code: 'custom', path: ['CONTENT_GIT_TOKEN'], message: 'set without CONTENT_GIT_URL (the repository it is for)' });
 });
 
 /**
@@ -163,6 +195,11 @@ const EnvSchema = z.object({
 export function listenUrl(config: Pick<Config, 'host' | 'port'>): string {
   const host = config.host === '0.0.0.0' || config.host === '::' || config.host === '' ? 'localhost' : config.host;
   return new URL(`http://${host.includes(':') ? `[${host}]` : host}:${config.port}`).origin;
+}
+
+/** Where the content store pushes, when it does: the git remote's name (CONTENT_REMOTE) or the HTTPS URL (CONTENT_GIT_URL). */
+export function contentRemoteOf(config: Pick<Config, 'contentRemote' | 'contentGit'>): string | undefined {
+  return config.contentRemote ?? config.contentGit?.url;
 }
 
 /** A setting that is wrong, by the variable that holds it. */
@@ -204,8 +241,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsPath: e.METRICS_PATH ?? '/_internal/metrics',
     contentRemote: e.CONTENT_REMOTE,
     contentBranch: e.CONTENT_BRANCH,
+    contentGit: e.CONTENT_GIT_URL
+      ? { url: e.CONTENT_GIT_URL, token: e.CONTENT_GIT_TOKEN, username: e.CONTENT_GIT_USERNAME ?? 'x-access-token', path: e.CONTENT_GIT_PATH === '.' ? '' : (e.CONTENT_GIT_PATH?.replace(/^\/+|\/+$/g, '') ?? 'content') }
+      : undefined,
     // Unset: every 5 s with a remote, never without one.
-    contentPullSeconds: e.CONTENT_PULL_SECONDS ?? (e.CONTENT_REMOTE ? 5 : 0),
+    contentPullSeconds: e.CONTENT_PULL_SECONDS ?? (e.CONTENT_REMOTE || e.CONTENT_GIT_URL ? 5 : 0),
     contentWebhookSecret: e.CONTENT_WEBHOOK_SECRET,
     oidc:
       e.OIDC_ISSUER && e.OIDC_CLIENT_ID

@@ -5,14 +5,14 @@
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
-import type { Config } from './config.ts';
+import { contentRemoteOf, type Config } from './config.ts';
 import { createNodeServer } from './adapters/node.ts';
 import { createApp } from './http/app.ts';
 import { createSite, loadAstroRender } from './site/site.ts';
 import { loadGeneratedCatalog } from './reads/catalog-state.ts';
 import { createDeps, type Deps } from './deps.ts';
 import { createLogger, type Logger } from './ops/log.ts';
-import { GitStore } from './store/git-store.ts';
+import { openContentStore } from './store/open-store.ts';
 import { loadSessionSecret } from './auth/accounts.ts';
 import { readBuiltCommit } from './store/content-sync.ts';
 import { migrateSubmissions } from './submissions/migrate.ts';
@@ -36,11 +36,11 @@ export async function startServer(config: Config, log: Logger = createLogger(), 
   const secret = await loadSessionSecret(config.dataDir, config.sessionSecret);
   // ioredis is only loaded when Redis is configured.
   const redis = config.redisUrl ? (await import('./ops/redis.ts')).connectRedis(config.redisUrl, log) : undefined;
-  const remote = config.contentRemote ? { name: config.contentRemote, branch: config.contentBranch } : undefined;
-  const deps = createDeps(config, await loadGeneratedCatalog(config.generatedDir), await GitStore.open(config.contentDir, remote), secret, log, redis);
-  await deps.content.start(config.contentRemote ? config.contentPullSeconds : 0, await readBuiltCommit(config.generatedDir));
+  const remote = contentRemoteOf(config);
+  const deps = createDeps(config, await loadGeneratedCatalog(config.generatedDir), await openContentStore(config), secret, log, redis);
+  await deps.content.start(remote ? config.contentPullSeconds : 0, await readBuiltCommit(config.generatedDir));
   // Catch up with the remote at once rather than at the first interval.
-  if (config.contentRemote) void deps.content.pull().catch(() => undefined);
+  if (remote) void deps.content.pull().catch(() => undefined);
   // Old submissions out of the content repository (once), then the e-mail sweep: now and hourly.
   await migrateSubmissions(deps);
   await deps.submissions.start();

@@ -6,6 +6,7 @@
  * to a client on this machine or an admin session (issue 11, item 10).
  */
 import { currentSession, type SessionDeps } from '../auth/guard.ts';
+import { contentRemoteOf } from '../config.ts';
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import type { RequestContext } from '../http/middleware.ts';
@@ -37,7 +38,7 @@ export async function getHealth(request: Request, deps: SessionDeps & Pick<Deps,
     store: { writable: store.writable, ...(store.problem ? { problem: store.problem } : {}) },
     content: {
       indexedCommit: sync.indexedCommit,
-      remote: deps.config.contentRemote ?? null,
+      remote: contentRemoteOf(deps.config) ?? null,
       ...(sync.lastPullAt ? { lastPullAt: sync.lastPullAt } : {}),
       ...(sync.problem ? { problem: sync.problem } : {}),
     },

@@ -74,7 +74,8 @@ const MAX_OUTPUT = 64 * 1024 * 1024;
 
 const whole = (n: number): number => Math.max(0, Math.floor(n));
 
-function isSafePath(path: string): boolean {
+/** Whether `path` passes `assertSafePath`. */
+export function isSafePath(path: string): boolean {
   try {
     assertSafePath(path);
     return true;

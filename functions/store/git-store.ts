@@ -25,16 +25,13 @@ import {
   type FileCommit,
 } from './content-store.ts';
 import { fileLog, readAt } from './git-history.ts';
+import { authorOf, listContentFolder, PUSH_ATTEMPTS, pushPause, readContentFile, safeCommitInfo, STORE_COMMITTER } from './store-rules.ts';
 import { WriteQueue } from './write-queue.ts';
 
 const run = promisify(execFile);
 const JOURNAL = 'deals-store-journal.json';
 /** Git itself fsyncs what a commit writes: objects, refs and the index. */
 const GIT_SETTINGS = ['-c', 'core.fsync=committed,index', '-c', 'core.fsyncMethod=fsync', '-c', 'commit.gpgsign=false'];
-/** How often a rejected push is rebased and tried again before the write gives up. */
-const PUSH_ATTEMPTS = 12;
-/** The committer of every commit the store makes (the author is the admin): how the history tells them from hand commits. */
-const STORE_COMMITTER = { name: 'Deals catalog', email: 'catalog@localhost' };
 
 /** Where commits are published: a configured git remote and branch. */
 export interface GitRemote {
@@ -86,23 +83,12 @@ export class GitStore implements ContentStore {
     return store;
   }
 
-  async read(path: string): Promise<string | undefined> {
-    assertSafePath(path);
-    try {
-      return await readFile(join(this.root, path), 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
+  read(path: string): Promise<string | undefined> {
+    return readContentFile(this.root, path);
   }
 
-  async list(folder: string): Promise<string[]> {
-    try {
-      return (await readdir(join(this.root, folder))).filter((name) => !name.startsWith('.')).sort();
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
-    }
+  list(folder: string): Promise<string[]> {
+    return listContentFolder(this.root, folder);
   }
 
   commit(changes: readonly ContentChange[], unsafe: CommitInfo): Promise<CommitResult> {
@@ -207,8 +193,7 @@ export class GitStore implements ContentStore {
           throw new StoreUnavailableError('the content remote cannot be reached', { cause: error });
         }
       }
-      // A random pause, growing with each attempt, so instances racing for the branch fall out of step.
-      if (attempt > 1) await sleep(Math.random() * 20 * attempt);
+      await pushPause(attempt);
       try {
         await this.git(['fetch', '-q', remote.name, remote.branch]);
         await this.git(['rebase', '-q', 'FETCH_HEAD']);
@@ -297,7 +282,7 @@ export class GitStore implements ContentStore {
     if (staged.some((path) => ours.has(path))) {
       // Someone else's staged changes must not ride along: then commit only our paths.
       const onlyOurs = staged.every((path) => ours.has(path));
-      await this.git(['commit', '-q', '--no-verify', '-m', info.message, `--author=${authorOf(info)}`, ...(onlyOurs ? [] : ['--', ...repoPaths])]);
+      await this.git(['commit', '-q', '--no-verify', '-m', info.message, `--author=${authorOf(info).name} <${authorOf(info).email}>`, ...(onlyOurs ? [] : ['--', ...repoPaths])]);
     }
     return (await this.git(['rev-parse', 'HEAD'])).trim();
   }
@@ -386,8 +371,6 @@ async function syncFolder(path: string): Promise<void> {
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Git refused the push because the remote has commits this clone lacks. */
 function isRejectedPush(error: unknown): boolean {
   return /\[rejected\]|non-fast-forward|fetch first|failed to update ref|cannot lock ref/i.test(String((error as { stderr?: unknown }).stderr ?? ''));
@@ -428,37 +411,8 @@ async function ownsRepository(top: string, root: string): Promise<boolean> {
   }
 }
 
-/** Longest commit subject kept; longer ones end in `…`. */
-const MAX_MESSAGE = 200;
-/** Longest author name or e-mail kept. */
-const MAX_AUTHOR = 100;
-/** Line breaks (CR, LF, NEL, U+2028/9) and every other control character. */
-const CONTROL = /[\p{Cc}\u2028\u2029]/gu;
-
-/**
- * Commit metadata as one line each: a message with a line break could carry a trailer
- * (`Co-authored-by:`) or a body, an author with `<`, `>` or a newline a second identity
- * (SECURITY.md). Applied to every commit, whoever builds the message.
- */
-function safeCommitInfo(info: CommitInfo): CommitInfo {
-  const line = (text: string) => text.replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
-  const message = line(info.message) || 'Content change';
-  return {
-    message: message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1).trimEnd()}…` : message,
-    author: {
-      name: line(info.author.name.replace(/[<>]/g, '')).slice(0, MAX_AUTHOR),
-      email: info.author.email.replace(CONTROL, '').replace(/[<>\s]/g, '').slice(0, MAX_AUTHOR),
-    },
-  };
-}
-
 /** The author of a commit made with `commit-tree`, as environment variables. */
 function authorEnv(info: CommitInfo): Record<string, string> {
-  const [, name = 'Anonymous', email = 'unknown@localhost'] = /^(.*) <(.*)>$/.exec(authorOf(info)) ?? [];
+  const { name, email } = authorOf(info);
   return { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email };
-}
-
-/** `Name <email>` of a commit whose info went through `safeCommitInfo`. */
-function authorOf(info: CommitInfo): string {
-  return `${info.author.name || 'Anonymous'} <${info.author.email || 'unknown@localhost'}>`;
 }

@@ -5,7 +5,7 @@
  * function): there submissions are refused (503) rather than written where they would be lost.
  */
 import { join } from 'node:path';
-import type { Config } from '../config.ts';
+import { contentRemoteOf, type Config } from '../config.ts';
 import type { Logger } from '../ops/log.ts';
 import { FileSubmissionStore } from './file-store.ts';
 import { PostgresSubmissionStore } from './postgres-store.ts';
@@ -16,7 +16,7 @@ import { SubmissionStoreUnavailableError, type SubmissionStore } from './store.t
  * @example const store = openSubmissionStore(loadConfig(), createLogger())
  */
 export function openSubmissionStore(config: Config, log: Logger, { localDisk = true } = {}): SubmissionStore {
-  if (config.contentRemote && !config.databaseUrl) {
+  if (contentRemoteOf(config) && !config.databaseUrl) {
     // A remote means several instances: each would keep (and list) only the submissions it took.
     log.warn('submissions_not_shared', { hint: 'set DATABASE_URL so every instance sees every submission (docs/submissions.md)' });
   }

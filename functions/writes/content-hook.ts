@@ -5,6 +5,7 @@
  * The body itself is not used: whatever was pushed, the instance fetches the branch it follows.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { contentRemoteOf } from '../config.ts';
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { ApiError } from '../http/errors.ts';
@@ -15,8 +16,8 @@ const MAX_BODY_BYTES = 1024 * 1024;
 
 export async function postContentHook(request: Request, deps: Pick<Deps, 'config' | 'content'>): Promise<Response> {
   const secret = deps.config.contentWebhookSecret;
-  if (!secret || !deps.config.contentRemote) {
-    throw new ApiError(404, 'not_found', 'No content webhook is configured on this instance.', { hint: 'Set CONTENT_REMOTE and CONTENT_WEBHOOK_SECRET.' });
+  if (!secret || !contentRemoteOf(deps.config)) {
+    throw new ApiError(404, 'not_found', 'No content webhook is configured on this instance.', { hint: 'Set CONTENT_REMOTE (or CONTENT_GIT_URL) and CONTENT_WEBHOOK_SECRET.' });
   }
   const body = await readRawBody(request, MAX_BODY_BYTES);
   if (!validSignature(request.headers.get('x-hub-signature-256'), body, secret)) {

@@ -44,6 +44,25 @@ describe('loadConfig', () => {
   });
 });
 
+describe('the content store over HTTPS (CONTENT_GIT_*)', () => {
+  test('unset: none; CONTENT_GIT_URL alone: GitHub-style username, the content folder, a 5 s pull', () => {
+    expect(loadConfig({}).contentGit).toBeUndefined();
+    const config = loadConfig({ CONTENT_GIT_URL: 'https://github.com/acme/deals-content.git', CONTENT_GIT_TOKEN: 'ghs_x' });
+    expect(config.contentGit).toEqual({ url: 'https://github.com/acme/deals-content.git', token: 'ghs_x', username: 'x-access-token', path: 'content' });
+    expect(config.contentPullSeconds).toBe(5);
+    expect(loadConfig({ CONTENT_GIT_URL: 'https://gitlab.example/a/b.git', CONTENT_GIT_USERNAME: 'oauth2', CONTENT_GIT_PATH: '.' }).contentGit).toMatchObject({ username: 'oauth2', path: '' });
+    expect(loadConfig({ CONTENT_GIT_URL: 'http://127.0.0.1:8080/c.git', CONTENT_GIT_PATH: 'site/content/' }).contentGit).toMatchObject({ path: 'site/content' });
+  });
+
+  test('a wrong value is named by its variable: plain http to another host, a token in the URL, a path leaving the repository, two stores at once', () => {
+    expect(() => loadConfig({ CONTENT_GIT_URL: 'http://git.example/c.git' })).toThrow(/CONTENT_GIT_URL: expected an https:\/\/ URL/);
+    expect(() => loadConfig({ CONTENT_GIT_URL: 'https://x-access-token:secret@github.com/a/b.git' })).toThrow(/CONTENT_GIT_URL: put the token in CONTENT_GIT_TOKEN/);
+    expect(() => loadConfig({ CONTENT_GIT_URL: 'https://github.com/a/b.git', CONTENT_GIT_PATH: '../etc' })).toThrow(/CONTENT_GIT_PATH: expected a folder/);
+    expect(() => loadConfig({ CONTENT_GIT_URL: 'https://github.com/a/b.git', CONTENT_REMOTE: 'origin' })).toThrow(/CONTENT_GIT_URL: set either/);
+    expect(() => loadConfig({ CONTENT_GIT_TOKEN: 'secret' })).toThrow(/CONTENT_GIT_TOKEN: set without CONTENT_GIT_URL/);
+  });
+});
+
 describe('notification settings', () => {
   test('nothing set: nothing is sent; SMTP_URL with SMTP_FROM turns mail on; admins from a list, none, or the accounts', () => {
     expect(loadConfig({}).notify).toEqual({ smtp: undefined, webhookUrl: undefined, adminEmails: undefined, timeoutMs: 10_000 });
