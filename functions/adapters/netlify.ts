@@ -53,7 +53,11 @@ async function load(): Promise<Loaded> {
 
 /** The platform terminates TLS, so the URL's scheme is the client's; it names the client and the request. */
 export default async function handler(request: Request, context: { ip?: string; requestId?: string; waitUntil?: (work: Promise<unknown>) => void }): Promise<Response> {
-  loaded ??= load();
+  // A start that failed (a setting missing, a host down) is tried again by the next request, not kept for the instance's life.
+  loaded ??= load().catch((error: unknown) => {
+    loaded = undefined;
+    throw error;
+  });
   const { app, deps, hook } = await loaded;
   // Commits other instances pushed: fetched after this answer, served from the next request on.
   const pulled = deps.config.contentGit ? deps.content.pullIfDue(deps.config.contentPullSeconds * 1000) : undefined;

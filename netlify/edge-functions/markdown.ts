@@ -22,7 +22,7 @@ export default async function markdown(request: Request, context: EdgeContext): 
   if (twin === undefined) return undefined;
   if (prefersMarkdown(request.headers.get('accept'))) {
     // The twin is a static file of the same site (its path has an extension: this function is not run again for it).
-    const found = await fetch(new URL(twin, request.url), { method: request.method, headers: request.headers });
+    const found = await fetch(new URL(twin, request.url), { method: request.method, headers: passedOn(request.headers) });
     if (found.ok || found.status === 304) return varied(found, MARKDOWN_TYPE);
     await found.body?.cancel();
   }
@@ -36,6 +36,16 @@ export const config = {
 };
 
 // --- internal ---
+
+/** The request headers the twin's answer depends on (its coding, a conditional request); not Host or cookies. */
+function passedOn(headers: Headers): Headers {
+  const kept = new Headers();
+  for (const name of ['accept-encoding', 'if-none-match', 'if-modified-since']) {
+    const value = headers.get(name);
+    if (value !== null) kept.set(name, value);
+  }
+  return kept;
+}
 
 /** The response with `Accept` in its Vary (and a content type), in a copy: fetched responses' headers are immutable. */
 function varied(response: Response, type?: string): Response {

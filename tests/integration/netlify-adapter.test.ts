@@ -23,13 +23,18 @@ beforeAll(async () => {
   process.env.CONTENT_DIR = join(work, 'content');
   process.env.GENERATED_DIR = join(work, 'generated');
   process.env.DATA_DIR = join(work, 'data');
-  process.env.SESSION_SECRET = 'a-session-secret-of-at-least-32-bytes-for-the-functions';
   // The function's entry as Netlify bundles it.
   ({ default: handler, config } = await import('../../netlify/functions/api.ts'));
 });
 afterAll(async () => {
   for (const name of ['CONTENT_DIR', 'GENERATED_DIR', 'DATA_DIR', 'SESSION_SECRET']) delete process.env[name];
   await rm(work, { recursive: true, force: true });
+});
+
+test('without SESSION_SECRET the function does not start, naming it; once set, the next request starts it', async () => {
+  await expect(handler(new Request('https://deals.example/api/v1/deals?limit=1'), {})).rejects.toThrow(/SESSION_SECRET: required on a serverless function/);
+  process.env.SESSION_SECRET = 'a-session-secret-of-at-least-32-bytes-for-the-functions';
+  expect((await handler(new Request('https://deals.example/api/v1/deals?limit=1'), {})).status).toBe(200);
 });
 
 test('config.path claims the API and the documents', () => {
