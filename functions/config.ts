@@ -56,6 +56,16 @@ export interface Config {
   oidc: OidcConfig | undefined;
   /** Notices to admins and submitters (functions/notify/, docs/notifications.md); nothing is sent when nothing is set. */
   notify: NotifyConfig;
+  /**
+   * Running as a serverless function (set by the adapter, not by an environment variable):
+   * many short-lived instances with no disk of their own. Limits that must hold across
+   * instances (the 5-per-hour submission limit, the sign-in throttle) are then never counted in
+   * one instance's memory: without REDIS_URL the requests relying on them answer 503. The
+   * accounts file is read-only (bundled with the function).
+   */
+  serverless: boolean;
+  /** NETLIFY_BUILD_HOOK_URL: POSTed after each content write a function commits, so the platform rebuilds the static pages; unset: none. */
+  buildHookUrl: string | undefined;
 }
 
 export interface ContentGitConfig {
@@ -113,12 +123,18 @@ const url = (what: string) =>
   text.refine((value) => value === undefined || URL.canParse(value), { message: `expected ${what} URL` });
 const urlOf = (protocols: readonly string[], what: string) =>
   text.refine((value) => value === undefined || protocols.includes(URL.parse(value)?.protocol ?? ''), { message: `expected ${what} URL` });
-/** A git host's URL: https://, or http:// to this machine only (a token must not cross a network in clear); never with credentials in it. */
-const gitUrl = text.superRefine((value, context) => {
-  if (value === undefined) return;
+/** https://, or http:// to this machine only: a URL carrying a secret (a token, a hook's id) must not cross a network in clear. */
+const httpsUrl = (value: string): URL | undefined => {
   const parsed = URL.parse(value);
   const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(parsed?.hostname ?? '');
-  if (!parsed || !(parsed.protocol === 'https:' || (parsed.protocol === 'http:' && loopback))) context.addIssue({ code: 'custom', message: 'expected an https:// URL (http:// only to localhost)' });
+  return parsed && (parsed.protocol === 'https:' || (parsed.protocol === 'http:' && loopback)) ? parsed : undefined;
+};
+const HTTPS_ONLY = 'expected an https:// URL (http:// only to localhost)';
+/** A git host's URL: https:// (see httpsUrl); never with credentials in it. */
+const gitUrl = text.superRefine((value, context) => {
+  if (value === undefined) return;
+  const parsed = httpsUrl(value);
+  if (!parsed) context.addIssue({ code: 'custom', message: HTTPS_ONLY });
   else if (parsed.username || parsed.password) context.addIssue({ code: 'custom', message: 'put the token in CONTENT_GIT_TOKEN, not in the URL' });
 });
 /** A folder inside a repository: plain names separated by `/`, or `.` for its root. */
@@ -179,12 +195,15 @@ const EnvSchema = z.object({
   NOTIFY_WEBHOOK_URL: urlOf(['https:', 'http:'], 'an https:// or http://'),
   NOTIFY_ADMIN_EMAILS: emailList,
   NOTIFY_TIMEOUT_SECONDS: wholeNumber(10).refine((seconds) => seconds >= 1, { message: 'expected 1 or more seconds' }),
+  NETLIFY_BUILD_HOOK_URL: text.refine((value) => value === undefined || httpsUrl(value) !== undefined, { message: HTTPS_ONLY }),
 }).superRefine((env, context) => {
   // Without a sender, every mail would be refused by the server, one log line at a time.
   if (env.SMTP_URL && !env.SMTP_FROM) context.addIssue({ code: 'custom', path: ['SMTP_FROM'], message: 'required when SMTP_URL is set (the address mail is sent from)' });
   // Two stores at once cannot be meant: the writes would go to one of them only.
   if (env.CONTENT_GIT_URL && env.CONTENT_REMOTE) context.addIssue({ code: 'custom', path: ['CONTENT_GIT_URL'], message: 'set either CONTENT_GIT_URL (the store over HTTPS) or CONTENT_REMOTE (a local clone), not both' });
   if (env.CONTENT_GIT_TOKEN && !env.CONTENT_GIT_URL) context.addIssue({ code: 'custom', path: ['CONTENT_GIT_TOKEN'], message: 'set without CONTENT_GIT_URL (the repository it is for)' });
+  // Only a function's writes over HTTPS call it: anywhere else it would silently do nothing.
+  if (env.NETLIFY_BUILD_HOOK_URL && !env.CONTENT_GIT_URL) context.addIssue({ code: 'custom', path: ['NETLIFY_BUILD_HOOK_URL'], message: 'set without CONTENT_GIT_URL (the build hook follows the writes a function pushes there)' });
 });
 
 /**
@@ -257,5 +276,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       adminEmails: e.NOTIFY_ADMIN_EMAILS,
       timeoutMs: e.NOTIFY_TIMEOUT_SECONDS * 1000,
     },
+    serverless: false,
+    buildHookUrl: e.NETLIFY_BUILD_HOOK_URL,
   };
 }

@@ -13,7 +13,7 @@ import { LoginThrottle } from './auth/login-throttle.ts';
 import { MemoryRevocations, RedisRevocations, type Revocations } from './auth/revocations.ts';
 import { OidcSignIn } from './auth/oidc.ts';
 import { lifecycleTable, type RouteLifecycle } from './http/lifecycle.ts';
-import { MemoryRollingLimit, RedisRollingLimit, type RollingLimit } from './http/rolling-limit.ts';
+import { MemoryRollingLimit, RedisRollingLimit, UnsharedRollingLimit, type RollingLimit } from './http/rolling-limit.ts';
 import { RateLimits } from './http/rate-limits.ts';
 import type { RedisLink } from './ops/redis.ts';
 import { createLogger, type Logger } from './ops/log.ts';
@@ -89,9 +89,10 @@ export function createDeps(
     now: () => deps.clock(),
     log,
   });
-  const accounts = new AccountBook(config.dataDir);
+  const accounts = new AccountBook(config.dataDir, { readOnly: config.serverless });
+  // On a function each instance's memory is its own: without Redis these limits refuse (503) rather than count per instance.
   const rolling = (prefix: string, limit: number, windowMs: number): RollingLimit =>
-    redis ? new RedisRollingLimit(redis.client, prefix, limit, windowMs, redis.failed) : new MemoryRollingLimit(limit, windowMs);
+    redis ? new RedisRollingLimit(redis.client, prefix, limit, windowMs, redis.failed) : config.serverless ? new UnsharedRollingLimit(prefix, limit, windowMs) : new MemoryRollingLimit(limit, windowMs);
   const deps: Deps = {
     config,
     log,

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ApiError } from '../http/errors.ts';
 import { createFileAtomic } from '../store/durable-file.ts';
 import { MIN_SECRET_BYTES } from './session.ts';
 import { newGeneration, normalizeEmail, readAccounts, writeAccounts, type Account } from './users.ts';
@@ -14,10 +15,13 @@ export const accountsFile = (dataDir: string): string => join(dataDir, 'users.js
 
 export class AccountBook {
   private readonly file: string;
+  private readonly readOnly: boolean;
   private cache: { checkedAt: number; mtimeMs: number; accounts: Map<string, Account> } | undefined;
 
-  constructor(dataDir: string) {
+  /** @param options.readOnly the file is bundled with a serverless function: read, never written (sign-out everywhere answers 503) */
+  constructor(dataDir: string, options: { readOnly?: boolean } = {}) {
     this.file = accountsFile(dataDir);
+    this.readOnly = options.readOnly ?? false;
   }
 
   /** The account for an e-mail, if it exists now. */
@@ -32,6 +36,12 @@ export class AccountBook {
 
   /** Sign an account out everywhere: a new session generation voids every cookie it had. */
   async signOutEverywhere(email: string): Promise<void> {
+    if (this.readOnly) {
+      throw new ApiError(503, 'service_unavailable', 'Signing out everywhere changes the accounts file, which this deployment only reads; this session is signed out.', {
+        hint: 'Run `npm run admin -- revoke <email>` where the accounts file is kept, and deploy it again (docs/deploying.md, Serverless).',
+        headers: { 'Retry-After': '3600' },
+      });
+    }
     const accounts = await readAccounts(this.file);
     const key = normalizeEmail(email);
     await writeAccounts(this.file, accounts.map((a) => (normalizeEmail(a.email) === key ? { ...a, generation: newGeneration() } : a)));

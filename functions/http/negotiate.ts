@@ -24,3 +24,14 @@ export function prefersMarkdown(accept: string | undefined | null): boolean {
   if (markdown.q <= 0) return false;
   return markdown.q > html.q || (markdown.q === html.q && markdown.at < html.at);
 }
+
+/**
+ * Where a page's Markdown twin is in the built site: `index.md` beside its `index.html`; none
+ * for a path naming a file (one with an extension).
+ * @example twinPathOf('/deals/acme') // '/deals/acme/index.md'
+ * @example twinPathOf('/llms.txt') // undefined
+ */
+export function twinPathOf(pathname: string): string | undefined {
+  if (/\.[^/]*$/.test(pathname)) return undefined;
+  return `${pathname.endsWith('/') ? pathname : `${pathname}/`}index.md`;
+}

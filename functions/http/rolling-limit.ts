@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { ApiError } from './errors.ts';
 
 export interface Budget {
   allowed: boolean;
@@ -165,6 +166,42 @@ export class RedisRollingLimit implements RollingLimit {
   async clear(key: string): Promise<void> {
     await this.fallback.clear(key);
     await this.redis.del(`${this.prefix}:${key}`).catch(this.onError);
+  }
+}
+
+/**
+ * A limit that must hold across instances where none is shared (a serverless function without
+ * REDIS_URL): counting in one instance's memory would let each instance take its own budget, so
+ * every request relying on it is refused with 503 instead.
+ */
+export class UnsharedRollingLimit implements RollingLimit {
+  readonly limit: number;
+  readonly windowMs: number;
+  private readonly prefix: string;
+
+  constructor(prefix: string, limit: number, windowMs: number) {
+    this.prefix = prefix;
+    this.limit = limit;
+    this.windowMs = windowMs;
+  }
+
+  check(): Promise<Budget> {
+    return Promise.reject(this.refusal());
+  }
+
+  reserve(): Promise<Reservation> {
+    return Promise.reject(this.refusal());
+  }
+
+  async release(): Promise<void> {}
+
+  async clear(): Promise<void> {}
+
+  private refusal(): ApiError {
+    return new ApiError(503, 'service_unavailable', `Not available on this deployment: its limit (${this.prefix}, ${this.limit} per ${this.windowMs / 60_000} minutes) must be shared by every serverless instance, and no Redis is configured.`, {
+      hint: 'The site operator sets REDIS_URL for the functions (docs/deploying.md, Serverless).',
+      headers: { 'Retry-After': '3600' },
+    });
   }
 }
 

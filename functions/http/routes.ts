@@ -226,12 +226,12 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'signIn',
           tags: ['auth'],
           summary: 'Sign in with a local account',
-          description: 'Sets the session cookie. Same-origin only (`Origin`). Failed attempts are limited per address and e-mail (429 with `Retry-After`). A form post gets a 303 redirect instead of JSON.',
+          description: 'Sets the session cookie. Same-origin only (`Origin`). Failed attempts are limited per address and e-mail (429 with `Retry-After`). A form post gets a 303 redirect instead of JSON. 503 where that limit cannot be shared by every instance (a serverless deployment without Redis).',
           requestBody: { required: true, content: { ...json(ref('SignIn'), { signIn: { summary: 'E-mail and password', value: { email: 'editor@example.com', password: 'correct horse battery staple' } } }), ...forms(ref('SignIn')) } },
           responses: {
             '200': ok('Signed in.', ref('SessionAnswer'), { headers: { 'Set-Cookie': SET_COOKIE } }),
             '303': answer('Form post: to the admin pages (signed in) or back to /login with an `error` reason.', { headers: { Location: LOCATION, 'Set-Cookie': SET_COOKIE } }),
-            ...errors('400', '401', '403', '413', '415', '429', '500'),
+            ...errors('400', '401', '403', '413', '415', '429', '500', '503'),
           },
         }),
       },
@@ -248,7 +248,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'signOut',
           tags: ['auth'],
           summary: 'Sign out',
-          description: 'The session sent is revoked until it would have expired (a copied cookie stops working too); `everywhere` ends every session of the account. Without a session it only clears the cookie. Same-origin only (`Origin`). A form post gets a 303 redirect.',
+          description: 'The session sent is revoked until it would have expired (a copied cookie stops working too); `everywhere` ends every session of the account. Without a session it only clears the cookie. Same-origin only (`Origin`). A form post gets a 303 redirect. `everywhere` is 503 where the accounts are read-only (a serverless deployment); the session sent is revoked all the same.',
           requestBody: {
             required: false,
             content: { ...json(ref('SignOut'), { everywhere: { summary: 'End every session of this account', value: { everywhere: true } } }), ...forms(ref('SignOut')) },
@@ -256,7 +256,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
           responses: {
             '200': ok('Signed out.', ref('SignedOut'), { headers: { 'Set-Cookie': SET_COOKIE } }),
             '303': answer('Form post: to /login.', { headers: { Location: LOCATION, 'Set-Cookie': SET_COOKIE } }),
-            ...errors('403', '429', '500'),
+            ...errors('403', '429', '500', '503'),
           },
         }),
       },

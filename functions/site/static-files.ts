@@ -10,7 +10,7 @@ import mime from 'mime';
 import { answerResponse, matchesEtag, type Answer } from '../http/answer.ts';
 import { chooseCoding, compress, COMPRESS_MIN_BYTES, type Coding } from '../http/compress.ts';
 import { LRUCache } from 'lru-cache';
-import { prefersMarkdown } from '../http/negotiate.ts';
+import { prefersMarkdown, twinPathOf } from '../http/negotiate.ts';
 
 /** Bytes of one version of a file or page, and their compressed forms (made once, on first use). */
 export interface BodyEntry {
@@ -101,8 +101,8 @@ interface Found {
 
 /** The Markdown twin of a page path (`/deals/x/` → `/deals/x/index.md`). */
 function findTwin(root: string, pathname: string): Promise<Found | undefined> {
-  if (extname(pathname) !== '') return Promise.resolve(undefined);
-  return findFile(root, `${pathname.endsWith('/') ? pathname : `${pathname}/`}index.md`);
+  const twin = twinPathOf(pathname);
+  return twin === undefined ? Promise.resolve(undefined) : findFile(root, twin);
 }
 
 async function findFile(root: string, pathname: string): Promise<Found | undefined> {

@@ -69,6 +69,9 @@ export class ContentSync {
   private problem: string | undefined;
   private lastPullAt: string | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** When the last pull (or the start, with its fresh clone) began, for `pullIfDue`. */
+  private lastPullStartedMs = 0;
+  private pulling: Promise<void> | undefined;
 
   constructor(options: ContentSyncOptions) {
     this.options = options;
@@ -80,6 +83,7 @@ export class ContentSync {
    * `npm start` ensures by rebuilding when content changed).
    */
   async start(pullEverySeconds: number, builtFrom?: string): Promise<void> {
+    this.lastPullStartedMs = Date.now();
     const head = (await this.options.store.status()).commit;
     this.indexed = builtFrom ?? head;
     // Served from a build older than the store's commits (`npm run serve` after writes): catch up.
@@ -123,6 +127,26 @@ export class ContentSync {
         throw error;
       }
     });
+  }
+
+  /**
+   * Pull on a request rather than a timer (a serverless instance runs only while it answers):
+   * when the last pull began `everyMs` or more ago and none is under way, start one and return
+   * it (resolving when done, never rejecting: a failure is logged and shown by health);
+   * otherwise `undefined`. The request that starts it is answered from the catalog as it was.
+   */
+  pullIfDue(everyMs: number, now = Date.now()): Promise<void> | undefined {
+    if (everyMs <= 0 || this.pulling || now - this.lastPullStartedMs < everyMs) return undefined;
+    this.lastPullStartedMs = now;
+    const pulling = this.pull().then(
+      () => undefined,
+      () => undefined,
+    );
+    this.pulling = pulling;
+    void pulling.finally(() => {
+      this.pulling = undefined;
+    });
+    return pulling;
   }
 
   /** Serve whatever the store's commits changed since the catalog's commit (queued). */

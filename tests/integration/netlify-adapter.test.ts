@@ -23,15 +23,29 @@ beforeAll(async () => {
   process.env.CONTENT_DIR = join(work, 'content');
   process.env.GENERATED_DIR = join(work, 'generated');
   process.env.DATA_DIR = join(work, 'data');
-  ({ default: handler, config } = await import('../../functions/adapters/netlify.ts'));
+  // The function's entry as Netlify bundles it.
+  ({ default: handler, config } = await import('../../netlify/functions/api.ts'));
 });
 afterAll(async () => {
-  for (const name of ['CONTENT_DIR', 'GENERATED_DIR', 'DATA_DIR']) delete process.env[name];
+  for (const name of ['CONTENT_DIR', 'GENERATED_DIR', 'DATA_DIR', 'SESSION_SECRET']) delete process.env[name];
   await rm(work, { recursive: true, force: true });
 });
 
-test('config.path claims the API', () => {
-  expect(config.path).toEqual(['/api/*']);
+test('without SESSION_SECRET the function does not start, naming it; once set, the next request starts it', async () => {
+  await expect(handler(new Request('https://deals.example/api/v1/deals?limit=1'), {})).rejects.toThrow(/SESSION_SECRET: required on a serverless function/);
+  process.env.SESSION_SECRET = 'a-session-secret-of-at-least-32-bytes-for-the-functions';
+  expect((await handler(new Request('https://deals.example/api/v1/deals?limit=1'), {})).status).toBe(200);
+});
+
+test('config.path claims the API and the documents', () => {
+  expect(config.path).toContain('/api/*');
+  expect(config.path).toContain('/llms.txt');
+});
+
+test('a document answers from the function', async () => {
+  const response = await handler(new Request('https://deals.example/llms.txt'), { ip: '203.0.113.9' });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
 });
 
 test('reads and search answer from the bundled indexes, with the SPEC headers', async () => {
@@ -67,7 +81,7 @@ test('the MCP endpoint answers a tools/list', async () => {
   expect(await response.text()).toContain('search_deals');
 });
 
-test('a submission answers 503 service_unavailable: a function has no git work tree', async () => {
+test('a submission answers 503 service_unavailable: no Redis to share the hourly limit (nor a database to keep it)', async () => {
   const response = await handler(
     new Request('https://deals.example/api/v1/submit-deal', {
       method: 'POST',
@@ -77,5 +91,17 @@ test('a submission answers 503 service_unavailable: a function has no git work t
     { ip: '203.0.113.10' },
   );
   expect(response.status).toBe(503);
-  expect(expectErrorBody(await response.json()).code).toBe('service_unavailable');
+  const body = expectErrorBody(await response.json());
+  expect(body.code).toBe('service_unavailable');
+  expect(body.error).toContain('shared by every serverless instance');
+  expect(body.hint).toContain('REDIS_URL');
+});
+
+test('sign-in answers 503 too: its guess limit would be per instance', async () => {
+  const response = await handler(
+    new Request('https://deals.example/api/v1/auth/login', { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: 'https://deals.example' }, body: JSON.stringify({ email: 'a@example.com', password: 'whatever-it-is' }) }),
+    { ip: '203.0.113.11' },
+  );
+  expect(response.status).toBe(503);
+  expect(response.headers.get('retry-after')).toBe('3600');
 });

@@ -61,6 +61,17 @@ describe('the content store over HTTPS (CONTENT_GIT_*)', () => {
     expect(() => loadConfig({ CONTENT_GIT_URL: 'https://github.com/a/b.git', CONTENT_REMOTE: 'origin' })).toThrow(/CONTENT_GIT_URL: set either/);
     expect(() => loadConfig({ CONTENT_GIT_TOKEN: 'secret' })).toThrow(/CONTENT_GIT_TOKEN: set without CONTENT_GIT_URL/);
   });
+
+  test('NETLIFY_BUILD_HOOK_URL: https (http only to this machine), with the store over HTTPS; not a serverless setting of its own', () => {
+    const git = { CONTENT_GIT_URL: 'https://github.com/a/b.git' };
+    expect(loadConfig(git).buildHookUrl).toBeUndefined();
+    expect(loadConfig(git).serverless).toBe(false);
+    expect(loadConfig({ ...git, NETLIFY_BUILD_HOOK_URL: 'https://api.netlify.com/build_hooks/abc' }).buildHookUrl).toBe('https://api.netlify.com/build_hooks/abc');
+    expect(loadConfig({ ...git, NETLIFY_BUILD_HOOK_URL: 'http://127.0.0.1:9/hook' }).buildHookUrl).toBe('http://127.0.0.1:9/hook');
+    expect(() => loadConfig({ ...git, NETLIFY_BUILD_HOOK_URL: 'http://api.netlify.com/build_hooks/abc' })).toThrow(/NETLIFY_BUILD_HOOK_URL: expected an https:\/\/ URL/);
+    expect(() => loadConfig({ ...git, NETLIFY_BUILD_HOOK_URL: 'not a url' })).toThrow(/NETLIFY_BUILD_HOOK_URL/);
+    expect(() => loadConfig({ NETLIFY_BUILD_HOOK_URL: 'https://api.netlify.com/build_hooks/abc' })).toThrow(/NETLIFY_BUILD_HOOK_URL: set without CONTENT_GIT_URL/);
+  });
 });
 
 describe('notification settings', () => {
