@@ -22,6 +22,9 @@ export interface HistoryOptions {
 /** Values longer than this are cut short, the whole behind "Show all". */
 export const SHORT_VALUE = 120;
 
+/** Words for the fields no form shows (the rest are named by the form's labels). */
+const FIELD_WORDS: Record<string, string> = { id: 'Id', lastUpdated: 'Last updated', draft: 'Draft' };
+
 const CHANGES: Record<RecordVersion['change'], string> = { created: 'Created', updated: 'Edited', renamed: 'Renamed', deleted: 'Deleted' };
 
 /**
@@ -57,8 +60,11 @@ export function historyPanel(panel: HTMLElement, options: HistoryOptions): { sho
       for (const change of version.fields) {
         const row = element('div', 'change');
         const values = element('dd');
-        values.append(value(change.from, 'del'), element('span', 'arrow', ' → '), value(change.to, 'ins'));
-        row.append(element('dt', '', options.label(change.field)), values);
+        // A creation lists what it set, a deletion what it removed; an edit, old → new.
+        if (version.change === 'created' && change.from === undefined) values.append(value(change.to, 'ins'));
+        else if (version.change === 'deleted' && change.to === undefined) values.append(value(change.from, 'del'));
+        else values.append(value(change.from, 'del'), element('span', 'arrow', ' → '), value(change.to, 'ins'));
+        row.append(element('dt', '', FIELD_WORDS[change.field] ?? options.label(change.field)), values);
         changes.append(row);
       }
       item.append(changes);

@@ -80,6 +80,8 @@ describe('deal history', () => {
       await page.locator('#value').fill('$1,000 in credits');
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await expect.poll(() => status(page)).toContain('Saved "E2E Ledger credits"');
+      // The form is read back after a save (the history with it): wait for that before typing again.
+      await expect.poll(() => versions.count()).toBe(2);
       const long = `Terms. ${'Credits for the first year of use, renewable once on request. '.repeat(5)}`.trim();
       await page.locator('#value').fill('$2,000 in credits');
       await page.locator('#description').fill(long);
@@ -206,8 +208,9 @@ describe('startups in the admin', () => {
       await page.getByRole('button', { name: 'Publish', exact: true }).click();
       await expect.poll(() => status(page)).toContain('It is live now');
       expect(await publicSlugs()).toContain('e2e-harbor-analytics');
-      const published = (await read<{ startups: Array<{ slug: string; askingPrice?: number }> }>('/api/v1/startups')) as { startups: Array<{ slug: string; askingPrice?: number }> };
-      expect(published.startups.find((s) => s.slug === 'e2e-harbor-analytics')?.askingPrice).toBe(250000);
+      const published = (await read<{ startups: Array<{ slug: string; askingPrice?: number; forSale: boolean }> }>('/api/v1/startups')) as { startups: Array<{ slug: string; askingPrice?: number; forSale: boolean }> };
+      // A new listing is for sale (the box starts ticked); the price typed as text is a number.
+      expect(published.startups.find((s) => s.slug === 'e2e-harbor-analytics')).toMatchObject({ askingPrice: 250000, forSale: true });
 
       // Edited: the change is in its history, old → new.
       await page.locator('#summary').fill('Analytics for small harbours.');
