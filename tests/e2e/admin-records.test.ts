@@ -43,6 +43,15 @@ async function read<T>(path: string, cookie?: string): Promise<T | number> {
   return response.ok ? ((await response.json()) as T) : response.status;
 }
 
+/** Axe on `page` in the light and the dark scheme: the violations of both. */
+async function scanBoth(page: Page, label: string): Promise<unknown[]> {
+  const light = await scan(page, label, 'light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const dark = await scan(page, label, 'dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  return [...light, ...dark];
+}
+
 /** Screenshots of `page` at both widths and in both schemes (with E2E_SHOTS set). */
 async function shoot(page: Page, name: string, locator?: string): Promise<void> {
   if (!SHOTS) return;
@@ -121,7 +130,7 @@ describe('deal history', () => {
       expect(await hand.locator('.version-message').textContent()).toBe('Retitle by hand');
       expect(await hand.locator('.change dt').allTextContents()).toEqual(['Title']);
       expect(await page.locator('[data-history]').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
-      expect(await scan(page, 'deal history', 'light')).toEqual([]);
+      expect(await scanBoth(page, 'deal history')).toEqual([]);
       await shoot(page, 'deal-history', '[data-history]');
 
       // Restore the first edit ($1,000, the old title): the form and the API show it, as a new commit.
@@ -151,6 +160,19 @@ describe('deal history', () => {
       await expect.poll(() => status(page)).toContain('Someone else changed this deal');
       expect(await page.locator('[data-status]').getAttribute('data-kind')).toBe('error');
 
+      // Pages of history: two versions a page here (its requests narrowed to `limit=2`), six in all.
+      expect(await page.locator('[data-history-more]').isHidden()).toBe(true);
+      await page.route('**/api/v1/admin/deals/history?*', (route) => void route.continue({ url: `${route.request().url()}&limit=2` }));
+      await page.reload();
+      await expect.poll(() => versions.count()).toBe(2);
+      const older = page.getByRole('button', { name: 'Older changes' });
+      await older.click();
+      await expect.poll(() => versions.count()).toBe(4);
+      await older.click();
+      await expect.poll(() => versions.count()).toBe(6);
+      expect(await older.isHidden()).toBe(true);
+      expect(await versions.nth(5).locator('.version-head').textContent()).toContain('Created');
+
       await page.setViewportSize(PHONE);
       expect(await overflows(page)).toBe(false);
       expect(pageErrors).toEqual([]);
@@ -170,7 +192,7 @@ describe('startups in the admin', () => {
       await page.waitForURL(/\/admin\/startups\/$/);
       await expect.poll(() => page.locator('[data-rows] tr').count()).toBeGreaterThan(5);
       expect(await overflows(page)).toBe(false);
-      expect(await scan(page, 'startup list', 'light')).toEqual([]);
+      expect(await scanBoth(page, 'startup list')).toEqual([]);
       await shoot(page, 'startup-list');
 
       await page.getByRole('link', { name: 'New startup' }).click();
@@ -222,7 +244,7 @@ describe('startups in the admin', () => {
       expect(await summary.locator('ins').textContent()).toBe('Analytics for small harbours.');
       expect(await versions.nth(0).locator('.via').textContent()).toBe('via admin');
       expect(await overflows(page)).toBe(false);
-      expect(await scan(page, 'startup form with history', 'light')).toEqual([]);
+      expect(await scanBoth(page, 'startup form with history')).toEqual([]);
       await shoot(page, 'startup-form');
       expect(await page.getByRole('link', { name: 'Preview the saved listing' }).getAttribute('href')).toBe('/api/v1/admin/preview?startup=e2e-harbor-analytics');
 
