@@ -7,7 +7,7 @@ import { deleteStartups, getAdminStartups, postStartups, putStartups, STARTUP_PA
 import { getDealHistory, getStartupHistory, HISTORY_PAGE, HISTORY_REACH, postDealRevert, postStartupRevert } from '../writes/record-history.ts';
 import type { Handler } from '../deps.ts';
 import type { CatalogExamples } from '../docs/examples.ts';
-import { deleteParameters, errors, etag, IF_MATCH, json, nameParameters, notModified, ok, pageParameters, ref, type Json } from '../docs/openapi-kit.ts';
+import { deleteParameters, errors, ERRORS_ALL, etag, IF_MATCH, json, nameParameters, notModified, ok, pageParameters, ref, type Json } from '../docs/openapi-kit.ts';
 import type { ApiRoute } from './routes.ts';
 
 export const ADMIN_RECORD_ROUTES: readonly ApiRoute[] = [
@@ -48,6 +48,7 @@ function startupsRow(): ApiRoute {
           tags: ['admin', 'startups'],
           summary: 'Create a startup listing',
           description: 'One listing, its defaults filled (`id`, `slug` from the name, `featured` `false`, `forSale` `true`, `lastUpdated` today), checked by the build\'s rules (category and source from content/categories.yaml) and committed alone, authored by the admin. An existing slug is a 400 `conflict`. Same-origin only (`Origin`).',
+          parameters: [ERRORS_ALL('the listing')],
           requestBody: { required: true, content: json(ref('StartupInput'), examples.createStartup) },
           responses: {
             '200': ok('Created (the listing, with its ETag).', ref('StartupAnswer'), { headers: etag }),
@@ -63,7 +64,7 @@ function startupsRow(): ApiRoute {
           tags: ['admin', 'startups'],
           summary: 'Update a startup listing by id or slug',
           description: '`id` and/or `slug` name the listing (at least one is required); with an `id`, a new `slug` renames it (its file) and keeps its id. Every other field given replaces the stored one; `null` removes an optional field. `lastUpdated` becomes today unless given.',
-          parameters: [IF_MATCH('listing')],
+          parameters: [IF_MATCH('listing'), ERRORS_ALL('the listing')],
           requestBody: { required: true, content: json(ref('StartupUpdate'), examples.updateStartup) },
           responses: { '200': ok('Updated (the listing as now served, with its ETag).', ref('StartupAnswer'), { headers: etag }), ...errors('400', '401', '403', '404', '412', '413', '415', '429', '500', '503') },
         }),

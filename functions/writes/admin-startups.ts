@@ -10,6 +10,7 @@ import { wholeParam } from '../http/params.ts';
 import { asJsonObject, readBody } from '../http/request-body.ts';
 import { createRecord, deleteRecords, describeName, findRecord, notFound, NO_STORE, recordAnswer, updateRecord, type AdminWriteDeps } from './admin-records.ts';
 import { STARTUPS } from './record-kinds.ts';
+import { withAllErrors } from './record-writes.ts';
 
 /** Listings per page: by default, and at most (more is capped). */
 export const STARTUP_PAGE = { default: 200, max: 1000 };
@@ -31,12 +32,13 @@ export async function getAdminStartups(request: Request, deps: AdminWriteDeps): 
   return answerResponse(request, jsonAnswer(200, { success: true, startups: catalog.startups.slice(offset, offset + limit), total: catalog.startups.length }, NO_STORE));
 }
 
-/** POST one startup: `name` and `category` needed; `id`, `slug` (from the name), flags and `lastUpdated` filled. */
+/** POST one startup: `name` and `category` needed; `id`, `slug` (from the name), flags and `lastUpdated` filled. With `?errors=all` a refusal lists every problem. */
 export async function postStartups(request: Request, deps: AdminWriteDeps): Promise<Response> {
   const session = await requireAdmin(request, deps);
-  return createRecord(request, deps, STARTUPS, session, asJsonObject(await readBody(request)));
+  const body = asJsonObject(await readBody(request));
+  return withAllErrors(request, () => createRecord(request, deps, STARTUPS, session, body));
 }
 
-export const putStartups = (request: Request, deps: AdminWriteDeps): Promise<Response> => updateRecord(request, deps, STARTUPS);
+export const putStartups = (request: Request, deps: AdminWriteDeps): Promise<Response> => withAllErrors(request, () => updateRecord(request, deps, STARTUPS));
 
 export const deleteStartups = (request: Request, deps: AdminWriteDeps): Promise<Response> => deleteRecords(request, deps, STARTUPS);

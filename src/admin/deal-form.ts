@@ -1,18 +1,20 @@
 /**
- * The admin deal form's fields (issue 16, item 5), grouped as editors think of a deal: basics,
- * value, eligibility, links, placement. The help under each field and whether it is required
- * come from the deal's JSON Schema (src/schemas/json-schemas.ts, made from the zod schema's
- * `.describe()` texts), so the form, the editors' schema and the OpenAPI document say the same.
+ * The admin record forms' fields (issue 16, items 4 and 5), grouped as editors think of a deal
+ * (basics, value, eligibility, links, placement) or a startup for sale (basics, the sale, links,
+ * placement). The help under each field and whether it is required come from the record's JSON
+ * Schema (src/schemas/json-schemas.ts, made from the zod schema's `.describe()` texts), so the
+ * form, the editors' schema and the OpenAPI document say the same.
  */
 import { escapeHtml } from '../escape-html.ts';
 import { contentJsonSchemas } from '../schemas/json-schemas.ts';
 import type { DealInput } from '../schemas/deal.ts';
+import type { Startup } from '../schemas/startup.ts';
 
-/** How a field is edited: one line, a link, one item per line, Markdown, a choice, a date, a tick box. */
-export type Control = 'text' | 'url' | 'lines' | 'markdown' | 'select' | 'date' | 'checkbox';
+/** How a field is edited: one line, a link, one item per line, Markdown, a choice, a date, a whole number, a tick box. */
+export type Control = 'text' | 'url' | 'lines' | 'markdown' | 'select' | 'date' | 'number' | 'checkbox';
 
 export interface FormField {
-  name: keyof DealInput & string;
+  name: string;
   label: string;
   control: Control;
   required: boolean;
@@ -25,8 +27,11 @@ export interface FormGroup {
   fields: FormField[];
 }
 
-/** Every field the form edits, in its group; the labels are the form's own words. */
-const GROUPS: ReadonlyArray<{ legend: string; fields: ReadonlyArray<[FormField['name'], string, Control]> }> = [
+/** A form's groups as written here: each field's name (of record `R`), label and control. */
+type Groups<R> = ReadonlyArray<{ legend: string; fields: ReadonlyArray<[keyof R & string, string, Control]> }>;
+
+/** Every field the deal form edits, in its group; the labels are the form's own words. */
+const GROUPS: Groups<DealInput> = [
   {
     legend: 'Basics',
     fields: [
@@ -69,17 +74,61 @@ const GROUPS: ReadonlyArray<{ legend: string; fields: ReadonlyArray<[FormField['
   },
 ];
 
-/** Fields a save fills in when left empty, though the stored deal needs them. */
+/** Every field the startup form edits, in its group. */
+const STARTUP_GROUPS: Groups<Startup> = [
+  {
+    legend: 'Basics',
+    fields: [
+      ['name', 'Name', 'text'],
+      ['category', 'Category', 'select'],
+      ['summary', 'Summary', 'text'],
+      ['description', 'Description', 'markdown'],
+      ['country', 'Country (two letters, like US)', 'text'],
+    ],
+  },
+  {
+    legend: 'The sale',
+    fields: [
+      ['askingPrice', 'Asking price (US dollars)', 'number'],
+      ['askingPriceDisplay', 'Asking price as shown', 'text'],
+      ['revenue', 'Revenue (US dollars)', 'number'],
+      ['revenueDisplay', 'Revenue as shown', 'text'],
+      ['source', 'Marketplace', 'select'],
+    ],
+  },
+  {
+    legend: 'Links',
+    fields: [
+      ['listingUrl', 'Listing URL', 'url'],
+      ['website', 'Website', 'url'],
+      ['logoUrl', 'Logo URL', 'url'],
+      ['slug', 'Slug', 'text'],
+    ],
+  },
+  { legend: 'Placement', fields: [['forSale', 'For sale', 'checkbox'], ['featured', 'Sponsored', 'checkbox']] },
+];
+
+/** Fields a save fills in when left empty, though the stored record needs them. */
 const FILLED_BY_SAVE = new Set(['slug', 'id']);
 
 /**
- * The form's groups with each field's help text and required mark from the deal JSON Schema.
+ * The deal form's groups with each field's help text and required mark from the deal JSON Schema.
  * @example dealFormGroups()[0]?.fields[0] // { name: 'title', label: 'Title', control: 'text', required: true, help: 'What the deal is…' }
  */
-export function dealFormGroups(): FormGroup[] {
-  const schema = contentJsonSchemas()['deal.json'] as { properties: Record<string, { description?: string }>; required?: string[] };
+export const dealFormGroups = (): FormGroup[] => schemaGroups('deal.json', GROUPS);
+
+/**
+ * The startup form's groups, from the startup JSON Schema.
+ * @example startupFormGroups()[0]?.fields[0]?.name // 'name'
+ */
+export const startupFormGroups = (): FormGroup[] => schemaGroups('startup.json', STARTUP_GROUPS);
+
+// --- internal ---
+
+function schemaGroups<R>(file: 'deal.json' | 'startup.json', groups: Groups<R>): FormGroup[] {
+  const schema = contentJsonSchemas()[file] as { properties: Record<string, { description?: string }>; required?: string[] };
   const required = new Set(schema.required ?? []);
-  return GROUPS.map(({ legend, fields }) => ({
+  return groups.map(({ legend, fields }) => ({
     legend,
     fields: fields.map(([name, label, control]) => ({
       name,
@@ -90,8 +139,6 @@ export function dealFormGroups(): FormGroup[] {
     })),
   }));
 }
-
-// --- internal ---
 
 /** Description text as HTML: escaped, its `backtick` spans as code. */
 function helpHtml(text: string): string {

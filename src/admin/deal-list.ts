@@ -48,10 +48,9 @@ export const PAGE_SIZE = 25;
 export function readView(params: URLSearchParams): ListView {
   const flag = (name: string): Flag => {
     const value = params.get(name);
-    return value === 'yes' || value === 'no' ? value : '';
+    return isFlag(value) ? value : '';
   };
   const sort = params.get('sort') ?? '';
-  const page = Number(params.get('page'));
   return {
     q: params.get('q')?.trim() ?? '',
     category: params.get('category') ?? '',
@@ -61,7 +60,7 @@ export function readView(params: URLSearchParams): ListView {
     draft: flag('draft'),
     sort: (SORT_KEYS as readonly string[]).includes(sort) ? (sort as SortKey) : '',
     dir: params.get('dir') === 'desc' ? 'desc' : 'asc',
-    page: Number.isInteger(page) && page > 1 ? page : 1,
+    page: pageParam(params),
   };
 }
 
@@ -91,19 +90,37 @@ export function showView(deals: readonly ListedDeal[], view: ListView, categoryN
     flagMatches(view.pick, d.recommended) &&
     flagMatches(view.draft, d.draft) &&
     words.every((w) => [d.title, d.provider ?? '', d.slug, ...(d.tags ?? [])].join(' ').toLowerCase().includes(w));
-  const shown = deals.filter(matches).sort(order(view, categoryName));
-  const pages = Math.max(1, Math.ceil(shown.length / PAGE_SIZE));
-  const page = Math.min(view.page, pages);
-  return { rows: shown.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE), total: shown.length, page, pages };
+  return pageOf(deals.filter(matches).sort(order(view, categoryName)), view.page);
 }
 
-// --- internal ---
+/**
+ * Page `page` of `shown` (the last page when it asks past the end), with the count and pages.
+ * @example pageOf(['a', 'b'], 3) // { rows: ['a', 'b'], total: 2, page: 1, pages: 1 }
+ */
+export function pageOf<T>(shown: readonly T[], page: number): { rows: T[]; total: number; page: number; pages: number } {
+  const pages = Math.max(1, Math.ceil(shown.length / PAGE_SIZE));
+  const at = Math.min(page, pages);
+  return { rows: shown.slice((at - 1) * PAGE_SIZE, at * PAGE_SIZE), total: shown.length, page: at, pages };
+}
 
-function flagMatches(flag: Flag, value: boolean | undefined): boolean {
+/** Whether a record with `value` passes a yes/no filter. */
+export function flagMatches(flag: Flag, value: boolean | undefined): boolean {
   return flag === '' || (flag === 'yes') === (value === true);
 }
 
-const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+/** Whether `value` is a yes/no filter's value. */
+export const isFlag = (value: string | null): value is Exclude<Flag, ''> => value === 'yes' || value === 'no';
+
+/** The lists' order of words: case and accents aside, numbers by value. */
+export const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
+/** A whole page number from the query (1 when absent or wrong). */
+export const pageParam = (params: URLSearchParams): number => {
+  const page = Number(params.get('page'));
+  return Number.isInteger(page) && page > 1 ? page : 1;
+};
+
+// --- internal ---
 
 /** The comparison of a view's order; ties fall back to the title, so the order is stable. */
 function order(view: ListView, categoryName: (slug: string) => string): (a: ListedDeal, b: ListedDeal) => number {

@@ -191,6 +191,22 @@ describe('POST /api/v1/admin/startups', () => {
   });
 });
 
+describe('?errors=all (the admin startup form)', () => {
+  test('POST and PUT list every field with its first problem in `fields`; without it, the usual keys alone; nothing changes', async () => {
+    const before = repoState(server.env.repo);
+    const bad = { category: 'saas', country: 'usa', listingUrl: 'not a link', website: 'ftp://x.example' };
+    const listed = await admin('POST', `${ADMIN_STARTUPS}?errors=all`, bad);
+    expect(listed.status, listed.text).toBe(400);
+    const fields = (listed.body as { fields: Array<{ field: string; message: string }> }).fields.map((f) => f.field);
+    expect(fields.sort()).toEqual(['country', 'listingUrl', 'name', 'website']);
+    expect(Object.keys(expectError(await admin('POST', ADMIN_STARTUPS, bad), 400, 'validation_error'))).not.toContain('fields');
+    const update = await admin('PUT', `${ADMIN_STARTUPS}?errors=all`, { slug: 'invoicenest', name: '', country: 'usa' });
+    expect(update.status, update.text).toBe(400);
+    expect((update.body as { fields: Array<{ field: string }> }).fields.map((f) => f.field).sort()).toEqual(['country', 'name']);
+    expectUnchanged(server.env.repo, before);
+  });
+});
+
 describe('PUT /api/v1/admin/startups', () => {
   test('by slug: changes the named field, keeps the id, one commit modifying the file; the public list follows', async () => {
     const created = await create();

@@ -6,7 +6,7 @@
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { cp, mkdir, rm, rmdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { buildLogos } from '../../../src/logos/build-logos.ts';
 import { runPipeline } from '../../../src/pipeline/build.ts';
 import { emitCatalog } from '../../../src/pipeline/emit.ts';
@@ -26,6 +26,10 @@ export interface Site {
   errors: string[];
   /** Private data folder (accounts) of the server. */
   dataDir: string;
+  /** The git repository around the server's content folder (a test's hand commits go here). */
+  repo: string;
+  /** Tell the server to re-read its content folder (SIGHUP, as after a `git pull` by hand). */
+  refresh: () => void;
   /** Start one more server on the same build and content, with extra settings (stopped by the caller). */
   serveWith: (env: Record<string, string>) => Promise<{ url: string; stop: () => Promise<void> }>;
   stop: () => Promise<void>;
@@ -68,7 +72,8 @@ export async function startSite(): Promise<Site> {
     const orphan = () => started.child.kill('SIGKILL');
     process.once('exit', orphan);
     started.child.once('exit', () => process.off('exit', orphan));
-    return { url: started.url.replace(/\/$/, ''), work, errors, dataDir, serveWith, stop };
+    const refresh = () => void started.child.kill('SIGHUP');
+    return { url: started.url.replace(/\/$/, ''), work, repo: dirname(contentDir), refresh, errors, dataDir, serveWith, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -21,6 +21,8 @@ const ADMIN_PAGES = [
   { name: 'admin deal form', path: '/admin/deal/', ready: '#title' },
   { name: 'admin review queue', path: '/admin/submissions/', ready: 'main' },
   { name: 'admin searches', path: '/admin/searches/', ready: '[data-rows] tr' },
+  { name: 'admin startups list', path: '/admin/startups/', ready: '[data-rows] tr' },
+  { name: 'admin startup form', path: '/admin/startup/', ready: '#name' },
 ];
 const adminCases = ADMIN_PAGES.flatMap((type) => SCHEMES.map((scheme) => ({ type, scheme })));
 const AXE_ACCOUNT = { email: 'e2e-axe@example.com', password: 'e2e-axe-password' };
