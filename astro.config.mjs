@@ -29,8 +29,7 @@ function nodeWithWebEntry(options) {
     ...integration,
     hooks: {
       ...integration.hooks,
-      'astro:config:done': (params) =>
-        configDone?.({ ...params, setAdapter: (adapter) => params.setAdapter({ ...adapter, serverEntrypoint, entrypointResolution: 'auto' }) }),
+      'astro:config:done': (params) => configDone?.({ ...params, setAdapter: (adapter) => params.setAdapter({ ...adapter, serverEntrypoint, entrypointResolution: 'auto' }) }),
     },
   };
 }

@@ -118,11 +118,12 @@ const optionalWholeNumber = z
     return z.NEVER;
   });
 const wholeNumber = (fallback: number) => optionalWholeNumber.transform((value) => value ?? fallback);
-const text = z.string().optional().transform((value) => (value === undefined || value === '' ? undefined : value));
-const url = (what: string) =>
-  text.refine((value) => value === undefined || URL.canParse(value), { message: `expected ${what} URL` });
-const urlOf = (protocols: readonly string[], what: string) =>
-  text.refine((value) => value === undefined || protocols.includes(URL.parse(value)?.protocol ?? ''), { message: `expected ${what} URL` });
+const text = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value === '' ? undefined : value));
+const url = (what: string) => text.refine((value) => value === undefined || URL.canParse(value), { message: `expected ${what} URL` });
+const urlOf = (protocols: readonly string[], what: string) => text.refine((value) => value === undefined || protocols.includes(URL.parse(value)?.protocol ?? ''), { message: `expected ${what} URL` });
 /** https://, or http:// to this machine only: a URL carrying a secret (a token, a hook's id) must not cross a network in clear. */
 const httpsUrl = (value: string): URL | undefined => {
   const parsed = URL.parse(value);
@@ -147,64 +148,71 @@ const isMailbox = (value: string): boolean => z.email().safeParse(/<([^<>]*)>\s*
 const emailList = text.transform((value, context) => {
   if (value === undefined) return undefined;
   if (value.trim() === 'none') return [];
-  const emails = value.split(',').map((one) => one.trim()).filter(Boolean);
+  const emails = value
+    .split(',')
+    .map((one) => one.trim())
+    .filter(Boolean);
   for (const bad of emails.filter((one) => !z.email().safeParse(one).success)) context.addIssue({ code: 'custom', message: `${JSON.stringify(bad)} is not an e-mail address` });
   return emails;
 });
 
-const EnvSchema = z.object({
-  CONTENT_DIR: text,
-  GENERATED_DIR: text,
-  DIST_DIR: text,
-  DATA_DIR: text,
-  HOST: text,
-  PORT: wholeNumber(4321).refine((port) => port <= 65535, { message: 'expected a port number (0 to 65535)' }),
-  ANSWER_CACHE: text,
-  LOGO_FETCH: text,
-  ANSWER_CACHE_ENTRIES: wholeNumber(20_000),
-  ANSWER_CACHE_BYTES: wholeNumber(128 * 1024 * 1024),
-  SESSION_SECRET: text,
-  SESSION_TTL_SECONDS: wholeNumber(8 * 60 * 60),
-  API_LIFECYCLE: text,
-  RATE_LIMITS: text,
-  REDIS_URL: url('a redis://'),
-  DATABASE_URL: url('a postgres://'),
-  SUBMISSIONS_MAX_PENDING: wholeNumber(1000),
-  SUBMISSION_EMAIL_RETENTION_DAYS: wholeNumber(30),
-  TRUST_PROXY_HOPS: wholeNumber(0),
-  // Empty turns metrics off; anything else is a path.
-  METRICS_PATH: z
-    .string()
-    .optional()
-    .refine((value) => value === undefined || value === '' || value.startsWith('/'), { message: 'expected a path starting with / (or empty to turn metrics off)' }),
-  CONTENT_REMOTE: text,
-  CONTENT_BRANCH: text,
-  CONTENT_GIT_URL: gitUrl,
-  CONTENT_GIT_TOKEN: text,
-  CONTENT_GIT_USERNAME: text,
-  CONTENT_GIT_PATH: repoFolder,
-  CONTENT_PULL_SECONDS: optionalWholeNumber,
-  CONTENT_WEBHOOK_SECRET: text,
-  OIDC_ISSUER: url('an https://'),
-  OIDC_CLIENT_ID: text,
-  OIDC_CLIENT_SECRET: text,
-  OIDC_NAME: text,
-  OIDC_REDIRECT_URI: url('an https://'),
-  SMTP_URL: urlOf(['smtp:', 'smtps:'], 'an smtp:// or smtps://'),
-  SMTP_FROM: text.refine((value) => value === undefined || isMailbox(value), { message: 'expected an e-mail address, or a name and one: Deals <deals@example.com>' }),
-  NOTIFY_WEBHOOK_URL: urlOf(['https:', 'http:'], 'an https:// or http://'),
-  NOTIFY_ADMIN_EMAILS: emailList,
-  NOTIFY_TIMEOUT_SECONDS: wholeNumber(10).refine((seconds) => seconds >= 1, { message: 'expected 1 or more seconds' }),
-  NETLIFY_BUILD_HOOK_URL: text.refine((value) => value === undefined || httpsUrl(value) !== undefined, { message: HTTPS_ONLY }),
-}).superRefine((env, context) => {
-  // Without a sender, every mail would be refused by the server, one log line at a time.
-  if (env.SMTP_URL && !env.SMTP_FROM) context.addIssue({ code: 'custom', path: ['SMTP_FROM'], message: 'required when SMTP_URL is set (the address mail is sent from)' });
-  // Two stores at once cannot be meant: the writes would go to one of them only.
-  if (env.CONTENT_GIT_URL && env.CONTENT_REMOTE) context.addIssue({ code: 'custom', path: ['CONTENT_GIT_URL'], message: 'set either CONTENT_GIT_URL (the store over HTTPS) or CONTENT_REMOTE (a local clone), not both' });
-  if (env.CONTENT_GIT_TOKEN && !env.CONTENT_GIT_URL) context.addIssue({ code: 'custom', path: ['CONTENT_GIT_TOKEN'], message: 'set without CONTENT_GIT_URL (the repository it is for)' });
-  // Only a function's writes over HTTPS call it: anywhere else it would silently do nothing.
-  if (env.NETLIFY_BUILD_HOOK_URL && !env.CONTENT_GIT_URL) context.addIssue({ code: 'custom', path: ['NETLIFY_BUILD_HOOK_URL'], message: 'set without CONTENT_GIT_URL (the build hook follows the writes a function pushes there)' });
-});
+const EnvSchema = z
+  .object({
+    CONTENT_DIR: text,
+    GENERATED_DIR: text,
+    DIST_DIR: text,
+    DATA_DIR: text,
+    HOST: text,
+    PORT: wholeNumber(4321).refine((port) => port <= 65535, { message: 'expected a port number (0 to 65535)' }),
+    ANSWER_CACHE: text,
+    LOGO_FETCH: text,
+    ANSWER_CACHE_ENTRIES: wholeNumber(20_000),
+    ANSWER_CACHE_BYTES: wholeNumber(128 * 1024 * 1024),
+    SESSION_SECRET: text,
+    SESSION_TTL_SECONDS: wholeNumber(8 * 60 * 60),
+    API_LIFECYCLE: text,
+    RATE_LIMITS: text,
+    REDIS_URL: url('a redis://'),
+    DATABASE_URL: url('a postgres://'),
+    SUBMISSIONS_MAX_PENDING: wholeNumber(1000),
+    SUBMISSION_EMAIL_RETENTION_DAYS: wholeNumber(30),
+    TRUST_PROXY_HOPS: wholeNumber(0),
+    // Empty turns metrics off; anything else is a path.
+    METRICS_PATH: z
+      .string()
+      .optional()
+      .refine((value) => value === undefined || value === '' || value.startsWith('/'), { message: 'expected a path starting with / (or empty to turn metrics off)' }),
+    CONTENT_REMOTE: text,
+    CONTENT_BRANCH: text,
+    CONTENT_GIT_URL: gitUrl,
+    CONTENT_GIT_TOKEN: text,
+    CONTENT_GIT_USERNAME: text,
+    CONTENT_GIT_PATH: repoFolder,
+    CONTENT_PULL_SECONDS: optionalWholeNumber,
+    CONTENT_WEBHOOK_SECRET: text,
+    OIDC_ISSUER: url('an https://'),
+    OIDC_CLIENT_ID: text,
+    OIDC_CLIENT_SECRET: text,
+    OIDC_NAME: text,
+    OIDC_REDIRECT_URI: url('an https://'),
+    SMTP_URL: urlOf(['smtp:', 'smtps:'], 'an smtp:// or smtps://'),
+    SMTP_FROM: text.refine((value) => value === undefined || isMailbox(value), { message: 'expected an e-mail address, or a name and one: Deals <deals@example.com>' }),
+    NOTIFY_WEBHOOK_URL: urlOf(['https:', 'http:'], 'an https:// or http://'),
+    NOTIFY_ADMIN_EMAILS: emailList,
+    NOTIFY_TIMEOUT_SECONDS: wholeNumber(10).refine((seconds) => seconds >= 1, { message: 'expected 1 or more seconds' }),
+    NETLIFY_BUILD_HOOK_URL: text.refine((value) => value === undefined || httpsUrl(value) !== undefined, { message: HTTPS_ONLY }),
+  })
+  .superRefine((env, context) => {
+    // Without a sender, every mail would be refused by the server, one log line at a time.
+    if (env.SMTP_URL && !env.SMTP_FROM) context.addIssue({ code: 'custom', path: ['SMTP_FROM'], message: 'required when SMTP_URL is set (the address mail is sent from)' });
+    // Two stores at once cannot be meant: the writes would go to one of them only.
+    if (env.CONTENT_GIT_URL && env.CONTENT_REMOTE)
+      context.addIssue({ code: 'custom', path: ['CONTENT_GIT_URL'], message: 'set either CONTENT_GIT_URL (the store over HTTPS) or CONTENT_REMOTE (a local clone), not both' });
+    if (env.CONTENT_GIT_TOKEN && !env.CONTENT_GIT_URL) context.addIssue({ code: 'custom', path: ['CONTENT_GIT_TOKEN'], message: 'set without CONTENT_GIT_URL (the repository it is for)' });
+    // Only a function's writes over HTTPS call it: anywhere else it would silently do nothing.
+    if (env.NETLIFY_BUILD_HOOK_URL && !env.CONTENT_GIT_URL)
+      context.addIssue({ code: 'custom', path: ['NETLIFY_BUILD_HOOK_URL'], message: 'set without CONTENT_GIT_URL (the build hook follows the writes a function pushes there)' });
+  });
 
 /**
  * The address the server listens on, as a URL people can open: the site's `baseUrl` when
@@ -261,7 +269,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     contentRemote: e.CONTENT_REMOTE,
     contentBranch: e.CONTENT_BRANCH,
     contentGit: e.CONTENT_GIT_URL
-      ? { url: e.CONTENT_GIT_URL, token: e.CONTENT_GIT_TOKEN, username: e.CONTENT_GIT_USERNAME ?? 'x-access-token', path: e.CONTENT_GIT_PATH === '.' ? '' : (e.CONTENT_GIT_PATH?.replace(/^\/+|\/+$/g, '') ?? 'content') }
+      ? {
+          url: e.CONTENT_GIT_URL,
+          token: e.CONTENT_GIT_TOKEN,
+          username: e.CONTENT_GIT_USERNAME ?? 'x-access-token',
+          path: e.CONTENT_GIT_PATH === '.' ? '' : (e.CONTENT_GIT_PATH?.replace(/^\/+|\/+$/g, '') ?? 'content'),
+        }
       : undefined,
     // Unset: every 5 s with a remote, never without one.
     contentPullSeconds: e.CONTENT_PULL_SECONDS ?? (e.CONTENT_REMOTE || e.CONTENT_GIT_URL ? 5 : 0),

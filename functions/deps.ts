@@ -66,7 +66,6 @@ export interface Deps {
 /** A platform-neutral handler (STYLE 1): the request, the services, and what the front door knows about the request. */
 export type Handler = (request: Request, deps: Deps, context: RequestContext) => Promise<Response>;
 
-
 /**
  * Wire the process's dependencies around a loaded catalog.
  * @example const deps = createDeps(config, await loadGeneratedCatalog('generated'), await GitStore.open('content'))
@@ -92,7 +91,11 @@ export function createDeps(
   const accounts = new AccountBook(config.dataDir, { readOnly: config.serverless });
   // On a function each instance's memory is its own: without Redis these limits refuse (503) rather than count per instance.
   const rolling = (prefix: string, limit: number, windowMs: number): RollingLimit =>
-    redis ? new RedisRollingLimit(redis.client, prefix, limit, windowMs, redis.failed) : config.serverless ? new UnsharedRollingLimit(prefix, limit, windowMs) : new MemoryRollingLimit(limit, windowMs);
+    redis
+      ? new RedisRollingLimit(redis.client, prefix, limit, windowMs, redis.failed)
+      : config.serverless
+        ? new UnsharedRollingLimit(prefix, limit, windowMs)
+        : new MemoryRollingLimit(limit, windowMs);
   const deps: Deps = {
     config,
     log,

@@ -32,9 +32,7 @@ export async function buildContent(config: Config, print: (line: string) => void
   await emitJsonSchemas(config.generatedDir);
   await recordBuiltCommit(config.generatedDir, config.contentDir);
   await buildLogoImages(config, value.data, print);
-  print(
-    `built ${value.data.deals.length} deals and ${value.data.startups.length} startups into ${config.generatedDir} in ${Math.round(performance.now() - started)} ms`,
-  );
+  print(`built ${value.data.deals.length} deals and ${value.data.startups.length} startups into ${config.generatedDir} in ${Math.round(performance.now() - started)} ms`);
   return true;
 }
 

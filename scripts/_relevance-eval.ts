@@ -88,7 +88,6 @@ export function loadJudgedQueries(file: string, slugs: ReadonlySet<string>): Jud
   });
 }
 
-
 /**
  * Our engine: the query string parsed and answered by the same functions as `GET /api/v1/deals`
  * (functions/reads/deals.ts), with every scope and status so programs and expired deals count.

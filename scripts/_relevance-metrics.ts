@@ -39,10 +39,12 @@ export function ndcgAt(ranked: readonly string[], judged: Judgments, k: number):
     k,
   );
   if (ideal === 0) return 0;
-  return dcg(
-    ranked.map((slug) => gradeOf(judged, slug)),
-    k,
-  ) / ideal;
+  return (
+    dcg(
+      ranked.map((slug) => gradeOf(judged, slug)),
+      k,
+    ) / ideal
+  );
 }
 
 /**

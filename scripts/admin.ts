@@ -59,7 +59,10 @@ if (command === 'list') {
 } else if (command === 'revoke') {
   const email = normalizeEmail(emailArg ?? '');
   if (!accounts.some((a) => a.email === email)) fail(`no account ${email}`);
-  await writeAccounts(file, accounts.map((a) => (a.email === email ? { ...a, generation: newGeneration() } : a)));
+  await writeAccounts(
+    file,
+    accounts.map((a) => (a.email === email ? { ...a, generation: newGeneration() } : a)),
+  );
   console.log(`signed ${email} out everywhere (its existing sessions no longer work)`);
 } else {
   fail('usage: npm run admin -- add <email> --role admin|member [--password <pw> | --sso] | remove <email> | revoke <email> | list');

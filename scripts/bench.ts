@@ -75,7 +75,9 @@ const env = { CONTENT_DIR: contentDir, GENERATED_DIR: config.generatedDir, DIST_
 const cold = await startChild(join(ROOT, 'scripts', 'serve.ts'), { ...env, ANSWER_CACHE: 'off' });
 say(`# Benchmark: ${catalog.deals.length} deals, ${catalog.startups.length} startups`);
 say('');
-say(`State: Node ${process.version}; fresh synthetic catalog (npm run generate), content commit ${commit.slice(0, 12)} built before start; site not built (API only); rate limits off on both servers; autocannon ${connections} connections, ${duration} s per measurement; each side warmed right before each case by requesting every path of the case once, then 1 s of load (3 s for the cached search).`);
+say(
+  `State: Node ${process.version}; fresh synthetic catalog (npm run generate), content commit ${commit.slice(0, 12)} built before start; site not built (API only); rate limits off on both servers; autocannon ${connections} connections, ${duration} s per measurement; each side warmed right before each case by requesting every path of the case once, then 1 s of load (3 s for the cached search).`,
+);
 say('');
 say(`- content build (parse, validate, index, emit): ${Math.round(buildMs)} ms`);
 say(`- server start to first answer (answer cache off): ${Math.round(cold.startMs)} ms`);
@@ -83,7 +85,9 @@ say(`- server start to first answer (answer cache off): ${Math.round(cold.startM
 const answers: Record<string, string> = {};
 for (const { paths } of cases) for (const path of paths) answers[path] = await (await fetch(cold.url + path)).text();
 const timings = await searchTimings(cold.url, cases[1]?.paths ?? []);
-say(`- search time inside the server (Server-Timing, one request at a time, cache off), ${timings.length} distinct queries: p50 ${pct(timings, 50).toFixed(3)} ms, p99 ${pct(timings, 99).toFixed(3)} ms, max ${pct(timings, 100).toFixed(3)} ms`);
+say(
+  `- search time inside the server (Server-Timing, one request at a time, cache off), ${timings.length} distinct queries: p50 ${pct(timings, 50).toFixed(3)} ms, p99 ${pct(timings, 99).toFixed(3)} ms, max ${pct(timings, 100).toFixed(3)} ms`,
+);
 await writeFile(join(OUT, 'answers.json'), JSON.stringify(answers));
 const baseline = await startChild(join(ROOT, 'scripts', 'bench', 'baseline-server.ts'), {}, [join(OUT, 'answers.json')]);
 const warm = await startChild(join(ROOT, 'scripts', 'serve.ts'), env);
@@ -107,8 +111,13 @@ say(`- resident memory after every case above: ${rssCold} MB (answer cache off),
 cold.child.kill();
 
 // 4. Writes on the same catalog (cache on): latency to acknowledged-and-visible, and reads while writing.
-const writes = await writeLatencies(warm.url, catalog.deals.slice(0, 40).map((d) => d.slug));
-say(`- admin write (PUT one deal) acknowledged, ${writes.length} sequential writes: p50 ${pct(writes, 50).toFixed(1)} ms, p95 ${pct(writes, 95).toFixed(1)} ms; each visible to the GET that followed it`);
+const writes = await writeLatencies(
+  warm.url,
+  catalog.deals.slice(0, 40).map((d) => d.slug),
+);
+say(
+  `- admin write (PUT one deal) acknowledged, ${writes.length} sequential writes: p50 ${pct(writes, 50).toFixed(1)} ms, p95 ${pct(writes, 95).toFixed(1)} ms; each visible to the GET that followed it`,
+);
 let writing = true;
 let written = 0;
 const writer = (async () => {
@@ -123,7 +132,9 @@ const writer = (async () => {
 const during = await load(warm.url, searchCase.paths);
 writing = false;
 await writer;
-say(`- reads while writing (search, answer cache on, one write every ~100 ms, ${written} writes): ${Math.round(during.rps)} req/s, p99 ${during.p99} ms${during.non2xx ? `, non-2xx ${during.non2xx}` : ''}`);
+say(
+  `- reads while writing (search, answer cache on, one write every ~100 ms, ${written} writes): ${Math.round(during.rps)} req/s, p99 ${during.p99} ms${during.non2xx ? `, non-2xx ${during.non2xx}` : ''}`,
+);
 warm.child.kill();
 baseline.child.kill();
 await writeFile(join(OUT, 'results.md'), `${report.join('\n')}\n`);

@@ -14,7 +14,5 @@ const { diagnostics } = runPipeline(sources, { today: today(), index: false });
 for (const d of sortDiagnostics(diagnostics)) console.log(formatDiagnostic(d));
 const errors = diagnostics.filter((d) => d.severity === 'error').length;
 const warnings = diagnostics.length - errors;
-console.log(
-  `checked ${sources.deals.length} deals and ${sources.startups.length} startups: ${errors} error(s), ${warnings} warning(s)`,
-);
+console.log(`checked ${sources.deals.length} deals and ${sources.startups.length} startups: ${errors} error(s), ${warnings} warning(s)`);
 process.exit(hasErrors(diagnostics) ? 1 : 0);

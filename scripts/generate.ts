@@ -46,12 +46,90 @@ const STARTUP_CATEGORIES = ['saas', 'ecommerce', 'marketplace', 'content', 'mobi
 const SOURCES = ['acquire', 'flippa', 'empire-flippers', 'microns', 'direct', 'broker'];
 const COUNTRIES = ['US', 'GB', 'DE', 'CA', 'IN', 'AU', 'FR', 'NL', 'ES', 'BR', 'SE', 'SG', 'IE', 'PL', 'PT'];
 
-const PREFIXES = ['Cloud', 'Data', 'Stack', 'Pixel', 'Nimbus', 'Vector', 'Quantum', 'Signal', 'Harbor', 'Beacon', 'Forge', 'Orbit', 'Atlas', 'Nova', 'Zen', 'Bright', 'Swift', 'Lumen', 'Cedar', 'Delta', 'Echo', 'Flux', 'Granite', 'Helix', 'Iris', 'Juniper', 'Kite', 'Loom', 'Maple', 'Nimble', 'Onyx', 'Prism', 'Quill', 'Ridge', 'Summit', 'Tidal', 'Umbra', 'Vault', 'Willow', 'Yield'];
+const PREFIXES = [
+  'Cloud',
+  'Data',
+  'Stack',
+  'Pixel',
+  'Nimbus',
+  'Vector',
+  'Quantum',
+  'Signal',
+  'Harbor',
+  'Beacon',
+  'Forge',
+  'Orbit',
+  'Atlas',
+  'Nova',
+  'Zen',
+  'Bright',
+  'Swift',
+  'Lumen',
+  'Cedar',
+  'Delta',
+  'Echo',
+  'Flux',
+  'Granite',
+  'Helix',
+  'Iris',
+  'Juniper',
+  'Kite',
+  'Loom',
+  'Maple',
+  'Nimble',
+  'Onyx',
+  'Prism',
+  'Quill',
+  'Ridge',
+  'Summit',
+  'Tidal',
+  'Umbra',
+  'Vault',
+  'Willow',
+  'Yield',
+];
 const SUFFIXES = ['ly', 'io', 'base', 'hub', 'works', 'stack', 'labs', 'flow', 'desk', 'kit', 'grid', 'scale', 'pay', 'mail', 'docs', 'form', 'sign', 'ops', 'bank', 'hire'];
-const PRODUCTS = ['credits', 'startup plan', 'pro plan', 'growth plan', 'team plan', 'enterprise trial', 'compute credits', 'API credits', 'seat discount', 'annual discount', 'founder program', 'partner perk', 'launch bundle', 'scale-up offer'];
-const WORDS = `analytics automation backend billing browser campaign checkout cluster compliance container conversion crm dashboard database deployment design developer devops discount domain email encryption endpoint experiment feedback firewall founder funding gateway growth hosting identity incident inference infrastructure insights integration invoice kubernetes latency ledger logging machine marketing metrics migration mobile monitoring notebook observability onboarding payroll payments pipeline platform postgres pricing privacy product prototype queue recruiting redis referral retention revenue roadmap runtime saas security serverless sketch storage subscription support survey talent testing tracing training translation uptime vector video webhook workflow workspace accounting advertising agent benchmark bookkeeping branding calendar catalog chatbot cohort collaboration contract copywriting customer dataset editor embedding equity forecasting gpu incorporation interview ledger legal llm localization mentor model newsletter pitch portfolio prompt reporting research sales scheduling seed spreadsheet startup tax template trademark wireframe accelerator grant incubator investor demo mentorship cohort-based nondilutive program residency stipend venture`.split(/\s+/);
-const BENEFITS = ['free for the first year', 'up to $5,000 in credits', '50% off for twelve months', '90 days free', 'up to $100,000 in credits', '30% off annual plans', 'three months free', '$25,000 in credits', 'free seats for early teams', '20% lifetime discount'];
-const ELIGIBILITY = ['Founded in the last five years', 'Raised less than $5M', 'Not an existing paying customer', 'Affiliated with a partner accelerator', 'Fewer than 50 employees', 'Company website and work email', 'Pre-seed to Series A'];
+const PRODUCTS = [
+  'credits',
+  'startup plan',
+  'pro plan',
+  'growth plan',
+  'team plan',
+  'enterprise trial',
+  'compute credits',
+  'API credits',
+  'seat discount',
+  'annual discount',
+  'founder program',
+  'partner perk',
+  'launch bundle',
+  'scale-up offer',
+];
+const WORDS =
+  `analytics automation backend billing browser campaign checkout cluster compliance container conversion crm dashboard database deployment design developer devops discount domain email encryption endpoint experiment feedback firewall founder funding gateway growth hosting identity incident inference infrastructure insights integration invoice kubernetes latency ledger logging machine marketing metrics migration mobile monitoring notebook observability onboarding payroll payments pipeline platform postgres pricing privacy product prototype queue recruiting redis referral retention revenue roadmap runtime saas security serverless sketch storage subscription support survey talent testing tracing training translation uptime vector video webhook workflow workspace accounting advertising agent benchmark bookkeeping branding calendar catalog chatbot cohort collaboration contract copywriting customer dataset editor embedding equity forecasting gpu incorporation interview ledger legal llm localization mentor model newsletter pitch portfolio prompt reporting research sales scheduling seed spreadsheet startup tax template trademark wireframe accelerator grant incubator investor demo mentorship cohort-based nondilutive program residency stipend venture`.split(
+    /\s+/,
+  );
+const BENEFITS = [
+  'free for the first year',
+  'up to $5,000 in credits',
+  '50% off for twelve months',
+  '90 days free',
+  'up to $100,000 in credits',
+  '30% off annual plans',
+  'three months free',
+  '$25,000 in credits',
+  'free seats for early teams',
+  '20% lifetime discount',
+];
+const ELIGIBILITY = [
+  'Founded in the last five years',
+  'Raised less than $5M',
+  'Not an existing paying customer',
+  'Affiliated with a partner accelerator',
+  'Fewer than 50 employees',
+  'Company website and work email',
+  'Pre-seed to Series A',
+];
 const REQUIREMENTS = ['Company website', 'Work email address', 'Incorporated company', 'Pitch deck', 'Partner referral code', 'LinkedIn profile of a founder'];
 
 const sentence = (): string => {
@@ -65,7 +143,7 @@ const date = (fromYear: number, toYear: number): string => {
   const end = Date.UTC(toYear, 10, 20);
   return new Date(start + random() * (end - start)).toISOString().slice(0, 10);
 };
-const id = (prefix: string, n: number): string => `${prefix}-${(n * 2654435761 % 2 ** 32).toString(36).padStart(7, '0')}${n.toString(36)}`;
+const id = (prefix: string, n: number): string => `${prefix}-${((n * 2654435761) % 2 ** 32).toString(36).padStart(7, '0')}${n.toString(36)}`;
 const frontMatter = (data: Record<string, unknown>, body: string): string => `---\n${yaml.dump(data)}---\n${body}\n`;
 
 await rm(out, { recursive: true, force: true });
@@ -79,10 +157,7 @@ await writeFile(
     sources: SOURCES.map((slug) => ({ slug, name: slug.replace('-', ' ') })),
   }),
 );
-await writeFile(
-  join(out, 'site.yaml'),
-  yaml.dump({ name: 'Synthetic Deals', baseUrl: 'http://localhost:4321', description: 'A synthetic catalog for scale tests.' }),
-);
+await writeFile(join(out, 'site.yaml'), yaml.dump({ name: 'Synthetic Deals', baseUrl: 'http://localhost:4321', description: 'A synthetic catalog for scale tests.' }));
 
 const dealCount = Number(values.deals);
 for (let start = 0; start < dealCount; start += 500) {
@@ -150,4 +225,3 @@ for (let start = 0; start < startupCount; start += 500) {
 console.error(`wrote ${dealCount} deals and ${startupCount} startups to ${out}`);
 
 // --- internal ---
-

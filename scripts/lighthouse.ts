@@ -27,16 +27,19 @@ const chrome = await chromeLauncher.launch({
 try {
   console.log('| page | setting | performance | accessibility | best practices | SEO | transferred |');
   console.log('|---|---|---|---|---|---|---|');
-  for (const page of pages) for (const [setting, config] of Object.entries(settings)) {
-    const result = await lighthouse(`${base}${page}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'] }, config);
-    const lhr = result?.lhr;
-    if (!lhr) throw new Error(`no Lighthouse result for ${page}`);
-    const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
-    const bytes = (lhr.audits['total-byte-weight']?.numericValue ?? 0) / 1024;
-    console.log(`| ${page} | ${setting} | ${score('performance')} | ${score('accessibility')} | ${score('best-practices')} | ${score('seo')} | ${bytes.toFixed(1)} KB |`);
-    const failing = Object.values(lhr.audits).filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode === 'binary').map((a) => a.id);
-    if (failing.length) console.log(`|  |  | failing audits: ${failing.join(', ')} | | | | |`);
-  }
+  for (const page of pages)
+    for (const [setting, config] of Object.entries(settings)) {
+      const result = await lighthouse(`${base}${page}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'] }, config);
+      const lhr = result?.lhr;
+      if (!lhr) throw new Error(`no Lighthouse result for ${page}`);
+      const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+      const bytes = (lhr.audits['total-byte-weight']?.numericValue ?? 0) / 1024;
+      console.log(`| ${page} | ${setting} | ${score('performance')} | ${score('accessibility')} | ${score('best-practices')} | ${score('seo')} | ${bytes.toFixed(1)} KB |`);
+      const failing = Object.values(lhr.audits)
+        .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode === 'binary')
+        .map((a) => a.id);
+      if (failing.length) console.log(`|  |  | failing audits: ${failing.join(', ')} | | | | |`);
+    }
 } finally {
   chrome.kill();
   server.kill();

@@ -51,7 +51,10 @@ try {
   for (const { name, lifecycle } of documents) {
     const file = join(dir, name);
     writeFileSync(file, `${JSON.stringify(openApiDocument(catalog, lifecycle, API_ROUTES), null, 2)}\n`);
-    for (const [linter, problems] of [['redocly', redocly(file)], ['spectral', spectral(file)]] as const) {
+    for (const [linter, problems] of [
+      ['redocly', redocly(file)],
+      ['spectral', spectral(file)],
+    ] as const) {
       for (const p of problems) console.log(`${name}: ${linter} ${p.severity} ${p.rule} at ${p.where}: ${p.message}`);
       const count = (severity: Problem['severity']) => problems.filter((p) => p.severity === severity).length;
       console.log(`${name}: ${linter}: ${count('error')} error(s), ${count('warning')} warning(s), ${count('info') + count('hint')} note(s)`);

@@ -44,13 +44,19 @@ export class AccountBook {
     }
     const accounts = await readAccounts(this.file);
     const key = normalizeEmail(email);
-    await writeAccounts(this.file, accounts.map((a) => (normalizeEmail(a.email) === key ? { ...a, generation: newGeneration() } : a)));
+    await writeAccounts(
+      this.file,
+      accounts.map((a) => (normalizeEmail(a.email) === key ? { ...a, generation: newGeneration() } : a)),
+    );
     this.cache = undefined;
   }
 
   private async accounts(now: number): Promise<Map<string, Account>> {
     if (this.cache && now - this.cache.checkedAt < 2000) return this.cache.accounts;
-    const mtimeMs = await stat(this.file).then((s) => s.mtimeMs, () => 0);
+    const mtimeMs = await stat(this.file).then(
+      (s) => s.mtimeMs,
+      () => 0,
+    );
     if (!this.cache || this.cache.mtimeMs !== mtimeMs) {
       const accounts = new Map((await readAccounts(this.file)).map((a) => [normalizeEmail(a.email), a]));
       this.cache = { checkedAt: now, mtimeMs, accounts };
@@ -84,7 +90,9 @@ export async function loadSessionSecret(dataDir: string, configured: string | un
 
 function checkedSecret(secret: string, source: string): string {
   if (Buffer.byteLength(secret) < MIN_SECRET_BYTES) {
-    throw new Error(`The session secret from ${source} has ${Buffer.byteLength(secret)} bytes; at least ${MIN_SECRET_BYTES} are needed. Set a longer SESSION_SECRET, or delete the file to have a new one generated.`);
+    throw new Error(
+      `The session secret from ${source} has ${Buffer.byteLength(secret)} bytes; at least ${MIN_SECRET_BYTES} are needed. Set a longer SESSION_SECRET, or delete the file to have a new one generated.`,
+    );
   }
   return secret;
 }

@@ -86,7 +86,10 @@ export async function postLogout(request: Request, deps: SessionDeps): Promise<R
 export async function getSession(request: Request, deps: SessionDeps): Promise<Response> {
   const session = await currentSession(request, deps);
   if (!session) throw new ApiError(401, 'unauthorized', 'No one is signed in.', { hint: 'Sign in on /login.' });
-  return answerResponse(request, jsonAnswer(200, { success: true, user: { email: session.email, role: session.role }, expiresAt: new Date(session.exp * 1000).toISOString() }, { 'Cache-Control': 'no-store' }));
+  return answerResponse(
+    request,
+    jsonAnswer(200, { success: true, user: { email: session.email, role: session.role }, expiresAt: new Date(session.exp * 1000).toISOString() }, { 'Cache-Control': 'no-store' }),
+  );
 }
 
 /** `Set-Cookie` for a fresh session of an account (its generation, a new session id). */
@@ -110,4 +113,3 @@ export function redirect(location: string, ...cookies: string[]): Response {
 
 /** A valid scrypt hash of a random password, for constant-time refusals. */
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
-

@@ -27,7 +27,10 @@ export function apiCatalog(site: Site): object {
       {
         anchor: url(paths.api),
         'service-desc': [{ href: url(paths.openapi), type: 'application/json', title: 'OpenAPI 3.1 description' }],
-        'service-doc': [{ href: url(paths.developers), type: 'text/html', title: 'About the API' }, { href: url(paths.llms), type: 'text/plain', title: 'llms.txt' }],
+        'service-doc': [
+          { href: url(paths.developers), type: 'text/html', title: 'About the API' },
+          { href: url(paths.llms), type: 'text/plain', title: 'llms.txt' },
+        ],
         'service-meta': [{ href: url(paths.versioningPolicy), type: 'text/html', title: 'Versioning and deprecation policy' }],
         status: [{ href: url(paths.health), type: 'application/json' }],
       },
@@ -118,7 +121,9 @@ export function authorizationServerMetadata(site: Site, signInProvider?: string)
     service_documentation: absolute(site.baseUrl, `${paths.developers}#authentication`),
     'x-note':
       'No OAuth or OpenID Connect flow is offered: public data needs no credential, and admins sign in with a browser session on the site. No token is ever issued to agents.' +
-      (signInProvider ? ` Admins may sign in through the OpenID provider ${signInProvider} (see its own /.well-known/openid-configuration); the site accepts only its own session cookie, never that provider's tokens.` : ''),
+      (signInProvider
+        ? ` Admins may sign in through the OpenID provider ${signInProvider} (see its own /.well-known/openid-configuration); the site accepts only its own session cookie, never that provider's tokens.`
+        : ''),
   };
 }
 

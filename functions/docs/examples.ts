@@ -47,12 +47,13 @@ export function catalogExamples(catalog: Catalog) {
     dealSlug: first?.slug,
     startupId: listing?.id,
     startupSlug: listing?.slug,
-    deals: first && list
-      ? {
-          list: { summary: '`GET /api/v1/deals?limit=1`', value: list },
-          lookup: { summary: `\`GET /api/v1/deals?slug=${first.slug}\``, value: parse(dealsAnswer(catalog, new URLSearchParams({ slug: first.slug }))) },
-        }
-      : undefined,
+    deals:
+      first && list
+        ? {
+            list: { summary: '`GET /api/v1/deals?limit=1`', value: list },
+            lookup: { summary: `\`GET /api/v1/deals?slug=${first.slug}\``, value: parse(dealsAnswer(catalog, new URLSearchParams({ slug: first.slug }))) },
+          }
+        : undefined,
     startups: startupExample(catalog),
     createDeal: category
       ? {
@@ -84,10 +85,16 @@ export function catalogExamples(catalog: Catalog) {
     approve: category ? { approve: { summary: 'Publish as an active deal in a chosen category', value: { id: 'sub-4f3c2b1a09e8d7c6', status: 'active', category: category.slug } } } : undefined,
     health: {
       ok: { summary: 'All is well', value: { success: true, status: 'ok', problems: [], catalogVersion: catalog.version, deals: catalog.deals.length, startups: catalog.startups.length } },
-      degraded: { summary: 'Serving, but the content store cannot take writes', value: { success: true, status: 'degraded', problems: ['store_unwritable'], catalogVersion: catalog.version, deals: catalog.deals.length, startups: catalog.startups.length } },
+      degraded: {
+        summary: 'Serving, but the content store cannot take writes',
+        value: { success: true, status: 'degraded', problems: ['store_unwritable'], catalogVersion: catalog.version, deals: catalog.deals.length, startups: catalog.startups.length },
+      },
     },
     mcp: {
-      initialize: { summary: 'Start: agree on a protocol version', value: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'example-agent', version: '1.0.0' } } } },
+      initialize: {
+        summary: 'Start: agree on a protocol version',
+        value: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'example-agent', version: '1.0.0' } } },
+      },
       search: { summary: 'Call the search tool', value: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_deals', arguments: { query: 'cloud credits', limit: 3 } } } },
     },
   };

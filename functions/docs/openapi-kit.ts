@@ -45,24 +45,52 @@ export function withoutDialect(schema: Json): Json {
 export const ERROR_STATUSES: Record<string, { description: string; example: { error: string; code: string; hint: string } }> = {
   '400': {
     description: 'Invalid input: `validation_error` (a field or parameter), `bad_request` (malformed body), `conflict` (duplicate slug).',
-    example: { error: 'Invalid value for query parameter `limit`: expected a whole number.', code: 'validation_error', hint: 'Allowed values for `limit`: a whole number from 1 (values above 5000 are capped at 5000).' },
+    example: {
+      error: 'Invalid value for query parameter `limit`: expected a whole number.',
+      code: 'validation_error',
+      hint: 'Allowed values for `limit`: a whole number from 1 (values above 5000 are capped at 5000).',
+    },
   },
-  '401': { description: '`unauthorized`: no valid session.', example: { error: 'This operation needs a signed-in admin session.', code: 'unauthorized', hint: 'Sign in on /login; the session cookie then authorizes admin requests.' } },
-  '403': { description: '`forbidden`: not an admin, or a cross-site request.', example: { error: 'This operation is for admins only.', code: 'forbidden', hint: 'Ask an admin to grant you the admin role.' } },
-  '404': { description: '`not_found`: no deal (or listing, submission, version) matches; verify the id or slug.', example: { error: 'No deal matches slug `no-such-deal`.', code: 'not_found', hint: 'Verify the id or slug: list deals with GET /api/v1/deals or search with GET /api/v1/deals?search=<words>.' } },
+  '401': {
+    description: '`unauthorized`: no valid session.',
+    example: { error: 'This operation needs a signed-in admin session.', code: 'unauthorized', hint: 'Sign in on /login; the session cookie then authorizes admin requests.' },
+  },
+  '403': {
+    description: '`forbidden`: not an admin, or a cross-site request.',
+    example: { error: 'This operation is for admins only.', code: 'forbidden', hint: 'Ask an admin to grant you the admin role.' },
+  },
+  '404': {
+    description: '`not_found`: no deal (or listing, submission, version) matches; verify the id or slug.',
+    example: { error: 'No deal matches slug `no-such-deal`.', code: 'not_found', hint: 'Verify the id or slug: list deals with GET /api/v1/deals or search with GET /api/v1/deals?search=<words>.' },
+  },
   '405': { description: '`method_not_allowed`, with `Allow`.', example: { error: 'Method PATCH is not supported here.', code: 'method_not_allowed', hint: 'Use GET, HEAD, OPTIONS.' } },
-  '412': { description: '`conflict`: `If-Match` does not match the current ETag of the deal or listing.', example: { error: 'The deal has changed since you read it.', code: 'conflict', hint: 'GET the deal again, re-apply your change and send the new ETag in If-Match.' } },
+  '412': {
+    description: '`conflict`: `If-Match` does not match the current ETag of the deal or listing.',
+    example: { error: 'The deal has changed since you read it.', code: 'conflict', hint: 'GET the deal again, re-apply your change and send the new ETag in If-Match.' },
+  },
   '413': { description: '`bad_request`: the body is too large.', example: { error: 'The request body is larger than 262144 bytes.', code: 'bad_request', hint: 'Send a smaller body.' } },
-  '415': { description: '`bad_request`: the body is neither JSON nor an HTML form.', example: { error: 'Content-Type text/plain is not supported.', code: 'bad_request', hint: 'Send a JSON body with Content-Type: application/json.' } },
+  '415': {
+    description: '`bad_request`: the body is neither JSON nor an HTML form.',
+    example: { error: 'Content-Type text/plain is not supported.', code: 'bad_request', hint: 'Send a JSON body with Content-Type: application/json.' },
+  },
   '429': { description: '`rate_limited`, with `Retry-After`.', example: { error: 'Too many requests from this address.', code: 'rate_limited', hint: 'Wait 42 seconds; see the RateLimit headers.' } },
-  '500': { description: '`internal_error`.', example: { error: 'The server failed to answer this request.', code: 'internal_error', hint: 'Try again; if it keeps failing, report it to the site owner.' } },
-  '503': { description: '`service_unavailable`, with `Retry-After`.', example: { error: 'The content store cannot take changes right now.', code: 'service_unavailable', hint: 'Nothing was changed; try again in a minute.' } },
+  '500': {
+    description: '`internal_error`.',
+    example: { error: 'The server failed to answer this request.', code: 'internal_error', hint: 'Try again; if it keeps failing, report it to the site owner.' },
+  },
+  '503': {
+    description: '`service_unavailable`, with `Retry-After`.',
+    example: { error: 'The content store cannot take changes right now.', code: 'service_unavailable', hint: 'Nothing was changed; try again in a minute.' },
+  },
 };
 
 /** Response header components. `Deprecation` and `Sunset` are defined only when a documented route is deprecated. */
 export const HEADERS: Record<string, Json> = {
   'API-Version': { description: 'The API version that answered (`v1`).', schema: { type: 'string', const: 'v1' } },
-  'X-Request-Id': { description: 'Names this request in the server\'s log; a valid `X-Request-Id` sent with the request (1 to 64 letters, digits, `_`, `.`, `:`, `-`) is used as it is.', schema: { type: 'string' } },
+  'X-Request-Id': {
+    description: "Names this request in the server's log; a valid `X-Request-Id` sent with the request (1 to 64 letters, digits, `_`, `.`, `:`, `-`) is used as it is.",
+    schema: { type: 'string' },
+  },
   'RateLimit-Policy': { description: 'draft-ietf-httpapi-ratelimit-headers: the policy that counted this request, `"name";q=<quota>;w=<window seconds>`.', schema: { type: 'string' } },
   RateLimit: { description: 'draft-ietf-httpapi-ratelimit-headers: what is left of it, `"name";r=<remaining>;t=<seconds>`.', schema: { type: 'string' } },
   Link: { description: '`successor-version` on answers to an unversioned `/api` alias and on deprecated routes; `deprecation` (the written policy) on deprecated routes.', schema: { type: 'string' } },
@@ -103,7 +131,9 @@ export function errorResponse(status: string): Json {
       ...(status === '405' ? { Allow: plainHeader('The methods this path answers.') } : {}),
       ...(status === '429' || status === '503' ? headerRefs(['Retry-After']) : {}),
     },
-    content: json(ref('Error'), { [`error${status}`]: { summary: description.split(':')[0]?.replaceAll('`', '') ?? status, value: { success: false, ...example, timestamp: '2026-11-23T10:00:00.000Z' } } }),
+    content: json(ref('Error'), {
+      [`error${status}`]: { summary: description.split(':')[0]?.replaceAll('`', '') ?? status, value: { success: false, ...example, timestamp: '2026-11-23T10:00:00.000Z' } },
+    }),
   });
 }
 
@@ -111,9 +141,9 @@ export function errorResponse(status: string): Json {
 export const TAGS = [
   { name: 'deals', description: 'The catalog of deals and programs: public reads, admin writes.' },
   { name: 'startups', description: 'Startups and small businesses listed for sale.' },
-  { name: 'submissions', description: 'Deals submitted by anyone, and the editors\' review queue.' },
+  { name: 'submissions', description: "Deals submitted by anyone, and the editors' review queue." },
   { name: 'auth', description: 'Signing in and out (browser sessions; no credential for agents).' },
-  { name: 'admin', description: 'Operations for signed-in admins and for the content repository\'s webhook.' },
+  { name: 'admin', description: "Operations for signed-in admins and for the content repository's webhook." },
   { name: 'agents', description: 'The Model Context Protocol server for AI agents.' },
   { name: 'health', description: 'Liveness and what the instance serves.' },
 ];
@@ -147,7 +177,8 @@ export function withHeaders(responses: Json, names: readonly string[]): Json {
 /** Errors by status, as references to the shared error responses. */
 export const errors = (...statuses: string[]): Json => Object.fromEntries(statuses.map((s) => [s, { $ref: `#/components/responses/E${s}` }]));
 /** A 200-style answer with a JSON body. */
-export const ok = (description: string, schema: Json, options: { headers?: Json; examples?: Json | undefined } = {}): Json => answer(description, { content: json(schema, options.examples), headers: options.headers ?? {} });
+export const ok = (description: string, schema: Json, options: { headers?: Json; examples?: Json | undefined } = {}): Json =>
+  answer(description, { content: json(schema, options.examples), headers: options.headers ?? {} });
 export const etag = headerRefs(['ETag']);
 /** What a cacheable public read carries. */
 export const cached = { ...headerRefs(['ETag', 'Server-Timing']), 'Cache-Control': CACHE_CONTROL };
@@ -156,7 +187,13 @@ export const notModified = (headers: Json = etag): Json => answer('Not modified:
 // --- record parameters (admin routes) ---
 
 /** The `If-Match` header of a record write. */
-export const IF_MATCH = (noun: string): Json => ({ name: 'If-Match', in: 'header', required: false, schema: { type: 'string' }, description: `The ${noun}'s ETag from GET; 412 when it changed since.` });
+export const IF_MATCH = (noun: string): Json => ({
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  schema: { type: 'string' },
+  description: `The ${noun}'s ETag from GET; 412 when it changed since.`,
+});
 
 /** `errors=all`: a 400 `validation_error` also lists every problem in `fields` (`of`: whose problems, such as `the submission`). */
 export const ERRORS_ALL = (of: string): Json => ({

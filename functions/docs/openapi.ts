@@ -49,7 +49,12 @@ export function openApiDocument(catalog: Catalog, lifecycle: ReadonlyMap<string,
       const { operationId, tags, summary, description, ...rest } = operation.doc(examples);
       const documented: Json = { operationId, tags, summary, description, security: SECURITY[operation.access], ...rest };
       operations[method.toLowerCase()] = row
-        ? { ...documented, responses: withHeaders(documented.responses as Json, LIFECYCLE_HEADERS), deprecated: true, 'x-deprecation': { deprecatedAt: row.deprecatedAt, sunsetAt: row.sunsetAt, successor: row.successor } }
+        ? {
+            ...documented,
+            responses: withHeaders(documented.responses as Json, LIFECYCLE_HEADERS),
+            deprecated: true,
+            'x-deprecation': { deprecatedAt: row.deprecatedAt, sunsetAt: row.sunsetAt, successor: row.successor },
+          }
         : documented;
     }
     documentPaths[route.unversioned ? `/api${route.path}` : `/api/v1${route.path}`] = operations;
@@ -75,7 +80,8 @@ export function openApiDocument(catalog: Catalog, lifecycle: ReadonlyMap<string,
       unversionedAliasesSupported: true,
       deprecationNoticeDays: DEPRECATION_NOTICE_DAYS,
       deprecationSignals: ['Deprecation header (RFC 9745, @<unix-seconds>)', 'Sunset header (RFC 8594, HTTP-date)', 'Link rel="deprecation" (policy)', 'Link rel="successor-version" (replacement)'],
-      breakingChangePolicy: 'Within a major version only additive changes are made (new endpoints, optional parameters, response fields). Removing or renaming a field, changing a type or a status code needs a new major version such as /api/v2.',
+      breakingChangePolicy:
+        'Within a major version only additive changes are made (new endpoints, optional parameters, response fields). Removing or renaming a field, changing a type or a status code needs a new major version such as /api/v2.',
       policyUrl: url(paths.versioningPolicy),
     },
     paths: documentPaths,
@@ -85,9 +91,15 @@ export function openApiDocument(catalog: Catalog, lifecycle: ReadonlyMap<string,
         DealCategory: catalogSlugs('deal category', catalog.categories.deals),
         StartupCategory: catalogSlugs('startup category', catalog.categories.startups),
         StartupSource: catalogSlugs('source (marketplace)', catalog.categories.sources),
-        DealInput: recordInput(DEAL_BODIES, '`title`, `provider`, `category` and `applicationUrl` are needed; `id`, `slug` (from the title), `status` (`active`), flags (`false`) and `lastUpdated` (today) are filled when left out.'),
+        DealInput: recordInput(
+          DEAL_BODIES,
+          '`title`, `provider`, `category` and `applicationUrl` are needed; `id`, `slug` (from the title), `status` (`active`), flags (`false`) and `lastUpdated` (today) are filled when left out.',
+        ),
         DealUpdate: recordUpdate(DEAL_BODIES, '`id` and/or `slug` name the deal (one is required); every other field given replaces it; `null` removes an optional field.'),
-        StartupInput: recordInput(STARTUP_BODIES, '`name` and `category` are needed; `id`, `slug` (from the name), `featured` (`false`), `forSale` (`true`) and `lastUpdated` (today) are filled when left out.'),
+        StartupInput: recordInput(
+          STARTUP_BODIES,
+          '`name` and `category` are needed; `id`, `slug` (from the name), `featured` (`false`), `forSale` (`true`) and `lastUpdated` (today) are filled when left out.',
+        ),
         StartupUpdate: recordUpdate(STARTUP_BODIES, '`id` and/or `slug` name the listing (one is required); every other field given replaces it; `null` removes an optional field.'),
         BulkDeals: {
           type: 'object',
@@ -121,7 +133,12 @@ export function openApiDocument(catalog: Catalog, lifecycle: ReadonlyMap<string,
       responses: Object.fromEntries(Object.keys(ERROR_STATUSES).map((status) => [`E${status}`, errorResponse(status)])),
       headers: Object.fromEntries(Object.entries(HEADERS).filter(([name]) => deprecated > 0 || !LIFECYCLE_HEADERS.includes(name))),
       securitySchemes: {
-        sessionCookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'Admin browser session, set by signing in on the site (HTTP-only, SameSite=Lax; over HTTPS Secure and named `__Host-deals_session`). No credential can be issued to agents.' },
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: SESSION_COOKIE,
+          description: 'Admin browser session, set by signing in on the site (HTTP-only, SameSite=Lax; over HTTPS Secure and named `__Host-deals_session`). No credential can be issued to agents.',
+        },
       },
     },
   };
@@ -155,6 +172,9 @@ function emptyMeansLeftOut(schema: Json): Json {
   const properties = Object.entries(own).map(([name, property]) => [name, required.includes(name) ? property : { anyOf: [property, { const: '', description: 'Empty: the field left out.' }] }]);
   // A condition on a field's default value (`if` redemption_method is `link`) holds for an empty one too.
   const condition = schema.if as { properties?: Record<string, Json> } | undefined;
-  const conditions = Object.entries(condition?.properties ?? {}).map(([name, test]) => [name, 'const' in test && own[name]?.default === test.const && !required.includes(name) ? { enum: [test.const, ''] } : test]);
+  const conditions = Object.entries(condition?.properties ?? {}).map(([name, test]) => [
+    name,
+    'const' in test && own[name]?.default === test.const && !required.includes(name) ? { enum: [test.const, ''] } : test,
+  ]);
   return { ...schema, properties: Object.fromEntries(properties), ...(condition ? { if: { ...condition, properties: Object.fromEntries(conditions) } } : {}) };
 }

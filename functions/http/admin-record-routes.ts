@@ -12,8 +12,24 @@ import type { ApiRoute } from './routes.ts';
 
 export const ADMIN_RECORD_ROUTES: readonly ApiRoute[] = [
   startupsRow(),
-  ...historyRows({ noun: 'deal', called: 'deal', tag: 'deals', reverted: 'DealReverted', history: getDealHistory, revert: postDealRevert, example: (e) => ({ id: e.dealId, slug: e.dealSlug, revert: e.revertDeal }) }),
-  ...historyRows({ noun: 'startup', called: 'listing', tag: 'startups', reverted: 'StartupReverted', history: getStartupHistory, revert: postStartupRevert, example: (e) => ({ id: e.startupId, slug: e.startupSlug, revert: e.revertStartup }) }),
+  ...historyRows({
+    noun: 'deal',
+    called: 'deal',
+    tag: 'deals',
+    reverted: 'DealReverted',
+    history: getDealHistory,
+    revert: postDealRevert,
+    example: (e) => ({ id: e.dealId, slug: e.dealSlug, revert: e.revertDeal }),
+  }),
+  ...historyRows({
+    noun: 'startup',
+    called: 'listing',
+    tag: 'startups',
+    reverted: 'StartupReverted',
+    history: getStartupHistory,
+    revert: postStartupRevert,
+    example: (e) => ({ id: e.startupId, slug: e.startupSlug, revert: e.revertStartup }),
+  }),
 ];
 
 // --- internal ---
@@ -22,7 +38,8 @@ export const ADMIN_RECORD_ROUTES: readonly ApiRoute[] = [
 function startupsRow(): ApiRoute {
   return {
     path: '/admin/startups',
-    cors: 'same-origin', rate: 'write',
+    cors: 'same-origin',
+    rate: 'write',
     methods: {
       GET: {
         handler: getAdminStartups,
@@ -31,7 +48,8 @@ function startupsRow(): ApiRoute {
           operationId: 'listAdminStartups',
           tags: ['admin', 'startups'],
           summary: 'List startups for sale, or look one up (admin)',
-          description: 'Without `id` or `slug`: every published listing in the catalog\'s order, a page at a time (`total` counts them all; drafts: GET /admin/drafts). With `id` and/or `slug` (both must name the same listing, a draft too): `{ success, startup }`, whose ETag is what `If-Match` of PUT, DELETE and revert takes.',
+          description:
+            "Without `id` or `slug`: every published listing in the catalog's order, a page at a time (`total` counts them all; drafts: GET /admin/drafts). With `id` and/or `slug` (both must name the same listing, a draft too): `{ success, startup }`, whose ETag is what `If-Match` of PUT, DELETE and revert takes.",
           parameters: [...nameParameters('listing', { id: examples.startupId, slug: examples.startupSlug }, 'Given: one listing is answered.'), ...pageParameters(STARTUP_PAGE)],
           responses: {
             '200': ok('One listing (with `id` or `slug`), or a page of them.', { oneOf: [ref('StartupAnswer'), ref('StartupList')] }, { headers: etag }),
@@ -47,7 +65,8 @@ function startupsRow(): ApiRoute {
           operationId: 'createStartup',
           tags: ['admin', 'startups'],
           summary: 'Create a startup listing',
-          description: 'One listing, its defaults filled (`id`, `slug` from the name, `featured` `false`, `forSale` `true`, `lastUpdated` today), checked by the build\'s rules (category and source from content/categories.yaml) and committed alone, authored by the admin. An existing slug is a 400 `conflict`. Same-origin only (`Origin`).',
+          description:
+            "One listing, its defaults filled (`id`, `slug` from the name, `featured` `false`, `forSale` `true`, `lastUpdated` today), checked by the build's rules (category and source from content/categories.yaml) and committed alone, authored by the admin. An existing slug is a 400 `conflict`. Same-origin only (`Origin`).",
           parameters: [ERRORS_ALL('the listing')],
           requestBody: { required: true, content: json(ref('StartupInput'), examples.createStartup) },
           responses: {
@@ -63,10 +82,14 @@ function startupsRow(): ApiRoute {
           operationId: 'updateStartup',
           tags: ['admin', 'startups'],
           summary: 'Update a startup listing by id or slug',
-          description: '`id` and/or `slug` name the listing (at least one is required); with an `id`, a new `slug` renames it (its file) and keeps its id. Every other field given replaces the stored one; `null` removes an optional field. `lastUpdated` becomes today unless given.',
+          description:
+            '`id` and/or `slug` name the listing (at least one is required); with an `id`, a new `slug` renames it (its file) and keeps its id. Every other field given replaces the stored one; `null` removes an optional field. `lastUpdated` becomes today unless given.',
           parameters: [IF_MATCH('listing'), ERRORS_ALL('the listing')],
           requestBody: { required: true, content: json(ref('StartupUpdate'), examples.updateStartup) },
-          responses: { '200': ok('Updated (the listing as now served, with its ETag).', ref('StartupAnswer'), { headers: etag }), ...errors('400', '401', '403', '404', '412', '413', '415', '429', '500', '503') },
+          responses: {
+            '200': ok('Updated (the listing as now served, with its ETag).', ref('StartupAnswer'), { headers: etag }),
+            ...errors('400', '401', '403', '404', '412', '413', '415', '429', '500', '503'),
+          },
         }),
       },
       DELETE: {
@@ -76,7 +99,8 @@ function startupsRow(): ApiRoute {
           operationId: 'deleteStartup',
           tags: ['admin', 'startups'],
           summary: 'Delete startup listings by id, ids or slug',
-          description: 'Deletes the listings named by `id`, `ids` (comma-separated ids) and `slug`, in one commit. At least one of `id`, `ids` or `slug` is required: without any the answer is 400 `validation_error`. Every listing named must exist (else 404, nothing deleted). `If-Match` applies when one listing is named.',
+          description:
+            'Deletes the listings named by `id`, `ids` (comma-separated ids) and `slug`, in one commit. At least one of `id`, `ids` or `slug` is required: without any the answer is 400 `validation_error`. Every listing named must exist (else 404, nothing deleted). `If-Match` applies when one listing is named.',
           parameters: deleteParameters('listing', { id: examples.startupId, slug: examples.startupSlug }),
           responses: { '200': ok('Deleted.', ref('WriteResult')), ...errors('400', '401', '403', '404', '412', '429', '500', '503') },
         }),
@@ -105,7 +129,8 @@ function historyRows(kind: HistoryKind): ApiRoute[] {
   return [
     {
       path: `/admin/${noun}s/history`,
-      cors: 'same-origin', rate: 'write',
+      cors: 'same-origin',
+      rate: 'write',
       methods: {
         GET: {
           handler: kind.history,
@@ -115,7 +140,10 @@ function historyRows(kind: HistoryKind): ApiRoute[] {
             tags: ['admin', tag],
             summary: `A ${called}'s changes, from the content repository's history`,
             description: `The commits that changed the ${called}'s file, newest first, a page at a time (\`more\`: older ones follow), whether made through the admin (\`via: admin\`, authored by the admin) or by hand in git (\`via: git\`): who, when, the commit message, and every field that changed, old → new, as written in the file. A rename (a slug change) is followed back to the earlier file name, by git's rename detection (a file whose text changed by more than half in the same commit is not followed). Merge commits are not listed; the commits they bring in are. A deleted ${called} is named by its \`slug\`.`,
-            parameters: [...nameParameters(called, kind.example(examples), 'One of `id` or `slug` is required; given both, they must name the same one.'), ...pageParameters(HISTORY_PAGE, HISTORY_REACH - 1)],
+            parameters: [
+              ...nameParameters(called, kind.example(examples), 'One of `id` or `slug` is required; given both, they must name the same one.'),
+              ...pageParameters(HISTORY_PAGE, HISTORY_REACH - 1),
+            ],
             responses: {
               '200': ok('One page of the history.', ref('RecordHistory'), { headers: etag }),
               '304': notModified(),
@@ -127,7 +155,8 @@ function historyRows(kind: HistoryKind): ApiRoute[] {
     },
     {
       path: `/admin/${noun}s/revert`,
-      cors: 'same-origin', rate: 'write',
+      cors: 'same-origin',
+      rate: 'write',
       methods: {
         POST: {
           handler: kind.revert,
@@ -149,4 +178,3 @@ function historyRows(kind: HistoryKind): ApiRoute[] {
     },
   ];
 }
-

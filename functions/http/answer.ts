@@ -125,7 +125,7 @@ export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
  * pinned answer, else cached answer (both per catalog version), else computed and cached.
  * Computation time is reported in `Server-Timing` so the benchmark can read the time spent
  * inside the server.
-  * @param route cache namespace, such as `deals`
+ * @param route cache namespace, such as `deals`
  * @param served called for every request served, from any cache or computed (the search-gap counter), with the request's header reader
  * @example serveAnswer(request, deps, 'deals', dealsAnswer)
  */

@@ -72,7 +72,10 @@ interface LinkField {
 
 /** The `format: uri` properties of an object schema, those of its top-level `then` branch included. */
 function linkFields(schema: JsonSchema, ajv: Ajv2020): LinkField[] {
-  const uris = (s: JsonSchema | undefined) => Object.entries(s?.properties ?? {}).filter(([, p]) => p.format === 'uri').map(([field]) => field);
+  const uris = (s: JsonSchema | undefined) =>
+    Object.entries(s?.properties ?? {})
+      .filter(([, p]) => p.format === 'uri')
+      .map(([field]) => field);
   const fields: LinkField[] = uris(schema).map((field) => ({ field }));
   const conditional = uris(schema.then);
   if (schema.if && conditional.length > 0) {

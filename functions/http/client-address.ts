@@ -11,7 +11,13 @@
 export function clientAddressFrom(socketAddress: string | undefined, forwardedFor: string | undefined, hops: number): string {
   const socket = socketAddress ?? 'unknown';
   if (hops <= 0 || !forwardedFor) return socket;
-  const chain = [...forwardedFor.split(',').map((s) => s.trim()).filter(Boolean), socket];
+  const chain = [
+    ...forwardedFor
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    socket,
+  ];
   return chain[Math.max(0, chain.length - 1 - hops)] ?? socket;
 }
 

@@ -144,7 +144,13 @@ export function rateLimit(deps: Pick<Deps, 'rateLimits' | 'clock'>): Middleware 
       ? await next()
       : await answerResponse(
           request,
-          errorAnswer(new ApiError(429, 'rate_limited', 'Too many requests from this address.', { hint: `Wait ${decision.resetSeconds} seconds; see the RateLimit headers.`, headers: { 'Retry-After': String(decision.resetSeconds) } }), deps.clock()),
+          errorAnswer(
+            new ApiError(429, 'rate_limited', 'Too many requests from this address.', {
+              hint: `Wait ${decision.resetSeconds} seconds; see the RateLimit headers.`,
+              headers: { 'Retry-After': String(decision.resetSeconds) },
+            }),
+            deps.clock(),
+          ),
         );
     // A handler with a limit of its own (submissions) reports that one.
     if (!hasHeader(response, 'RateLimit-Policy')) for (const [name, value] of Object.entries(rateLimitHeaders(decision))) setHeader(response, name, value);
@@ -220,7 +226,8 @@ interface Stored {
 export function answerCache(deps: Pick<Deps, 'state' | 'prepared'>): Middleware {
   return async (request, context, next) => {
     const { target, method, url, path } = context;
-    const cacheable = (target.kind === 'api' || target.kind === 'document') && (method === 'GET' || method === 'HEAD') && !request.headers.has('if-none-match') && url.search.length - 1 <= MAX_CACHED_QUERY_LENGTH;
+    const cacheable =
+      (target.kind === 'api' || target.kind === 'document') && (method === 'GET' || method === 'HEAD') && !request.headers.has('if-none-match') && url.search.length - 1 <= MAX_CACHED_QUERY_LENGTH;
     if (!cacheable) return next();
     const key = `${chooseCoding(request.headers.get('accept-encoding')) ?? 'identity'} ${path}${url.search}`;
     const { version } = deps.state().catalog;

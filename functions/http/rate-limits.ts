@@ -55,9 +55,7 @@ export class RateLimits {
       const memory = new RateLimiterMemory({ keyPrefix: `rl-${name}`, points, duration: seconds });
       this.limiters.set(
         name,
-        options.redis
-          ? new RateLimiterRedis({ storeClient: options.redis, keyPrefix: `rl-${name}`, points, duration: seconds, insuranceLimiter: memory, rejectIfRedisNotReady: true })
-          : memory,
+        options.redis ? new RateLimiterRedis({ storeClient: options.redis, keyPrefix: `rl-${name}`, points, duration: seconds, insuranceLimiter: memory, rejectIfRedisNotReady: true }) : memory,
       );
     }
   }

@@ -180,11 +180,14 @@ async function multipartFields(request: Request, maxBytes: number): Promise<Arra
     // The platform's own multipart parser, on bytes already held to the limit.
     form = await new Response(new Uint8Array(bytes), { headers: { 'Content-Type': request.headers.get('content-type') ?? '' } }).formData();
   } catch {
-    throw new ApiError(400, 'bad_request', 'The multipart/form-data body could not be read.', { hint: 'Send well-formed multipart with its boundary, or a JSON object with Content-Type: application/json.' });
+    throw new ApiError(400, 'bad_request', 'The multipart/form-data body could not be read.', {
+      hint: 'Send well-formed multipart with its boundary, or a JSON object with Content-Type: application/json.',
+    });
   }
   const fields: Array<[string, string]> = [];
   for (const [name, value] of form) {
-    if (typeof value !== 'string') throw new ApiError(400, 'bad_request', `Form field ${JSON.stringify(name.slice(0, 100))} is a file; only text fields are accepted.`, { hint: 'Send the fields as text.' });
+    if (typeof value !== 'string')
+      throw new ApiError(400, 'bad_request', `Form field ${JSON.stringify(name.slice(0, 100))} is a file; only text fields are accepted.`, { hint: 'Send the fields as text.' });
     fields.push([name, value]);
   }
   return fields;

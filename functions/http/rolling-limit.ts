@@ -55,13 +55,24 @@ export class MemoryRollingLimit implements RollingLimit {
   }
 
   async check(key: string, now: number): Promise<Budget> {
-    return budget(this.recent(key, now).map((e) => e.at), this.limit, this.windowMs, now);
+    return budget(
+      this.recent(key, now).map((e) => e.at),
+      this.limit,
+      this.windowMs,
+      now,
+    );
   }
 
   /** Synchronous inside: nothing can run between the count and the record. */
   async reserve(key: string, now: number): Promise<Reservation> {
     const held = this.recent(key, now);
-    if (held.length >= this.limit) return budget(held.map((e) => e.at), this.limit, this.windowMs, now);
+    if (held.length >= this.limit)
+      return budget(
+        held.map((e) => e.at),
+        this.limit,
+        this.windowMs,
+        now,
+      );
     const token = newToken();
     this.events.set(key, [...held, { at: now, token }]);
     // Addresses and e-mails seen once would otherwise stay forever: sweep now and then.
@@ -133,7 +144,12 @@ export class RedisRollingLimit implements RollingLimit {
   async check(key: string, now: number): Promise<Budget> {
     try {
       const redisKey = `${this.prefix}:${key}`;
-      const [, entries] = (await this.redis.multi().zremrangebyscore(redisKey, 0, now - this.windowMs).zrange(redisKey, '0', '-1', 'WITHSCORES').exec()) ?? [];
+      const [, entries] =
+        (await this.redis
+          .multi()
+          .zremrangebyscore(redisKey, 0, now - this.windowMs)
+          .zrange(redisKey, '0', '-1', 'WITHSCORES')
+          .exec()) ?? [];
       const list = (entries?.[1] as string[] | undefined) ?? [];
       return budget(list.filter((_, i) => i % 2 === 1).map(Number), this.limit, this.windowMs, now);
     } catch (error) {
@@ -198,10 +214,15 @@ export class UnsharedRollingLimit implements RollingLimit {
   async clear(): Promise<void> {}
 
   private refusal(): ApiError {
-    return new ApiError(503, 'service_unavailable', `Not available on this deployment: its limit (${this.prefix}, ${this.limit} per ${this.windowMs / 60_000} minutes) must be shared by every serverless instance, and no Redis is configured.`, {
-      hint: 'The site operator sets REDIS_URL for the functions (docs/deploying.md, Serverless).',
-      headers: { 'Retry-After': '3600' },
-    });
+    return new ApiError(
+      503,
+      'service_unavailable',
+      `Not available on this deployment: its limit (${this.prefix}, ${this.limit} per ${this.windowMs / 60_000} minutes) must be shared by every serverless instance, and no Redis is configured.`,
+      {
+        hint: 'The site operator sets REDIS_URL for the functions (docs/deploying.md, Serverless).',
+        headers: { 'Retry-After': '3600' },
+      },
+    );
   }
 }
 

@@ -35,7 +35,30 @@ import { agentCard, apiCatalog, API_CATALOG_TYPE, authorizationServerMetadata, j
 import { documentText } from '../docs/document-cache.ts';
 import type { CatalogExamples } from '../docs/examples.ts';
 import { openApiDocument } from '../docs/openapi.ts';
-import { answer, cached, CACHE_CONTROL, component, deleteParameters, errors, ERRORS_ALL, etag, forms, headerRefs, IF_MATCH, json, LOCATION, MCP_HEADERS, notModified, ok, pageParameters, parameters, plainHeader, ref, SET_COOKIE, type Json } from '../docs/openapi-kit.ts';
+import {
+  answer,
+  cached,
+  CACHE_CONTROL,
+  component,
+  deleteParameters,
+  errors,
+  ERRORS_ALL,
+  etag,
+  forms,
+  headerRefs,
+  IF_MATCH,
+  json,
+  LOCATION,
+  MCP_HEADERS,
+  notModified,
+  ok,
+  pageParameters,
+  parameters,
+  plainHeader,
+  ref,
+  SET_COOKIE,
+  type Json,
+} from '../docs/openapi-kit.ts';
 import type { PolicyName } from './rate-limits.ts';
 import { ADMIN_RECORD_ROUTES } from './admin-record-routes.ts';
 
@@ -80,7 +103,8 @@ const preview = answer('The rendered page.', {
 export const API_ROUTES: readonly ApiRoute[] = [
   {
     path: '/deals',
-    cors: 'public', rate: 'read',
+    cors: 'public',
+    rate: 'read',
     methods: {
       GET: {
         handler: getDeals,
@@ -89,10 +113,16 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'listOrSearchDeals',
           tags: ['deals'],
           summary: 'List, search or look up deals',
-          description: 'Lists, searches and filters deals (or programs, with `scope`), or looks one up by `slug` or `id`, which answers the single-deal shape. Matching, ranking and ordering: the API guide (docs/api.md). `stats` counts every match before `limit`.',
+          description:
+            'Lists, searches and filters deals (or programs, with `scope`), or looks one up by `slug` or `id`, which answers the single-deal shape. Matching, ranking and ordering: the API guide (docs/api.md). `stats` counts every match before `limit`.',
           parameters: [
             ...parameters(DEAL_LIST_PARAMS),
-            { name: 'Search-Intent', in: 'header', description: '`incremental`: a search sent while someone is still typing; answered as usual, not counted among finished searches (docs/search-gaps.md).', schema: { type: 'string', enum: ['incremental'] } },
+            {
+              name: 'Search-Intent',
+              in: 'header',
+              description: '`incremental`: a search sent while someone is still typing; answered as usual, not counted among finished searches (docs/search-gaps.md).',
+              schema: { type: 'string', enum: ['incremental'] },
+            },
           ],
           responses: {
             '200': ok('A single deal (with `slug` or `id`) or a list.', { oneOf: [ref('DealAnswer'), ref('DealList')] }, { headers: cached, examples: examples.deals }),
@@ -108,7 +138,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'createDeal',
           tags: ['deals'],
           summary: 'Create a deal, or bulk-upsert deals by slug',
-          description: 'One deal: its defaults filled (`id`, `slug` from the title, `status` `active`, flags `false`, `lastUpdated` today); an existing slug is a 400 `conflict`. `{ "deals": [...] }`: every deal created or updated by slug, all or nothing, in one commit. Same-origin only (`Origin`).',
+          description:
+            'One deal: its defaults filled (`id`, `slug` from the title, `status` `active`, flags `false`, `lastUpdated` today); an existing slug is a 400 `conflict`. `{ "deals": [...] }`: every deal created or updated by slug, all or nothing, in one commit. Same-origin only (`Origin`).',
           parameters: [ERRORS_ALL('the deal')],
           requestBody: { required: true, content: json({ oneOf: [ref('DealInput'), ref('BulkDeals')] }, examples.createDeal) },
           responses: {
@@ -124,10 +155,14 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'updateDeal',
           tags: ['deals'],
           summary: 'Update a deal by id or slug',
-          description: '`id` and/or `slug` name the deal (at least one is required); with an `id`, a new `slug` renames the deal and keeps its id. Every other field given replaces the stored one; `null` removes an optional field. `lastUpdated` becomes today unless given.',
+          description:
+            '`id` and/or `slug` name the deal (at least one is required); with an `id`, a new `slug` renames the deal and keeps its id. Every other field given replaces the stored one; `null` removes an optional field. `lastUpdated` becomes today unless given.',
           parameters: [IF_MATCH('deal'), ERRORS_ALL('the deal')],
           requestBody: { required: true, content: json(ref('DealUpdate'), examples.updateDeal) },
-          responses: { '200': ok('Updated (the deal as now served, with its ETag).', ref('DealAnswer'), { headers: etag }), ...errors('400', '401', '403', '404', '412', '413', '415', '429', '500', '503') },
+          responses: {
+            '200': ok('Updated (the deal as now served, with its ETag).', ref('DealAnswer'), { headers: etag }),
+            ...errors('400', '401', '403', '404', '412', '413', '415', '429', '500', '503'),
+          },
         }),
       },
       DELETE: {
@@ -137,7 +172,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'deleteDeal',
           tags: ['deals'],
           summary: 'Delete deals by id, ids or slug',
-          description: 'Deletes the deals named by `id`, `ids` (comma-separated ids) and `slug`, in one commit. At least one of `id`, `ids` or `slug` is required: without any (or with only empty values) the answer is 400 `validation_error`. Every deal named must exist (else 404, nothing deleted). `If-Match` applies when one deal is named.',
+          description:
+            'Deletes the deals named by `id`, `ids` (comma-separated ids) and `slug`, in one commit. At least one of `id`, `ids` or `slug` is required: without any (or with only empty values) the answer is 400 `validation_error`. Every deal named must exist (else 404, nothing deleted). `If-Match` applies when one deal is named.',
           parameters: deleteParameters('deal', { id: examples.dealId, slug: examples.dealSlug }),
           responses: { '200': ok('Deleted.', ref('WriteResult')), ...errors('400', '401', '403', '404', '412', '429', '500', '503') },
         }),
@@ -146,7 +182,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   },
   {
     path: '/startups',
-    cors: 'public', rate: 'read',
+    cors: 'public',
+    rate: 'read',
     methods: {
       GET: {
         handler: getStartups,
@@ -155,7 +192,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'listStartups',
           tags: ['startups'],
           summary: 'Filter startups listed for sale',
-          description: 'Every filter combines with AND; revenue bounds are inclusive and a listing without a revenue figure never satisfies one. Order: featured, for sale, newest, name (with `search`: relevance first).',
+          description:
+            'Every filter combines with AND; revenue bounds are inclusive and a listing without a revenue figure never satisfies one. Order: featured, for sale, newest, name (with `search`: relevance first).',
           parameters: parameters(STARTUP_LIST_PARAMS),
           responses: {
             '200': ok('Matching listings.', ref('StartupList'), { headers: cached, examples: examples.startups }),
@@ -180,11 +218,15 @@ export const API_ROUTES: readonly ApiRoute[] = [
           summary: 'List the categories of deals and of startups',
           description: 'The values `category` takes in this catalog (content/categories.yaml): deal categories with their scope (`deals` or `programs`), and startup categories.',
           responses: {
-            '200': ok('The categories.', {
-              type: 'object',
-              required: ['success', 'deals', 'startups'],
-              properties: { success: { const: true }, deals: { type: 'array', items: component(DealCategorySchema) }, startups: { type: 'array', items: component(StartupCategorySchema) } },
-            }, { headers: cached }),
+            '200': ok(
+              'The categories.',
+              {
+                type: 'object',
+                required: ['success', 'deals', 'startups'],
+                properties: { success: { const: true }, deals: { type: 'array', items: component(DealCategorySchema) }, startups: { type: 'array', items: component(StartupCategorySchema) } },
+              },
+              { headers: cached },
+            ),
             '304': notModified(headerRefs(['ETag', 'Server-Timing'])),
             ...errors('429', '500'),
           },
@@ -194,7 +236,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   },
   {
     path: '/submit-deal',
-    cors: 'public', rate: 'submit',
+    cors: 'public',
+    rate: 'submit',
     methods: {
       POST: {
         handler: postSubmitDeal,
@@ -203,12 +246,16 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'submitDeal',
           tags: ['submissions'],
           summary: 'Submit a deal for editorial review',
-          description: 'Anyone may submit; 5 are accepted per address per rolling hour (refused ones do not count). 201 once the submission is stored durably in the private submission store (no git commit); the same company and link within a day answers the earlier id with `duplicate: true`. The `RateLimit` fields of a 201 or 429 report the hourly submission limit. A refused submission is a 400 whose `error` names the first problem; with `errors=all` its `fields` lists every problem, one per field.',
+          description:
+            'Anyone may submit; 5 are accepted per address per rolling hour (refused ones do not count). 201 once the submission is stored durably in the private submission store (no git commit); the same company and link within a day answers the earlier id with `duplicate: true`. The `RateLimit` fields of a 201 or 429 report the hourly submission limit. A refused submission is a 400 whose `error` names the first problem; with `errors=all` its `fields` lists every problem, one per field.',
           parameters: [ERRORS_ALL('the submission')],
           requestBody: { required: true, content: { ...json(ref('DealSubmission'), examples.submitDeal), ...forms(ref('DealSubmission')) } },
           responses: {
             '201': ok('Accepted for review.', ref('SubmissionAccepted'), { examples: { accepted: { summary: 'Accepted', value: { success: true, id: 'sub-4f3c2b1a09e8d7c6' } } } }),
-            '303': answer('A plain HTML form post (a form encoding with `Accept: text/html`): redirect to the thanks page, or back to the form with an `error` code (`required`, `too_short`, `too_long`, `not_allowed`, `invalid_url`, `invalid_email`, `invalid`, `too_many`, `too_large`) and the `field` it names, never text.', { headers: { Location: LOCATION } }),
+            '303': answer(
+              'A plain HTML form post (a form encoding with `Accept: text/html`): redirect to the thanks page, or back to the form with an `error` code (`required`, `too_short`, `too_long`, `not_allowed`, `invalid_url`, `invalid_email`, `invalid`, `too_many`, `too_large`) and the `field` it names, never text.',
+              { headers: { Location: LOCATION } },
+            ),
             ...errors('400', '405', '413', '415', '429', '500', '503'),
           },
         }),
@@ -217,7 +264,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   },
   {
     path: '/auth/login',
-    cors: 'same-origin', rate: 'auth',
+    cors: 'same-origin',
+    rate: 'auth',
     methods: {
       POST: {
         handler: postLogin,
@@ -226,8 +274,15 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'signIn',
           tags: ['auth'],
           summary: 'Sign in with a local account',
-          description: 'Sets the session cookie. Same-origin only (`Origin`). Failed attempts are limited per address and e-mail (429 with `Retry-After`). A form post gets a 303 redirect instead of JSON. 503 where that limit cannot be shared by every instance (a serverless deployment without Redis).',
-          requestBody: { required: true, content: { ...json(ref('SignIn'), { signIn: { summary: 'E-mail and password', value: { email: 'editor@example.com', password: 'correct horse battery staple' } } }), ...forms(ref('SignIn')) } },
+          description:
+            'Sets the session cookie. Same-origin only (`Origin`). Failed attempts are limited per address and e-mail (429 with `Retry-After`). A form post gets a 303 redirect instead of JSON. 503 where that limit cannot be shared by every instance (a serverless deployment without Redis).',
+          requestBody: {
+            required: true,
+            content: {
+              ...json(ref('SignIn'), { signIn: { summary: 'E-mail and password', value: { email: 'editor@example.com', password: 'correct horse battery staple' } } }),
+              ...forms(ref('SignIn')),
+            },
+          },
           responses: {
             '200': ok('Signed in.', ref('SessionAnswer'), { headers: { 'Set-Cookie': SET_COOKIE } }),
             '303': answer('Form post: to the admin pages (signed in) or back to /login with an `error` reason.', { headers: { Location: LOCATION, 'Set-Cookie': SET_COOKIE } }),
@@ -239,7 +294,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   },
   {
     path: '/auth/logout',
-    cors: 'same-origin', rate: 'auth',
+    cors: 'same-origin',
+    rate: 'auth',
     methods: {
       POST: {
         handler: postLogout,
@@ -248,7 +304,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'signOut',
           tags: ['auth'],
           summary: 'Sign out',
-          description: 'The session sent is revoked until it would have expired (a copied cookie stops working too); `everywhere` ends every session of the account. Without a session it only clears the cookie. Same-origin only (`Origin`). A form post gets a 303 redirect. `everywhere` is 503 where the accounts are read-only (a serverless deployment); the session sent is revoked all the same.',
+          description:
+            'The session sent is revoked until it would have expired (a copied cookie stops working too); `everywhere` ends every session of the account. Without a session it only clears the cookie. Same-origin only (`Origin`). A form post gets a 303 redirect. `everywhere` is 503 where the accounts are read-only (a serverless deployment); the session sent is revoked all the same.',
           requestBody: {
             required: false,
             content: { ...json(ref('SignOut'), { everywhere: { summary: 'End every session of this account', value: { everywhere: true } } }), ...forms(ref('SignOut')) },
@@ -264,7 +321,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   },
   {
     path: '/auth/oidc',
-    cors: 'same-origin', rate: 'auth',
+    cors: 'same-origin',
+    rate: 'auth',
     methods: {
       GET: {
         handler: getOidcStart,
@@ -274,14 +332,18 @@ export const API_ROUTES: readonly ApiRoute[] = [
           tags: ['auth'],
           summary: 'Sign in through the OpenID Connect provider',
           description: 'Browser sign-in, when a provider is configured (404 otherwise): redirects to it (authorization code flow with PKCE).',
-          responses: { '303': answer('To the provider, or to /login with an `error` reason.', { headers: { Location: LOCATION, 'Set-Cookie': plainHeader('The short-lived sign-in flow cookie.') } }), ...errors('404', '429', '500') },
+          responses: {
+            '303': answer('To the provider, or to /login with an `error` reason.', { headers: { Location: LOCATION, 'Set-Cookie': plainHeader('The short-lived sign-in flow cookie.') } }),
+            ...errors('404', '429', '500'),
+          },
         }),
       },
     },
   },
   {
     path: '/auth/oidc/callback',
-    cors: 'same-origin', rate: 'auth',
+    cors: 'same-origin',
+    rate: 'auth',
     methods: {
       GET: {
         handler: getOidcCallback,
@@ -296,14 +358,18 @@ export const API_ROUTES: readonly ApiRoute[] = [
             { name: 'state', in: 'query', description: 'The state this site sent the provider.', schema: { type: 'string' } },
             { name: 'error', in: 'query', description: 'Set by the provider when the person cancelled or it refused.', schema: { type: 'string' } },
           ],
-          responses: { '303': answer('To /admin/ (or /) with the session cookie, or to /login with an `error` reason.', { headers: { Location: LOCATION, 'Set-Cookie': SET_COOKIE } }), ...errors('404', '429', '500') },
+          responses: {
+            '303': answer('To /admin/ (or /) with the session cookie, or to /login with an `error` reason.', { headers: { Location: LOCATION, 'Set-Cookie': SET_COOKIE } }),
+            ...errors('404', '429', '500'),
+          },
         }),
       },
     },
   },
   {
     path: '/auth/session',
-    cors: 'same-origin', rate: 'auth',
+    cors: 'same-origin',
+    rate: 'auth',
     methods: {
       GET: {
         handler: getSession,
@@ -320,7 +386,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   },
   {
     path: '/admin/submissions',
-    cors: 'same-origin', rate: 'write',
+    cors: 'same-origin',
+    rate: 'write',
     methods: {
       GET: {
         handler: getSubmissions,
@@ -346,7 +413,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   },
   {
     path: '/admin/submissions/approve',
-    cors: 'same-origin', rate: 'write',
+    cors: 'same-origin',
+    rate: 'write',
     methods: {
       POST: {
         handler: approveSubmission,
@@ -355,7 +423,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'approveSubmission',
           tags: ['admin', 'submissions'],
           summary: 'Approve a submission: publish it as a deal',
-          description: 'Publishes a pending submission as a deal (one commit of the deal file, authored by the admin) and marks it approved. `status`, `category`, `title` and `slug` default to `active`, the category matching the submission\'s, the company and what it offers, and a slug of the company name unique in the catalog; an empty string counts as not given. With `deal` (the fields of POST /deals), that deal is published exactly as edited instead.',
+          description:
+            "Publishes a pending submission as a deal (one commit of the deal file, authored by the admin) and marks it approved. `status`, `category`, `title` and `slug` default to `active`, the category matching the submission's, the company and what it offers, and a slug of the company name unique in the catalog; an empty string counts as not given. With `deal` (the fields of POST /deals), that deal is published exactly as edited instead.",
           requestBody: { required: true, content: json(ref('Approval'), examples.approve) },
           responses: {
             '200': ok('Approved.', ref('Approved')),
@@ -367,7 +436,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   },
   {
     path: '/admin/submissions/reject',
-    cors: 'same-origin', rate: 'write',
+    cors: 'same-origin',
+    rate: 'write',
     methods: {
       POST: {
         handler: rejectSubmission,
@@ -377,7 +447,10 @@ export const API_ROUTES: readonly ApiRoute[] = [
           tags: ['admin', 'submissions'],
           summary: 'Reject a submission with a reason',
           description: 'Records the rejection and its reason in the private submission store only (nothing reaches the content history).',
-          requestBody: { required: true, content: json(ref('Rejection'), { reject: { summary: 'Rejected with a reason', value: { id: 'sub-4f3c2b1a09e8d7c6', reason: 'The offer is only open to existing customers.' } } }) },
+          requestBody: {
+            required: true,
+            content: json(ref('Rejection'), { reject: { summary: 'Rejected with a reason', value: { id: 'sub-4f3c2b1a09e8d7c6', reason: 'The offer is only open to existing customers.' } } }),
+          },
           responses: {
             '200': ok('Rejected.', ref('Rejected')),
             ...errors('400', '401', '403', '404', '413', '415', '429', '500', '503'),
@@ -389,7 +462,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   // --- drafts and previews (issue 16, item 2) ---
   {
     path: '/admin/drafts',
-    cors: 'same-origin', rate: 'write',
+    cors: 'same-origin',
+    rate: 'write',
     methods: {
       GET: {
         handler: getDrafts,
@@ -398,15 +472,24 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'listDrafts',
           tags: ['admin', 'deals'],
           summary: 'List drafts, or read one draft deal',
-          description: 'Deals and startups saved with `draft: true`: in no public output (API, pages, sitemap, llms files, MCP, search) until published. Save a deal as a draft with `draft: true` on POST or PUT /deals (a startup: /admin/startups); publish it with PUT and `draft: false` (or `null`), one commit. With `slug`, one draft deal and its ETag (for `If-Match` on PUT; a draft startup: GET /admin/startups?slug=). Never cached.',
-          parameters: [{ name: 'slug', in: 'query', required: false, description: 'A draft deal\'s slug: answer that deal alone.', schema: { type: 'string' }, example: examples.dealSlug }],
+          description:
+            'Deals and startups saved with `draft: true`: in no public output (API, pages, sitemap, llms files, MCP, search) until published. Save a deal as a draft with `draft: true` on POST or PUT /deals (a startup: /admin/startups); publish it with PUT and `draft: false` (or `null`), one commit. With `slug`, one draft deal and its ETag (for `If-Match` on PUT; a draft startup: GET /admin/startups?slug=). Never cached.',
+          parameters: [{ name: 'slug', in: 'query', required: false, description: "A draft deal's slug: answer that deal alone.", schema: { type: 'string' }, example: examples.dealSlug }],
           responses: {
-            '200': ok('The drafts, or one draft deal (with `slug`).', {
-              oneOf: [
-                ref('DealAnswer'),
-                { type: 'object', required: ['success', 'deals', 'startups'], properties: { success: { const: true }, deals: { type: 'array', items: ref('Deal') }, startups: { type: 'array', items: ref('Startup') } } },
-              ],
-            }, { headers: { ...etag, 'Cache-Control': CACHE_CONTROL } }),
+            '200': ok(
+              'The drafts, or one draft deal (with `slug`).',
+              {
+                oneOf: [
+                  ref('DealAnswer'),
+                  {
+                    type: 'object',
+                    required: ['success', 'deals', 'startups'],
+                    properties: { success: { const: true }, deals: { type: 'array', items: ref('Deal') }, startups: { type: 'array', items: ref('Startup') } },
+                  },
+                ],
+              },
+              { headers: { ...etag, 'Cache-Control': CACHE_CONTROL } },
+            ),
             ...errors('401', '403', '404', '429', '500'),
           },
         }),
@@ -415,7 +498,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   },
   {
     path: '/admin/preview',
-    cors: 'same-origin', rate: 'write',
+    cors: 'same-origin',
+    rate: 'write',
     methods: {
       GET: {
         handler: getPreview,
@@ -424,7 +508,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'previewSaved',
           tags: ['admin', 'deals'],
           summary: 'Preview a saved deal or startup page, draft or published',
-          description: 'The page exactly as the site renders it (the live pages\' renderer, at the page\'s own URL), as HTML; `Cache-Control: no-store`, `X-Robots-Tag: noindex, nofollow`. One of `deal` or `startup` is required. 503 when the server has no built site.',
+          description:
+            "The page exactly as the site renders it (the live pages' renderer, at the page's own URL), as HTML; `Cache-Control: no-store`, `X-Robots-Tag: noindex, nofollow`. One of `deal` or `startup` is required. 503 when the server has no built site.",
           parameters: [
             { name: 'deal', in: 'query', required: false, description: 'The slug of the deal to preview.', schema: { type: 'string' }, example: examples.dealSlug },
             { name: 'startup', in: 'query', required: false, description: 'The slug of the startup to preview.', schema: { type: 'string' } },
@@ -440,7 +525,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
           tags: ['admin', 'deals'],
           summary: 'Preview the page of an unsaved deal',
           parameters: [ERRORS_ALL('the deal')],
-          description: 'The deal as the body gives it, checked as saving it would check it (400 naming the field), rendered as the site would render its page; nothing is written. With the `id` of a stored deal (a draft too), the body\'s fields apply over it as PUT /deals does; otherwise it is a new deal as POST /deals makes it. A form post carries the deal as JSON text in its `deal` field (what the admin form opens in a new tab). Same-origin only (`Origin`).',
+          description:
+            "The deal as the body gives it, checked as saving it would check it (400 naming the field), rendered as the site would render its page; nothing is written. With the `id` of a stored deal (a draft too), the body's fields apply over it as PUT /deals does; otherwise it is a new deal as POST /deals makes it. A form post carries the deal as JSON text in its `deal` field (what the admin form opens in a new tab). Same-origin only (`Origin`).",
           requestBody: {
             required: true,
             content: {
@@ -456,7 +542,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...ADMIN_RECORD_ROUTES,
   {
     path: '/admin/search-gaps',
-    cors: 'same-origin', rate: 'write',
+    cors: 'same-origin',
+    rate: 'write',
     methods: {
       GET: {
         handler: getSearchGaps,
@@ -471,7 +558,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
             { name: 'limit', in: 'query', description: 'How many queries to list; above 500 it is capped at 500.', schema: { type: 'integer', minimum: 1, default: 50 } },
           ],
           responses: {
-            '200': ok('The period\'s counts and its most frequent queries that found nothing (`zero`) or 1 or 2 deals (`low`).', ref('SearchGapReport'), { headers: etag }),
+            '200': ok("The period's counts and its most frequent queries that found nothing (`zero`) or 1 or 2 deals (`low`).", ref('SearchGapReport'), { headers: etag }),
             '304': notModified(),
             ...errors('400', '401', '403', '429', '500', '503'),
           },
@@ -481,7 +568,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   },
   {
     path: '/health',
-    cors: 'public', rate: 'read',
+    cors: 'public',
+    rate: 'read',
     methods: {
       GET: {
         handler: getHealth,
@@ -490,7 +578,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'health',
           tags: ['health'],
           summary: 'Liveness and what this instance serves',
-          description: 'Always 200 while the instance answers: `status` is `ok`, or `degraded` with short `problems` codes, never a 5xx of its own. Catalog version and counts for anyone; content commit, store, content sync, remote, Redis and process details only to a client on the server\'s own machine or an admin session.',
+          description:
+            "Always 200 while the instance answers: `status` is `ok`, or `degraded` with short `problems` codes, never a 5xx of its own. Catalog version and counts for anyone; content commit, store, content sync, remote, Redis and process details only to a client on the server's own machine or an admin session.",
           responses: {
             '200': ok('The instance is alive.', ref('Health'), { headers: etag, examples: examples.health }),
             '304': notModified(),
@@ -502,7 +591,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   },
   {
     path: '/hooks/content',
-    cors: 'same-origin', rate: 'read',
+    cors: 'same-origin',
+    rate: 'read',
     methods: {
       POST: {
         handler: postContentHook,
@@ -511,8 +601,17 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'contentWebhook',
           tags: ['admin'],
           summary: 'Content repository push webhook: pull now',
-          description: 'Only with CONTENT_REMOTE and CONTENT_WEBHOOK_SECRET (404 otherwise). Signed like GitHub\'s and Gitea\'s webhooks: `X-Hub-Signature-256: sha256=<HMAC-SHA256 of the raw body>`. The body itself is not read: the instance fetches the branch it follows.',
-          parameters: [{ name: 'X-Hub-Signature-256', in: 'header', required: true, description: '`sha256=` and the hex HMAC-SHA256 of the raw body with the shared secret.', schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' } }],
+          description:
+            "Only with CONTENT_REMOTE and CONTENT_WEBHOOK_SECRET (404 otherwise). Signed like GitHub's and Gitea's webhooks: `X-Hub-Signature-256: sha256=<HMAC-SHA256 of the raw body>`. The body itself is not read: the instance fetches the branch it follows.",
+          parameters: [
+            {
+              name: 'X-Hub-Signature-256',
+              in: 'header',
+              required: true,
+              description: '`sha256=` and the hex HMAC-SHA256 of the raw body with the shared secret.',
+              schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
+            },
+          ],
           requestBody: { required: false, content: json({ type: 'object', description: 'The push event (not read).' }) },
           responses: {
             '200': ok('Pulled.', { type: 'object', required: ['success', 'commit', 'changed'], properties: { success: { const: true }, commit: { type: 'string' }, changed: { type: 'boolean' } } }),
@@ -524,7 +623,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
   },
   {
     path: '/mcp',
-    cors: 'public', rate: 'mcp', unversioned: true,
+    cors: 'public',
+    rate: 'mcp',
+    unversioned: true,
     methods: {
       POST: {
         handler: handleMcp,
@@ -533,16 +634,32 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'mcp',
           tags: ['agents'],
           summary: 'Model Context Protocol (Streamable HTTP)',
-          description: 'Stateless MCP server with JSON responses: tools `search_deals`, `get_site_info`, `list_categories`; resources llms.txt, llms-full.txt, sitemap.xml. One JSON-RPC message per POST (no batches), at most 64 KiB. The transport needs `Accept` listing both `application/json` and `text/event-stream` (406 otherwise) and `Content-Type: application/json` (415 otherwise). Only POST: other methods answer 405.',
+          description:
+            'Stateless MCP server with JSON responses: tools `search_deals`, `get_site_info`, `list_categories`; resources llms.txt, llms-full.txt, sitemap.xml. One JSON-RPC message per POST (no batches), at most 64 KiB. The transport needs `Accept` listing both `application/json` and `text/event-stream` (406 otherwise) and `Content-Type: application/json` (415 otherwise). Only POST: other methods answer 405.',
           parameters: [
-            { name: 'Accept', in: 'header', required: true, description: 'Must list both `application/json` and `text/event-stream` (Streamable HTTP); answers are `application/json`.', schema: { type: 'string', enum: ['application/json, text/event-stream'] } },
-            { name: 'Mcp-Protocol-Version', in: 'header', required: false, description: 'The protocol version agreed in `initialize` (such as `2025-06-18`); an unsupported one answers 400.', schema: { type: 'string' } },
+            {
+              name: 'Accept',
+              in: 'header',
+              required: true,
+              description: 'Must list both `application/json` and `text/event-stream` (Streamable HTTP); answers are `application/json`.',
+              schema: { type: 'string', enum: ['application/json, text/event-stream'] },
+            },
+            {
+              name: 'Mcp-Protocol-Version',
+              in: 'header',
+              required: false,
+              description: 'The protocol version agreed in `initialize` (such as `2025-06-18`); an unsupported one answers 400.',
+              schema: { type: 'string' },
+            },
           ],
           requestBody: { required: true, content: json(ref('JsonRpcRequest'), examples.mcp) },
           responses: {
             '200': answer('The JSON-RPC answer: a `result`, or an `error` (such as -32601 for an unknown method).', { common: MCP_HEADERS, content: json(ref('JsonRpcResponse')) }),
             '202': answer('A notification, accepted (no body).', { common: MCP_HEADERS }),
-            '400': answer('Not one valid JSON-RPC message: not JSON (-32700), a batch or nested too deep (-32600), or an unsupported `Mcp-Protocol-Version` (-32000).', { common: MCP_HEADERS, content: json(ref('JsonRpcError')) }),
+            '400': answer('Not one valid JSON-RPC message: not JSON (-32700), a batch or nested too deep (-32600), or an unsupported `Mcp-Protocol-Version` (-32000).', {
+              common: MCP_HEADERS,
+              content: json(ref('JsonRpcError')),
+            }),
             '406': answer('`Accept` does not list both `application/json` and `text/event-stream` (-32000).', { common: MCP_HEADERS, content: json(ref('JsonRpcError')) }),
             '413': answer('The body is larger than 64 KiB (-32000).', { common: MCP_HEADERS, content: json(ref('JsonRpcError')) }),
             '415': answer('`Content-Type` is not `application/json` (-32000).', { common: MCP_HEADERS, content: json(ref('JsonRpcError')) }),

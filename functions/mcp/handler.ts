@@ -36,7 +36,12 @@ export async function handleMcp(request: Request, deps: Pick<Deps, 'state' | 'se
   if (message instanceof Response) return message;
   // One catalog for the whole request: tools and resources answer from the same version.
   const catalog = deps.state().catalog;
-  const server = buildMcpServer(catalog, MCP_SERVER_VERSION, (path) => documentText(path, catalog), (query, matches) => deps.searchGaps.note(query, matches));
+  const server = buildMcpServer(
+    catalog,
+    MCP_SERVER_VERSION,
+    (path) => documentText(path, catalog),
+    (query, matches) => deps.searchGaps.note(query, matches),
+  );
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);

@@ -53,21 +53,26 @@ export function buildMcpServer(catalog: Catalog, version: string, documentText: 
       title: 'Search deals',
       description:
         'Search and filter verified startup deals, credits and programs (accelerators, incubators, grants); deals and programs together unless `scope` says otherwise. ' +
-        'Matching is forgiving: case, accents and punctuation are ignored, words are stemmed, typos are tolerated (none under 5 letters, one for 5 to 8, two from 9), the last word also matches as a prefix, and the editors\' synonyms apply (yc = y combinator, equity-free = without equity). ' +
+        "Matching is forgiving: case, accents and punctuation are ignored, words are stemmed, typos are tolerated (none under 5 letters, one for 5 to 8, two from 9), the last word also matches as a prefix, and the editors' synonyms apply (yc = y combinator, equity-free = without equity). " +
         'Every word is preferred but not required: deals matching all words rank first, then fewer. Results are ranked by relevance (a sponsored deal never outranks a better match), ties broken editorially; without a query, featured, recommended, then newest first; `sort` orders by estimated value, closing date or last update instead. ' +
         'Programs can be filtered by the facts founders compare: no equity taken, funding stage, region. ' +
         'An empty result says what was searched and suggests categories to try.',
       inputSchema: {
         query: z.string().max(500).optional().describe('Free text, such as "aws credits"; omit to list.'),
         category: z.string().max(120).optional().describe('Category slug (see list_categories), such as "cloud-credits".'),
-        status: z.enum([...DEAL_STATUSES, 'all']).optional().describe('Lifecycle filter; default: every status except expired.'),
+        status: z
+          .enum([...DEAL_STATUSES, 'all'])
+          .optional()
+          .describe('Lifecycle filter; default: every status except expired.'),
         scope: z.enum(['deals', 'programs', 'all']).optional().describe('Commercial deals, programs, or both; default all (both). A category limits the results to itself either way.'),
         featured: z.boolean().optional().describe('Only featured (sponsored) deals.'),
         recommended: z.boolean().optional().describe('Only editorially recommended deals.'),
         sort: z
           .enum(DEAL_SORTS)
           .optional()
-          .describe('Order: relevance (default), value (highest estimated USD value first), expiry (closing soonest first), newest (most recently updated first). With a query, deals matching more words still come first.'),
+          .describe(
+            'Order: relevance (default), value (highest estimated USD value first), expiry (closing soonest first), newest (most recently updated first). With a query, deals matching more words still come first.',
+          ),
         equity: z.enum(['none']).optional().describe('Programs only: "none" keeps programs that take no equity.'),
         stage: z.enum(STAGES).optional().describe('Programs only: for this funding stage.'),
         region: z.enum(REGIONS).optional().describe('Programs only: open in this region (worldwide programs match every region).'),
@@ -98,7 +103,12 @@ export function buildMcpServer(catalog: Catalog, version: string, documentText: 
       const lines = deals.map((d) => `- ${markdownText(d.title)} (${markdownText(d.provider)}; ${d.status}${d.value ? `; ${markdownText(d.value)}` : ''}): ${d.pageUrl}`);
       const text =
         stats.total === 0
-          ? noResultsText(query === undefined ? undefined : markdownText(query), scope, nearestCategories(query ?? '', catalog.categories.deals, scope), (c) => `\`${c.slug}\` (${markdownText(c.name)})`)
+          ? noResultsText(
+              query === undefined ? undefined : markdownText(query),
+              scope,
+              nearestCategories(query ?? '', catalog.categories.deals, scope),
+              (c) => `\`${c.slug}\` (${markdownText(c.name)})`,
+            )
           : `${stats.total} matching deal(s)${stats.total > deals.length ? `, showing ${deals.length}` : ''}.\n${lines.join('\n')}`;
       return { content: [{ type: 'text', text }], structuredContent: structured };
     },
@@ -162,7 +172,10 @@ export function buildMcpServer(catalog: Catalog, version: string, documentText: 
       annotations: { title: 'List categories', ...READ_ONLY },
     },
     async () => {
-      const live = dealStats(catalog.deals.filter((d) => d.status !== 'expired'), 'all').byCategory;
+      const live = dealStats(
+        catalog.deals.filter((d) => d.status !== 'expired'),
+        'all',
+      ).byCategory;
       const categories = catalog.categories.deals.map((c) => ({ slug: c.slug, name: c.name, scope: c.scope, ...(c.description ? { description: c.description } : {}), dealCount: live[c.slug] ?? 0 }));
       const text = categories.map((c) => `- ${c.slug} (${c.scope}): ${markdownText(c.name)}, ${c.dealCount} live`).join('\n');
       return { content: [{ type: 'text', text }], structuredContent: { categories } };

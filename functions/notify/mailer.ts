@@ -23,10 +23,7 @@ export function smtpMailer(smtp: NonNullable<NotifyConfig['smtp']>, timeoutMs: n
   let transport: Promise<Transporter> | undefined;
   const open = () =>
     (transport ??= import('nodemailer').then(({ createTransport }) =>
-      createTransport(
-        { url: smtp.url, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs, dnsTimeout: timeoutMs },
-        { from: smtp.from },
-      ),
+      createTransport({ url: smtp.url, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs, dnsTimeout: timeoutMs }, { from: smtp.from }),
     ));
   return {
     async send(to, mail) {

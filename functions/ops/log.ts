@@ -8,8 +8,7 @@ export interface Logger {
 
 /** A logger writing JSON lines; `sink` is replaceable for tests. */
 export function createLogger(sink: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Logger {
-  const write = (level: string, event: string, fields: Record<string, unknown> = {}) =>
-    sink(JSON.stringify({ time: new Date().toISOString(), level, event, ...fields }));
+  const write = (level: string, event: string, fields: Record<string, unknown> = {}) => sink(JSON.stringify({ time: new Date().toISOString(), level, event, ...fields }));
   return {
     info: (event, fields) => write('info', event, fields),
     warn: (event, fields) => write('warn', event, fields),

@@ -19,7 +19,10 @@ export async function getSearchGaps(request: Request, deps: SessionDeps & Pick<D
   const limit = Math.min(wholeParam(params, 'limit', LIMIT.default, 1), LIMIT.max);
   const report = await deps.searchGaps.report(days, limit).catch((error: unknown) => {
     deps.log.warn('search_gaps_unavailable', { error: error instanceof Error ? error.message : String(error) });
-    throw new ApiError(503, 'service_unavailable', 'The search counts cannot be read right now.', { hint: 'The shared store (Redis) is not answering; try again shortly.', headers: { 'Retry-After': '5' } });
+    throw new ApiError(503, 'service_unavailable', 'The search counts cannot be read right now.', {
+      hint: 'The shared store (Redis) is not answering; try again shortly.',
+      headers: { 'Retry-After': '5' },
+    });
   });
   return answerResponse(request, jsonAnswer(200, { success: true, days, ...report }, { 'Cache-Control': 'no-store' }));
 }

@@ -16,5 +16,4 @@ export function startupsAnswer(catalog: Catalog, params: URLSearchParams): Answe
   return textAnswer(200, `{"success":true,"startups":[${startups}],"total":${total}}`, PUBLIC_CACHE);
 }
 
-export const getStartups = (request: Request, deps: AnswerDeps): Promise<Response> =>
-  serveAnswer(request, deps, 'startups', startupsAnswer);
+export const getStartups = (request: Request, deps: AnswerDeps): Promise<Response> => serveAnswer(request, deps, 'startups', startupsAnswer);

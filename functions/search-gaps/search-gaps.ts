@@ -103,10 +103,7 @@ export class SearchGaps {
     ];
     const top = await this.report(METRIC_DAYS, METRIC_TOP).catch(() => undefined);
     if (top) {
-      lines.push(
-        `# HELP search_gap_queries The ${METRIC_TOP} queries of the last ${METRIC_DAYS} days that most often found nothing or little, by outcome.`,
-        '# TYPE search_gap_queries gauge',
-      );
+      lines.push(`# HELP search_gap_queries The ${METRIC_TOP} queries of the last ${METRIC_DAYS} days that most often found nothing or little, by outcome.`, '# TYPE search_gap_queries gauge');
       for (const row of top.queries) {
         for (const outcome of ['zero', 'low'] as const) {
           if (row[outcome] > 0) lines.push(`search_gap_queries{query="${labelValue(row.query)}",outcome="${outcome}"} ${row[outcome]}`);
@@ -134,9 +131,7 @@ export function summarise(records: readonly DayGaps[], period: readonly string[]
       }
     }
   }
-  report.queries = [...rows.values()]
-    .sort((a, b) => b.zero + b.low - (a.zero + a.low) || b.zero - a.zero || b.lastSeen.localeCompare(a.lastSeen) || a.query.localeCompare(b.query))
-    .slice(0, limit);
+  report.queries = [...rows.values()].sort((a, b) => b.zero + b.low - (a.zero + a.low) || b.zero - a.zero || b.lastSeen.localeCompare(a.lastSeen) || a.query.localeCompare(b.query)).slice(0, limit);
   return report;
 }
 

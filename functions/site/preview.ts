@@ -75,7 +75,10 @@ const PREVIEW_HEADERS = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex,
 /** Render `page` at its public `path` (its canonical link) from the live catalog. */
 async function previewPage(request: Request, deps: PreviewDeps, page: LivePage, path: string): Promise<Response> {
   if (!deps.render) {
-    throw new ApiError(503, 'service_unavailable', 'Previews need the built site, and this server has none.', { hint: 'Build it with `npm run build` (or start with `npm start`).', headers: { 'Retry-After': '60' } });
+    throw new ApiError(503, 'service_unavailable', 'Previews need the built site, and this server has none.', {
+      hint: 'Build it with `npm run build` (or start with `npm start`).',
+      headers: { 'Retry-After': '60' },
+    });
   }
   const locals: App.Locals = { catalog: deps.state().catalog, ssoName: deps.config.oidc?.name, livePage: page };
   const rendered = await deps.render(new Request(new URL(path, request.url)), locals, { route: LIVE_PAGE_ROUTE });
@@ -85,7 +88,8 @@ async function previewPage(request: Request, deps: PreviewDeps, page: LivePage, 
 
 /** The `deal` field of a form: JSON text. */
 function parsedField(value: unknown): unknown {
-  if (typeof value !== 'string') throw new ApiError(400, 'validation_error', 'deal is required: the deal as JSON text.', { hint: 'Post a form with a `deal` field, or the deal itself as application/json.' });
+  if (typeof value !== 'string')
+    throw new ApiError(400, 'validation_error', 'deal is required: the deal as JSON text.', { hint: 'Post a form with a `deal` field, or the deal itself as application/json.' });
   // The same nesting bound as a JSON body (http/request-body.ts).
   if (jsonDepthExceeds(value, MAX_JSON_DEPTH)) throw new ApiError(400, 'bad_request', `deal is nested more than ${MAX_JSON_DEPTH} levels deep.`, { hint: 'Send the deal as a flat JSON object.' });
   try {

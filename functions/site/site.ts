@@ -69,11 +69,7 @@ export function createSite(
       return (await livePages.serve(request, changed.path, catalog.version, renderPage)) ?? notFound(request);
     }
     // On-demand pages (search results) render from the live catalog.
-    return (
-      (await serveStatic(request, clientDir, path)) ??
-      (await render?.(webRequest(request), locals(), { errorPage })) ??
-      notFound(request)
-    );
+    return (await serveStatic(request, clientDir, path)) ?? (await render?.(webRequest(request), locals(), { errorPage })) ?? notFound(request);
   };
 }
 

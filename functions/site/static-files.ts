@@ -72,11 +72,23 @@ export const PAGE_CACHE_CONTROL = 'public, no-cache';
  * once per entry) when `compressible`, the client takes it and the body is large enough.
  * `vary` is what the answer varies on besides `Accept-Encoding`.
  */
-export async function sendEntry(request: Request, entry: BodyEntry, headers: Record<string, string>, options: { tag: string; compressible: boolean; vary?: string | undefined; status: number }): Promise<Response> {
+export async function sendEntry(
+  request: Request,
+  entry: BodyEntry,
+  headers: Record<string, string>,
+  options: { tag: string; compressible: boolean; vary?: string | undefined; status: number },
+): Promise<Response> {
   const sizable = entry.body.byteLength >= COMPRESS_MIN_BYTES;
   // The sender adds `Accept-Encoding` to Vary itself for bodies it may compress.
   const vary = [options.vary, options.compressible && !sizable ? 'Accept-Encoding' : undefined].filter(Boolean).join(', ');
-  const answer: Answer = { status: options.status, body: entry.body, etag: `W/"${options.tag}"`, headers: vary ? { ...headers, Vary: vary } : headers, encoded: entry.encoded, compressible: options.compressible };
+  const answer: Answer = {
+    status: options.status,
+    body: entry.body,
+    etag: `W/"${options.tag}"`,
+    headers: vary ? { ...headers, Vary: vary } : headers,
+    encoded: entry.encoded,
+    compressible: options.compressible,
+  };
   const coding = options.compressible && sizable && options.status === 200 ? chooseCoding(request.headers.get('accept-encoding')) : undefined;
   // Made once per entry, at the quality of files (the sender's own default is the fast one).
   if (coding && !matchesEtag(request.headers.get('if-none-match'), answer.etag)) entry.encoded[coding] ??= compress(entry.body, coding, 'best');

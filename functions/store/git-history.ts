@@ -22,7 +22,21 @@ export async function fileLog(top: string, root: string, path: string, page: { o
   const repoPath = prefix ? `${prefix}/${path}` : path;
   // Not `--skip`: git switches to a file's earlier name only when it shows the rename, so a
   // skipped rename would end the history there. The page is cut here instead.
-  const args = ['-c', 'log.showSignature=false', 'log', '--follow', '-M', '--no-merges', '--no-color', `--format=${FORMAT}`, '--name-status', '-z', `-n${whole(page.offset) + whole(page.limit)}`, '--', repoPath];
+  const args = [
+    '-c',
+    'log.showSignature=false',
+    'log',
+    '--follow',
+    '-M',
+    '--no-merges',
+    '--no-color',
+    `--format=${FORMAT}`,
+    '--name-status',
+    '-z',
+    `-n${whole(page.offset) + whole(page.limit)}`,
+    '--',
+    repoPath,
+  ];
   const out = (await git(top, args)).toString('utf8');
   const contentPath = (repo: string) => (prefix ? relative(prefix, repo) : repo);
   return out
@@ -31,21 +45,26 @@ export async function fileLog(top: string, root: string, path: string, page: { o
     .flatMap((record) => {
       const headerEnd = record.indexOf('\0');
       const [commit = '', parents = '', authorName = '', authorEmail = '', date = '', committerEmail = '', ...subject] = record.slice(0, headerEnd).split(FIELD);
-      const [status = '', first, second] = record.slice(headerEnd + 1).replace(/^\n/, '').split('\0');
+      const [status = '', first, second] = record
+        .slice(headerEnd + 1)
+        .replace(/^\n/, '')
+        .split('\0');
       if (!first) return [];
       const renamed = /^[RC]/.test(status);
       const parent = parents.split(' ')[0];
-      return [{
-        commit,
-        ...(parent ? { parent } : {}),
-        author: { name: authorName, email: authorEmail },
-        byStore: committerEmail === storeEmail,
-        date,
-        message: subject.join(FIELD),
-        status: status.charAt(0),
-        path: contentPath(renamed && second ? second : first),
-        previousPath: contentPath(first),
-      }];
+      return [
+        {
+          commit,
+          ...(parent ? { parent } : {}),
+          author: { name: authorName, email: authorEmail },
+          byStore: committerEmail === storeEmail,
+          date,
+          message: subject.join(FIELD),
+          status: status.charAt(0),
+          path: contentPath(renamed && second ? second : first),
+          previousPath: contentPath(first),
+        },
+      ];
     });
 }
 

@@ -244,7 +244,10 @@ const sameFile = (a: TreeEntry | undefined, b: TreeEntry | undefined): boolean =
 
 /** The subject as `git log --format=%s` shows it: the first paragraph, its lines joined by spaces. */
 function subject(message: string): string {
-  return (message.trim().split(/\n\s*\n/)[0] ?? '').split('\n').map((line) => line.trim()).join(' ');
+  return (message.trim().split(/\n\s*\n/)[0] ?? '')
+    .split('\n')
+    .map((line) => line.trim())
+    .join(' ');
 }
 
 /** A commit's date as `%aI` prints it (strict ISO 8601 with the author's offset). */

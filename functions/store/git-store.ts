@@ -14,16 +14,7 @@ import { constants } from 'node:fs';
 import { access, mkdir, open, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import {
-  assertSafePath,
-  StoreConflictError,
-  StoreUnavailableError,
-  type CommitInfo,
-  type CommitResult,
-  type ContentChange,
-  type ContentStore,
-  type FileCommit,
-} from './content-store.ts';
+import { assertSafePath, StoreConflictError, StoreUnavailableError, type CommitInfo, type CommitResult, type ContentChange, type ContentStore, type FileCommit } from './content-store.ts';
 import { fileLog, readAt } from './git-history.ts';
 import { authorOf, listContentFolder, PUSH_ATTEMPTS, pushPause, readContentFile, safeCommitInfo, STORE_COMMITTER } from './store-rules.ts';
 import { WriteQueue } from './write-queue.ts';
@@ -325,7 +316,10 @@ export class GitStore implements ContentStore {
     await rm(join(this.repo.gitDir, 'index.lock'), { force: true });
     for (const path of journal.paths) {
       await this.git(['reset', '-q', '--', path]).catch(() => undefined);
-      const tracked = await this.git(['cat-file', '-e', `HEAD:${path}`]).then(() => true, () => false);
+      const tracked = await this.git(['cat-file', '-e', `HEAD:${path}`]).then(
+        () => true,
+        () => false,
+      );
       if (tracked) await this.git(['checkout', '-q', 'HEAD', '--', path]);
       else await unlink(join(this.repo.top, path)).catch(ignoreMissing);
       const folder = dirname(join(this.repo.top, path));

@@ -20,16 +20,7 @@ import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import git, { type HttpClient } from 'isomorphic-git';
 import nodeHttp from 'isomorphic-git/http/node';
-import {
-  assertSafePath,
-  StoreConflictError,
-  StoreUnavailableError,
-  type CommitInfo,
-  type CommitResult,
-  type ContentChange,
-  type ContentStore,
-  type FileCommit,
-} from './content-store.ts';
+import { assertSafePath, StoreConflictError, StoreUnavailableError, type CommitInfo, type CommitResult, type ContentChange, type ContentStore, type FileCommit } from './content-store.ts';
 import { GitObjects, readAt } from './git-objects.ts';
 import { pushCommit } from './smart-http-push.ts';
 import { authorOf, listContentFolder, pushPause, readContentFile, safeCommitInfo, STORE_COMMITTER } from './store-rules.ts';

@@ -67,7 +67,7 @@ function pktLine(text: string): Uint8Array {
 function pktLines(bytes: Uint8Array): string[] {
   const lines: string[] = [];
   const text = Buffer.from(bytes);
-  for (let at = 0; at + 4 <= text.length; ) {
+  for (let at = 0; at + 4 <= text.length;) {
     const length = Number.parseInt(text.subarray(at, at + 4).toString('latin1'), 16);
     if (!Number.isFinite(length) || length < 0) break;
     if (length === 0) {

@@ -37,7 +37,10 @@ export function safeCommitInfo(info: CommitInfo): CommitInfo {
     message: message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1).trimEnd()}…` : message,
     author: {
       name: line(info.author.name.replace(/[<>]/g, '')).slice(0, MAX_AUTHOR),
-      email: info.author.email.replace(CONTROL, '').replace(/[<>\s]/g, '').slice(0, MAX_AUTHOR),
+      email: info.author.email
+        .replace(CONTROL, '')
+        .replace(/[<>\s]/g, '')
+        .slice(0, MAX_AUTHOR),
     },
   };
 }

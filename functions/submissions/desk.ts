@@ -52,7 +52,11 @@ export class SubmissionDesk {
   async submit(submission: Submission, now: Date): Promise<{ id: string; duplicate: boolean }> {
     const id = `sub-${randomBytes(8).toString('hex')}`;
     // Only the submission's own fields are kept: a submitter cannot set id, status or dates.
-    const fields = Object.fromEntries(Object.keys(SubmissionSchema.shape).filter((k) => k in submission).map((k) => [k, submission[k as keyof Submission]]));
+    const fields = Object.fromEntries(
+      Object.keys(SubmissionSchema.shape)
+        .filter((k) => k in submission)
+        .map((k) => [k, submission[k as keyof Submission]]),
+    );
     const record = { id, status: 'pending', submittedAt: now.toISOString(), ...fields } as SubmissionRecord;
     const { maxPending } = this.options;
     const answer = await this.store.put(record, { duplicateSince: new Date(now.getTime() - DUPLICATE_WINDOW_MS), maxPending });

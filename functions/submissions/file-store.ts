@@ -10,16 +10,7 @@ import { readdir, readFile, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { syncPath, writeFileAtomic } from '../store/durable-file.ts';
 import { WriteQueue } from '../store/write-queue.ts';
-import {
-  duplicateKey,
-  SUBMISSION_ID,
-  SubmissionStoreUnavailableError,
-  type Admission,
-  type PutOutcome,
-  type StatusFilter,
-  type SubmissionRecord,
-  type SubmissionStore,
-} from './store.ts';
+import { duplicateKey, SUBMISSION_ID, SubmissionStoreUnavailableError, type Admission, type PutOutcome, type StatusFilter, type SubmissionRecord, type SubmissionStore } from './store.ts';
 
 /** What the index keeps of each record: enough to filter, order, count and find it. */
 interface Entry {

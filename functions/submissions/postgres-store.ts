@@ -7,15 +7,7 @@
  */
 import pg from 'pg';
 import { LOCKS, migrate } from './postgres-schema.ts';
-import {
-  duplicateKey,
-  SubmissionStoreUnavailableError,
-  type Admission,
-  type PutOutcome,
-  type StatusFilter,
-  type SubmissionRecord,
-  type SubmissionStore,
-} from './store.ts';
+import { duplicateKey, SubmissionStoreUnavailableError, type Admission, type PutOutcome, type StatusFilter, type SubmissionRecord, type SubmissionStore } from './store.ts';
 
 const INSERT = `INSERT INTO submissions (id, status, submitted_at, reviewed_at, duplicate_key, record)
   VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`;
@@ -64,10 +56,11 @@ export class PostgresSubmissionStore implements SubmissionStore {
     const where = status === 'all' ? '' : 'WHERE status = $1';
     const params = status === 'all' ? [] : [status];
     const [{ rows }, counted] = await Promise.all([
-      this.query<{ record: SubmissionRecord }>(
-        `SELECT record FROM submissions ${where} ORDER BY submitted_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-        [...params, page.limit, page.offset],
-      ),
+      this.query<{ record: SubmissionRecord }>(`SELECT record FROM submissions ${where} ORDER BY submitted_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [
+        ...params,
+        page.limit,
+        page.offset,
+      ]),
       this.query<{ total: number }>(`SELECT count(*)::int AS total FROM submissions ${where}`, params),
     ]);
     return { records: rows.map((r) => r.record), total: counted.rows[0]?.total ?? 0 };

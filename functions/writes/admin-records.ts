@@ -63,7 +63,11 @@ export async function updateRecord<T extends ContentRecord>(request: Request, de
     checkIfMatch(request, kind, current);
     const updated = merge(current, changes, today);
     finalSlug = updated.slug;
-    return { ...replacing(catalog, kind, current, updated), message: updated.slug !== current.slug ? `Rename ${kind.noun} ${current.slug} to ${updated.slug}` : `${updateVerb(current, updated)} ${kind.noun} ${current.slug}`, actor: session.email };
+    return {
+      ...replacing(catalog, kind, current, updated),
+      message: updated.slug !== current.slug ? `Rename ${kind.noun} ${current.slug} to ${updated.slug}` : `${updateVerb(current, updated)} ${kind.noun} ${current.slug}`,
+      actor: session.email,
+    };
   });
   return recordAnswer(request, deps, kind, finalSlug);
 }

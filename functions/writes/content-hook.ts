@@ -27,7 +27,10 @@ export async function postContentHook(request: Request, deps: Pick<Deps, 'config
     const { commit, changed } = await deps.content.pull();
     return answerResponse(request, jsonAnswer(200, { success: true, commit, changed }, { 'Cache-Control': 'no-store' }));
   } catch {
-    throw new ApiError(503, 'service_unavailable', 'The content remote could not be read.', { hint: 'The instance keeps serving its current content and retries on its interval.', headers: { 'Retry-After': '30' } });
+    throw new ApiError(503, 'service_unavailable', 'The content remote could not be read.', {
+      hint: 'The instance keeps serving its current content and retries on its interval.',
+      headers: { 'Retry-After': '30' },
+    });
   }
 }
 

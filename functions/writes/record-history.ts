@@ -43,7 +43,14 @@ export async function getHistory<T extends ContentRecord>(request: Request, deps
   const commits = await storeRead(deps, () => deps.store.history(path, { offset, limit: limit + 1 }));
   if (!record && offset === 0 && commits.length === 0) throw notFound(kind, `slug \`${slug}\`, now or in the content history`);
   const page = commits.slice(0, limit);
-  const texts = await storeRead(deps, () => deps.store.readAt(page.flatMap((c) => [{ commit: c.parent ?? '', path: c.previousPath }, { commit: c.commit, path: c.path }])));
+  const texts = await storeRead(deps, () =>
+    deps.store.readAt(
+      page.flatMap((c) => [
+        { commit: c.parent ?? '', path: c.previousPath },
+        { commit: c.commit, path: c.path },
+      ]),
+    ),
+  );
   const history = page.map((commit, i) => versionOf(kind, commit, texts[2 * i], texts[2 * i + 1]));
   const body = { success: true, ...(record ? { id: record.id } : {}), slug, history, offset, limit, more: commits.length > limit };
   return answerResponse(request, jsonAnswer(200, body, NO_STORE));

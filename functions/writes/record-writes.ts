@@ -32,14 +32,17 @@ export interface RecordChange<T extends ContentRecord> {
   afterCommit?: () => Promise<void>;
 }
 
-
 /**
  * Apply one change to records of one kind; resolves with the commit once readers see it.
  * `plan` runs in the queue against the catalog as it is then, so two writes to one record
  * never work from the same stale copy (no lost update); it may throw an ApiError to refuse.
  * @example await applyChange(deps, STARTUPS, (catalog) => ({ upserts: [startup], removals: [], message: 'Add startup x', actor: 'ann@example.com' }))
  */
-export function applyChange<T extends ContentRecord>(deps: RecordWriteDeps, kind: RecordKind<T>, plan: (catalog: Catalog) => RecordChange<T> | Promise<RecordChange<T>>): Promise<{ commit: string | undefined }> {
+export function applyChange<T extends ContentRecord>(
+  deps: RecordWriteDeps,
+  kind: RecordKind<T>,
+  plan: (catalog: Catalog) => RecordChange<T> | Promise<RecordChange<T>>,
+): Promise<{ commit: string | undefined }> {
   return deps.content.exclusive(async () => {
     const current = deps.state().catalog;
     const change = await plan(current);
@@ -106,7 +109,11 @@ export function invalidRecord<T extends ContentRecord>(kind: RecordKind<T>, diag
   const first = errors[0];
   const problems = new Map<string, string>();
   for (const d of errors) if (d.field && !problems.has(d.field)) problems.set(d.field, d.message);
-  return new InvalidRecord(first ? describe(first) : `The ${kind.noun} is not valid.`, `Fix the named field; GET /openapi.json describes every ${kind.schema} field.`, [...problems].map(([field, message]) => ({ field, message })));
+  return new InvalidRecord(
+    first ? describe(first) : `The ${kind.noun} is not valid.`,
+    `Fix the named field; GET /openapi.json describes every ${kind.schema} field.`,
+    [...problems].map(([field, message]) => ({ field, message })),
+  );
 }
 
 /** A record the build's validation refuses; `problems`: every field's first problem, that of `error` first. */

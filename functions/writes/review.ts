@@ -169,4 +169,3 @@ async function refusedAs503<T>(deps: Pick<Deps, 'log'>, work: () => Promise<T>):
     throw submissionRefusal(error, deps.log);
   }
 }
-

@@ -7,9 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
 const [file, port] = process.argv.slice(2);
-const answers = new Map<string, Buffer>(
-  Object.entries(JSON.parse(readFileSync(file as string, 'utf8')) as Record<string, string>).map(([url, body]) => [url, Buffer.from(body)]),
-);
+const answers = new Map<string, Buffer>(Object.entries(JSON.parse(readFileSync(file as string, 'utf8')) as Record<string, string>).map(([url, body]) => [url, Buffer.from(body)]));
 createServer((req, res) => {
   const body = answers.get(req.url ?? '');
   if (!body) return void res.writeHead(404).end();

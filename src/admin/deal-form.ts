@@ -44,7 +44,14 @@ const GROUPS: Groups<DealInput> = [
       ['tags', 'Tags (one per line)', 'lines'],
     ],
   },
-  { legend: 'Value', fields: [['value', 'Value', 'text'], ['savings', 'Savings', 'text'], ['expiryDate', 'Expiry date', 'date']] },
+  {
+    legend: 'Value',
+    fields: [
+      ['value', 'Value', 'text'],
+      ['savings', 'Savings', 'text'],
+      ['expiryDate', 'Expiry date', 'date'],
+    ],
+  },
   {
     legend: 'Eligibility',
     fields: [
@@ -105,7 +112,13 @@ const STARTUP_GROUPS: Groups<Startup> = [
       ['slug', 'Slug', 'text'],
     ],
   },
-  { legend: 'Placement', fields: [['forSale', 'For sale', 'checkbox'], ['featured', 'Sponsored', 'checkbox']] },
+  {
+    legend: 'Placement',
+    fields: [
+      ['forSale', 'For sale', 'checkbox'],
+      ['featured', 'Sponsored', 'checkbox'],
+    ],
+  },
 ];
 
 /** Fields a save fills in when left empty, though the stored record needs them. */

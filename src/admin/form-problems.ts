@@ -24,7 +24,8 @@ export function clearProblems(form: HTMLFormElement): void {
 export function showProblems(form: HTMLFormElement, failure: unknown): void {
   const f = failure as { error?: string; code?: string; fields?: Array<{ field: string; message: string }> };
   // 412: the record changed since the page read it.
-  if (/has changed since you read it/.test(f.error ?? '')) return say('Someone else saved this after you opened it. Nothing was saved: reload the page to see their version, then make your change again.', 'error');
+  if (/has changed since you read it/.test(f.error ?? ''))
+    return say('Someone else saved this after you opened it. Nothing was saved: reload the page to see their version, then make your change again.', 'error');
   if (f.code !== 'validation_error' && f.code !== 'conflict') return say(failureText(failure), 'error');
   const controlOf = (name: string | undefined) => (name ? (form.elements.namedItem(name) as HTMLElement | null) : null);
   // In the form's order, so the summary reads top to bottom and the first one focused is the topmost.

@@ -90,7 +90,12 @@ export function historyPanel(panel: HTMLElement, options: HistoryOptions): { sho
       say(`Restored the version of ${when}${typeof answer.commit === 'string' ? ` (new commit ${answer.commit.slice(0, 7)})` : ''}. The form shows it now.`);
     } catch (failure) {
       const f = failure as { error?: string };
-      say(/has changed since you read it/.test(f.error ?? '') ? `Someone else changed this ${options.kind} since you opened it, so nothing was restored. Reload the page to see their version and its history, then restore again if you still want to.` : failureText(failure), 'error');
+      say(
+        /has changed since you read it/.test(f.error ?? '')
+          ? `Someone else changed this ${options.kind} since you opened it, so nothing was restored. Reload the page to see their version and its history, then restore again if you still want to.`
+          : failureText(failure),
+        'error',
+      );
     }
   }
 

@@ -27,7 +27,10 @@ export function formValues(form: HTMLFormElement, editing: boolean): Record<stri
     const text = element.value.trim();
     if (element.type === 'checkbox') out[element.name] = element.checked;
     else if ('lines' in element.dataset) {
-      const items = element.value.split('\n').map((s) => s.trim()).filter(Boolean);
+      const items = element.value
+        .split('\n')
+        .map((s) => s.trim())
+        .filter(Boolean);
       out[element.name] = items.length ? items : empty;
     } else if (text === '') out[element.name] = empty;
     else if ('number' in element.dataset) out[element.name] = /^\d+$/.test(text.replaceAll(',', '')) ? Number(text.replaceAll(',', '')) : text;

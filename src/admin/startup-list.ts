@@ -63,14 +63,15 @@ export function startupViewQuery(view: StartupView): string {
 /** The startups a view shows: filtered, ordered, cut to its page. */
 export function showStartups(startups: readonly ListedStartup[], view: StartupView): { rows: ListedStartup[]; total: number; page: number; pages: number } {
   const words = view.q.toLowerCase().split(/\s+/).filter(Boolean);
-  const matches = (s: ListedStartup): boolean =>
-    flagMatches(view.draft, s.draft) && words.every((w) => [s.name, s.slug, s.summary ?? '', s.category].join(' ').toLowerCase().includes(w));
+  const matches = (s: ListedStartup): boolean => flagMatches(view.draft, s.draft) && words.every((w) => [s.name, s.slug, s.summary ?? '', s.category].join(' ').toLowerCase().includes(w));
   const byName = (a: ListedStartup, b: ListedStartup) => collator.compare(a.name, b.name);
   const byUpdated = (a: ListedStartup, b: ListedStartup) => (a.lastUpdated ?? '').localeCompare(b.lastUpdated ?? '');
   const sign = view.dir === 'desc' ? -1 : 1;
   const compare =
-    view.sort === '' ? (a: ListedStartup, b: ListedStartup) => Number(b.draft === true) - Number(a.draft === true) || byUpdated(b, a) || byName(a, b)
-    : view.sort === 'name' ? (a: ListedStartup, b: ListedStartup) => sign * byName(a, b)
-    : (a: ListedStartup, b: ListedStartup) => sign * byUpdated(a, b) || byName(a, b);
+    view.sort === ''
+      ? (a: ListedStartup, b: ListedStartup) => Number(b.draft === true) - Number(a.draft === true) || byUpdated(b, a) || byName(a, b)
+      : view.sort === 'name'
+        ? (a: ListedStartup, b: ListedStartup) => sign * byName(a, b)
+        : (a: ListedStartup, b: ListedStartup) => sign * byUpdated(a, b) || byName(a, b);
   return pageOf(startups.filter(matches).sort(compare), view.page);
 }

@@ -24,7 +24,7 @@ export function llmsTxt(data: CatalogData): string {
     '',
     `${live.length} live deals and programs in ${data.categories.deals.length} categories, and ${data.startups.length} startups listed for sale.`,
     'Public data needs no key: use the JSON API or the MCP server. Every page is also available as Markdown: send `Accept: text/markdown`.',
-    'Signing in is for the site\'s editors, in a browser; there are no member accounts and no agent credential flow.',
+    "Signing in is for the site's editors, in a browser; there are no member accounts and no agent credential flow.",
     '',
     '## API',
     '',
@@ -71,7 +71,9 @@ export function llmsFullTxt(data: CatalogData): string {
   }
   out.push('## Startups for sale', '');
   for (const s of data.startups.filter((x) => x.forSale)) {
-    const facts = [s.category, s.country, s.revenueDisplay ?? (s.revenue !== undefined ? `revenue $${s.revenue}` : undefined), s.askingPriceDisplay && `asking ${s.askingPriceDisplay}`].filter(Boolean).join(' · ');
+    const facts = [s.category, s.country, s.revenueDisplay ?? (s.revenue !== undefined ? `revenue $${s.revenue}` : undefined), s.askingPriceDisplay && `asking ${s.askingPriceDisplay}`]
+      .filter(Boolean)
+      .join(' · ');
     const description = s.description ? [markdownContent(s.description, { headingLevel: 4, siteUrl: site.baseUrl }), ''] : [];
     const summary = s.summary ? [markdownText(s.summary), ''] : [];
     out.push(`### [${markdownText(s.name)}](${url(paths.startup(s))})`, '', ...summary, markdownText(facts), '', ...description);

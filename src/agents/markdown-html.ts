@@ -8,7 +8,6 @@ import { escapeHtml } from '../escape-html.ts';
 import { isAllowedUrl } from './markdown-policy.ts';
 import { backtickRun, codeSpanText, LineScanner } from './markdown-scan.ts';
 
-
 /** Inline formatting of one escaped line. */
 function inline(escaped: string): string {
   // Code spans first, held aside so no later rule formats inside them; private-use marks hold their places.
@@ -22,7 +21,10 @@ function inline(escaped: string): string {
  * @example markdownToHtml('Hello **world**\n\n- a\n- b') // '<p>Hello <strong>world</strong></p><ul><li>a</li><li>b</li></ul>'
  */
 export function markdownToHtml(markdown: string): string {
-  const blocks = markdown.replace(/\r\n/g, '\n').trim().split(/\n{2,}/);
+  const blocks = markdown
+    .replace(/\r\n/g, '\n')
+    .trim()
+    .split(/\n{2,}/);
   return blocks
     .map((block) => {
       const lines = block.split('\n');

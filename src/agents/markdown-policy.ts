@@ -121,7 +121,11 @@ const AUTOLINK = new RegExp(`<(https?://[^\\s<>\\p{Cc}]{1,${LINK_URL_MAX}})>`, '
 
 /** `text` with every character that could format it escaped: it renders as itself (`[` as an entity, see `inline`). */
 function escapeText(text: string): string {
-  return text.replace(/[\\`*_\]~]/g, '\\$&').replace(ENTITY, '&amp;').replace(/</g, '&lt;').replace(/\[/g, '&#91;');
+  return text
+    .replace(/[\\`*_\]~]/g, '\\$&')
+    .replace(ENTITY, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/\[/g, '&#91;');
 }
 
 /** `text` with its first character escaped when, at the start of a line, it would open a heading, quote, list, fence or setext underline. */
@@ -146,7 +150,7 @@ function containerPrefix(line: string): string {
 function inline(text: string, origin: string | undefined, fragment = false): string {
   const scan = new LineScanner(text);
   let out = '';
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const c = text[i] as string;
     const next = text[i + 1];
     if (c === '\\') {

@@ -95,7 +95,7 @@ export class LineScanner {
   private indexRuns(): Map<number, number[]> {
     const runs = new Map<number, number[]>();
     const { line } = this;
-    for (let i = 0; i < line.length; ) {
+    for (let i = 0; i < line.length;) {
       steps++;
       if (line[i] !== '`') {
         i++;

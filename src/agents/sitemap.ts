@@ -27,9 +27,7 @@ export function publicPages(data: CatalogData): { path: string; lastmod?: string
 /** The sitemap document (sitemaps.org 0.9). */
 export function sitemapXml(data: CatalogData): string {
   const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const urls = publicPages(data).map(
-    (page) => `  <url><loc>${escape(absolute(data.site.baseUrl, page.path))}</loc>${page.lastmod ? `<lastmod>${page.lastmod}</lastmod>` : ''}</url>`,
-  );
+  const urls = publicPages(data).map((page) => `  <url><loc>${escape(absolute(data.site.baseUrl, page.path))}</loc>${page.lastmod ? `<lastmod>${page.lastmod}</lastmod>` : ''}</url>`);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
 }
 

@@ -87,7 +87,10 @@ export function createCatalog(data: CatalogData, indexes: SearchPostings): Catal
  * `removedIds`: the ids of deals that went.
  */
 export function withChangedDeals(previous: Catalog, data: CatalogData, changed: readonly Deal[], removedIds: readonly string[]): Catalog {
-  const deals = dealParts(data, reindexed(previous.dealSearch.index, changed, removedIds, (deal) => dealFieldTexts(deal, data.categories)));
+  const deals = dealParts(
+    data,
+    reindexed(previous.dealSearch.index, changed, removedIds, (deal) => dealFieldTexts(deal, data.categories)),
+  );
   return { ...data, ...deals, ...pick(previous, STARTUP_PARTS), editable: { ...previous.editable, ...editableDeals(data, deals) } };
 }
 
@@ -152,7 +155,11 @@ function withDrafts<T>(published: ReadonlyMap<string, T>, drafts: readonly T[], 
 function reindexed<T extends { id: string; draft?: boolean | undefined }>(index: SearchIndex, changed: readonly T[], removedIds: readonly string[], texts: (record: T) => string[]): SearchIndex {
   const published = changed.filter((record) => record.draft !== true);
   const drafted = changed.filter((record) => record.draft === true).map((record) => record.id);
-  return withDocuments(index, published.map((record) => ({ ref: record.id, texts: texts(record) })), [...removedIds, ...drafted]);
+  return withDocuments(
+    index,
+    published.map((record) => ({ ref: record.id, texts: texts(record) })),
+    [...removedIds, ...drafted],
+  );
 }
 
 /** The parts named, taken over from a catalog whose records they describe did not change. */

@@ -61,12 +61,7 @@ export function noResultsParts(query: string | undefined, scope: Scope | 'all', 
  * @param category how a category is shown (its name by default; a slug for an agent)
  * @example noResultsText('accelerater', 'all', alternatives) // 'No deals matched “accelerater” in deals and programs; try the category Accelerators.'
  */
-export function noResultsText(
-  query: string | undefined,
-  scope: Scope | 'all',
-  alternatives: Alternatives,
-  category: (c: Alternatives['categories'][number]) => string = (c) => c.name,
-): string {
+export function noResultsText(query: string | undefined, scope: Scope | 'all', alternatives: Alternatives, category: (c: Alternatives['categories'][number]) => string = (c) => c.name): string {
   const parts = noResultsParts(query, scope, alternatives);
   return `${parts.lead}${parts.categories.map(category).join(', ')}${parts.tail}`;
 }

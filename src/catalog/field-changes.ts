@@ -9,9 +9,7 @@ import type { FieldChange } from '../schemas/answers.ts';
  */
 export function fieldChanges(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>, order: readonly string[]): FieldChange[] {
   const rank = new Map(order.map((field, i) => [field, i]));
-  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort(
-    (a, b) => (rank.get(a) ?? order.length) - (rank.get(b) ?? order.length) || (a < b ? -1 : a > b ? 1 : 0),
-  );
+  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort((a, b) => (rank.get(a) ?? order.length) - (rank.get(b) ?? order.length) || (a < b ? -1 : a > b ? 1 : 0));
   const changes: FieldChange[] = [];
   for (const field of fields) {
     const from = before[field];

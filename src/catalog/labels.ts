@@ -242,8 +242,24 @@ export function programLine(deal: Pick<Deal, 'equityPercent' | 'stages' | 'regio
 
 /** How the abbreviations found in subcategories and tags are written. */
 const ABBREVIATIONS: Readonly<Record<string, string>> = {
-  ai: 'AI', api: 'API', apis: 'APIs', aws: 'AWS', b2b: 'B2B', crm: 'CRM', eu: 'EU', gpu: 'GPU', hr: 'HR', ide: 'IDE',
-  ml: 'ML', rd: 'R&D', saas: 'SaaS', seo: 'SEO', sms: 'SMS', uk: 'UK', us: 'US', vc: 'VC',
+  ai: 'AI',
+  api: 'API',
+  apis: 'APIs',
+  aws: 'AWS',
+  b2b: 'B2B',
+  crm: 'CRM',
+  eu: 'EU',
+  gpu: 'GPU',
+  hr: 'HR',
+  ide: 'IDE',
+  ml: 'ML',
+  rd: 'R&D',
+  saas: 'SaaS',
+  seo: 'SEO',
+  sms: 'SMS',
+  uk: 'UK',
+  us: 'US',
+  vc: 'VC',
 };
 
 let dates: Intl.DateTimeFormat | undefined;

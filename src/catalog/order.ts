@@ -8,23 +8,13 @@ const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 /** Featured first, then recommended, then `lastUpdated` newest first, then title. */
 export function compareDeals(a: Deal, b: Deal): number {
   return (
-    Number(b.featured) - Number(a.featured) ||
-    Number(b.recommended) - Number(a.recommended) ||
-    byText(b.lastUpdated ?? '', a.lastUpdated ?? '') ||
-    byText(a.title, b.title) ||
-    byText(a.slug, b.slug)
+    Number(b.featured) - Number(a.featured) || Number(b.recommended) - Number(a.recommended) || byText(b.lastUpdated ?? '', a.lastUpdated ?? '') || byText(a.title, b.title) || byText(a.slug, b.slug)
   );
 }
 
 /** Featured first, then for sale before sold, then `lastUpdated` newest first, then name. */
 export function compareStartups(a: Startup, b: Startup): number {
-  return (
-    Number(b.featured) - Number(a.featured) ||
-    Number(b.forSale) - Number(a.forSale) ||
-    byText(b.lastUpdated ?? '', a.lastUpdated ?? '') ||
-    byText(a.name, b.name) ||
-    byText(a.slug, b.slug)
-  );
+  return Number(b.featured) - Number(a.featured) || Number(b.forSale) - Number(a.forSale) || byText(b.lastUpdated ?? '', a.lastUpdated ?? '') || byText(a.name, b.name) || byText(a.slug, b.slug);
 }
 
 /**

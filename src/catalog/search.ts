@@ -373,9 +373,7 @@ function allOf(index: SearchIndex, terms: readonly string[]): Map<number, number
  * "last" strategy drops from the end).
  */
 function informativeness(docsPerWord: readonly number[]): number[] {
-  const order = docsPerWord
-    .map((docs, w) => ({ docs, w }))
-    .sort((a, b) => (a.docs === 0 ? 1 : 0) - (b.docs === 0 ? 1 : 0) || a.docs - b.docs || a.w - b.w);
+  const order = docsPerWord.map((docs, w) => ({ docs, w })).sort((a, b) => (a.docs === 0 ? 1 : 0) - (b.docs === 0 ? 1 : 0) || a.docs - b.docs || a.w - b.w);
   const weights = new Array<number>(docsPerWord.length).fill(0);
   order.forEach(({ w }, rank) => (weights[w] = 2 ** (docsPerWord.length - 1 - rank)));
   return weights;

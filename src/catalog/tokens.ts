@@ -50,7 +50,11 @@ export function queryWords(text: string): QueryWord[] {
  * @example foldText('Zürich Café') // 'zurich cafe'
  */
 export function foldText(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}+/gu, '').normalize('NFC').toLowerCase();
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .normalize('NFC')
+    .toLowerCase();
 }
 
 /** Words joined by in-word punctuation: "next.js", "e-mail", "pre-seed", "y-combinator". */
@@ -100,7 +104,8 @@ export function fieldTerms(text: string): string[] {
   const previous = lunr.tokenizer.separator;
   lunr.tokenizer.separator = SEPARATOR;
   try {
-    return lunr.tokenizer(indexText(text))
+    return lunr
+      .tokenizer(indexText(text))
       .map((token) => processToken(token.toString()))
       .filter((term): term is string => term !== undefined);
   } finally {

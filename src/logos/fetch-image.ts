@@ -46,9 +46,13 @@ function getOnce(url: URL, limits: FetchLimits, deadline: AbortSignal): Promise<
   if (!limits.allowPrivateAddresses && isIP(host) && isInternal(host)) return Promise.resolve(done({ ok: false, problem: 'unreachable', detail: `${host} is an internal address` }));
   return new Promise((resolve) => {
     const get = url.protocol === 'https:' ? httpsGet : httpGet;
-    const request = get(url, { signal: deadline, lookup: limits.allowPrivateAddresses ? undefined : publicLookup, headers: { Accept: 'image/*', 'User-Agent': 'startup-deals-catalog logo build' } }, (response) => {
-      void readResponse(url, response, limits, deadline).then(resolve);
-    });
+    const request = get(
+      url,
+      { signal: deadline, lookup: limits.allowPrivateAddresses ? undefined : publicLookup, headers: { Accept: 'image/*', 'User-Agent': 'startup-deals-catalog logo build' } },
+      (response) => {
+        void readResponse(url, response, limits, deadline).then(resolve);
+      },
+    );
     request.on('error', (error: NodeJS.ErrnoException) => {
       if (deadline.aborted) resolve(done(timedOut(limits)));
       else resolve(done({ ok: false, problem: 'unreachable', detail: error.message }));
@@ -100,8 +104,27 @@ function timedOut(limits: FetchLimits): Download {
 
 /** Loopback, private, shared, link-local (cloud metadata), multicast and reserved ranges. */
 const internal = new BlockList();
-for (const [net, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 3]] as const) internal.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 127], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96]] as const) internal.addSubnet(net, prefix, 'ipv6');
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 3],
+] as const)
+  internal.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 127],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['64:ff9b::', 96],
+] as const)
+  internal.addSubnet(net, prefix, 'ipv6');
 
 /** BlockList checks an IPv4-mapped IPv6 address (`::ffff:127.0.0.1`) against the IPv4 ranges. */
 function isInternal(address: string): boolean {

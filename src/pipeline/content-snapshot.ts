@@ -68,13 +68,25 @@ export class ContentSnapshot {
    * catalog has (by id) edits its file in place (only the changed fields change), any other
    * one is a new file.
    */
-  withChanges<T extends ContentRecord>(kind: RecordFiles<T>, upserts: readonly T[], removals: readonly string[], today: string, originals: ReadonlyMap<string, string> = new Map()): StageResult<ChangedCatalog<T> | undefined> {
+  withChanges<T extends ContentRecord>(
+    kind: RecordFiles<T>,
+    upserts: readonly T[],
+    removals: readonly string[],
+    today: string,
+    originals: ReadonlyMap<string, string> = new Map(),
+  ): StageResult<ChangedCatalog<T> | undefined> {
     const diagnostics: Diagnostic[] = [];
     const fresh: RecordFile[] = [];
     for (const record of upserts) {
       // The slug names the file: anything but a plain slug could write outside the folder.
       if (typeof record.slug !== 'string' || !SLUG_PATTERN.test(record.slug)) {
-        diagnostics.push({ severity: 'error', code: 'invalid_slug', file: `content/${kind.folder}`, field: 'slug', message: `expected lowercase letters, digits and single hyphens, like \`cloud-credits\`, got ${shown(record.slug)}` });
+        diagnostics.push({
+          severity: 'error',
+          code: 'invalid_slug',
+          file: `content/${kind.folder}`,
+          field: 'slug',
+          message: `expected lowercase letters, digits and single hyphens, like \`cloud-credits\`, got ${shown(record.slug)}`,
+        });
       } else {
         fresh.push({ slug: record.slug, text: recordFileText(kind, record) });
       }
@@ -130,7 +142,10 @@ export class ContentSnapshot {
     if (hasErrors(diagnostics)) return { value: undefined, diagnostics };
 
     const removedIds = removals.map((slug) => current.get(slug)?.id).filter((id): id is string => id !== undefined);
-    const version = createHash('sha256').update(JSON.stringify([this.version, kind.folder, changed, removedIds])).digest('hex').slice(0, 16);
+    const version = createHash('sha256')
+      .update(JSON.stringify([this.version, kind.folder, changed, removedIds]))
+      .digest('hex')
+      .slice(0, 16);
     // The other kind did not change: the same (sorted) array keeps every answer built from it.
     // The drafts among this kind's records are kept apart, as a build keeps them (catalog/drafts.ts).
     const data = kind.withRecords({ ...this.data(), version }, [...next.values()].sort(kind.compare));
@@ -140,7 +155,15 @@ export class ContentSnapshot {
   // --- internal ---
 
   private data(): CatalogData {
-    return { version: this.version, site: this.site, categories: this.categories, deals: this.dealList as Deal[], startups: this.startups as Startup[], ...(this.synonyms ? { synonyms: this.synonyms } : {}), drafts: this.drafts };
+    return {
+      version: this.version,
+      site: this.site,
+      categories: this.categories,
+      deals: this.dealList as Deal[],
+      startups: this.startups as Startup[],
+      ...(this.synonyms ? { synonyms: this.synonyms } : {}),
+      drafts: this.drafts,
+    };
   }
 }
 

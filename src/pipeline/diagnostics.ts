@@ -77,8 +77,5 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
 
 /** Stable order for printing: by file, then line, then field. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  return [...diagnostics].sort(
-    (a, b) =>
-      a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || (a.field ?? '').localeCompare(b.field ?? ''),
-  );
+  return [...diagnostics].sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || (a.field ?? '').localeCompare(b.field ?? ''));
 }

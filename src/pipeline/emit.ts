@@ -39,7 +39,15 @@ export function precomputedStats(data: CatalogData) {
   return {
     version: data.version,
     startups: data.startups.length,
-    defaultStatus: Object.fromEntries(scopes.map((s) => [s, dealStats(inScope(s).filter((d) => d.status !== 'expired'), s)])),
+    defaultStatus: Object.fromEntries(
+      scopes.map((s) => [
+        s,
+        dealStats(
+          inScope(s).filter((d) => d.status !== 'expired'),
+          s,
+        ),
+      ]),
+    ),
     allStatuses: Object.fromEntries(scopes.map((s) => [s, dealStats(inScope(s), s)])),
   };
 }

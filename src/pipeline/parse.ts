@@ -137,11 +137,7 @@ function baseName(path: string): string {
 /** Why an opening line other than a bare `---` is refused, naming the line as written (cut). */
 function fenceMessage(opening: string): string {
   const language = opening.slice(3).trim().toLowerCase();
-  const kind = EXECUTABLE_LANGUAGES.has(language)
-    ? ' (an executable front-matter language)'
-    : /^[a-z][\w+-]*$/.test(language)
-      ? ' (another front-matter language)'
-      : '';
+  const kind = EXECUTABLE_LANGUAGES.has(language) ? ' (an executable front-matter language)' : /^[a-z][\w+-]*$/.test(language) ? ' (another front-matter language)' : '';
   return `front matter must open with a bare \`---\` line; \`${cut(opening.replace(/\r$/, ''))}\`${kind} is refused`;
 }
 

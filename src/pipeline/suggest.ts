@@ -37,8 +37,7 @@ export function didYouMean(value: unknown, candidates: readonly string[]): strin
 export function fieldNamesAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): string[] {
   let node: Def | undefined = unwrap(schema);
   for (const key of path) {
-    const next: z.core.$ZodType | undefined =
-      node?.type === 'object' ? node.shape?.[String(key)] : node?.type === 'array' ? node.element : node?.type === 'record' ? node.valueType : undefined;
+    const next: z.core.$ZodType | undefined = node?.type === 'object' ? node.shape?.[String(key)] : node?.type === 'array' ? node.element : node?.type === 'record' ? node.valueType : undefined;
     node = next && unwrap(next);
   }
   return node?.type === 'object' && node.shape ? Object.keys(node.shape) : [];

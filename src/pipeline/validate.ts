@@ -24,12 +24,7 @@ export interface Located<T> {
 }
 
 /** Validate one YAML document (site or categories) against its schema. */
-export function validateDocument<S extends z.ZodType>(
-  schema: S,
-  path: string,
-  data: unknown,
-  keyLines: Map<string, number>,
-): StageResult<z.output<S> | undefined> {
+export function validateDocument<S extends z.ZodType>(schema: S, path: string, data: unknown, keyLines: Map<string, number>): StageResult<z.output<S> | undefined> {
   const result = schema.safeParse(data);
   if (result.success) return { value: result.data, diagnostics: [] };
   return { value: undefined, diagnostics: issuesToDiagnostics(schema, result.error, data, path, keyLines) };
@@ -41,11 +36,7 @@ export function validateSite(path: string, data: unknown, keyLines: Map<string, 
   return { value: value && { ...value, baseUrl: value.baseUrl ?? defaultBaseUrl }, diagnostics };
 }
 
-export const validateCategories = (
-  path: string,
-  data: unknown,
-  keyLines: Map<string, number>,
-): StageResult<CategoriesFile | undefined> => {
+export const validateCategories = (path: string, data: unknown, keyLines: Map<string, number>): StageResult<CategoriesFile | undefined> => {
   const result = validateDocument(CategoriesFileSchema, path, data, keyLines);
   if (!result.value) return result;
   const all = [...result.value.deals, ...result.value.startups, ...result.value.sources];
@@ -65,11 +56,7 @@ export const validateCategories = (
  * case, accents and punctuation, as queries are) and that no term is in two two-way groups
  * (the groups would silently merge; the editor should merge them).
  */
-export const validateSynonyms = (
-  path: string,
-  data: unknown,
-  keyLines: Map<string, number>,
-): StageResult<SynonymsFile | undefined> => {
+export const validateSynonyms = (path: string, data: unknown, keyLines: Map<string, number>): StageResult<SynonymsFile | undefined> => {
   // An empty file (only comments) is no synonyms, not an error.
   const result = validateDocument(SynonymsFileSchema, path, data ?? {}, keyLines);
   if (!result.value) return result;
@@ -104,11 +91,7 @@ export const validateSynonyms = (
  * program-fact warnings. Without `categories` (categories.yaml itself is invalid) the category
  * rules wait for it.
  */
-export function validateDeals(
-  entries: readonly ParsedEntry[],
-  categories: CategoriesFile | undefined,
-  today: string,
-): StageResult<Located<Deal>[]> {
+export function validateDeals(entries: readonly ParsedEntry[], categories: CategoriesFile | undefined, today: string): StageResult<Located<Deal>[]> {
   const lineOf = lineFinder(entries);
   const slugs = categories?.deals.map((c) => c.slug);
   const programs = new Set(categories?.deals.filter((c) => c.scope === 'programs').map((c) => c.slug));
@@ -168,7 +151,6 @@ const MAX_FILES_LISTED = 5;
 const MAX_KEYS_SPLIT = 10;
 /** The Deal fields that only programs carry (schemas/program.ts). */
 const PROGRAM_FACTS = ['equityPercent', 'stages', 'regions', 'nextDeadline'] as const;
-
 
 /** Each entry checked by `schema`: the valid records, and every entry's fields that passed (for the rules that span files). */
 function validateEntries<S extends z.ZodType>(
@@ -249,10 +231,7 @@ function duplicates(items: readonly Keyed[], code: string): Diagnostic[] {
   return diagnostics;
 }
 
-function uniqueness(
-  records: readonly Located<{ id?: string; slug?: string }>[],
-  lineOf: (path: string, key: string) => number | undefined,
-): Diagnostic[] {
+function uniqueness(records: readonly Located<{ id?: string; slug?: string }>[], lineOf: (path: string, key: string) => number | undefined): Diagnostic[] {
   const ids = duplicates(
     records.flatMap(({ path, record }) => (record.id === undefined ? [] : [{ key: record.id, path, label: `id ${shown(record.id)}` }])),
     'duplicate_id',

@@ -118,11 +118,7 @@ function addListItems(list: CST.BlockSequence, at: number, values: readonly Scal
 function listItem(indent: number, value: Scalar, indented: boolean, eol: string): ListItem {
   const token = CST.createScalarToken('', { indent: indent + 2, end: [{ type: 'newline', offset: -1, indent, source: eol }] });
   setScalar(token, value, {});
-  const start: CST.SourceToken[] = [
-    ...(indented && indent > 0 ? [space(indent)] : []),
-    { type: 'seq-item-ind', offset: -1, indent, source: '-' },
-    { type: 'space', offset: -1, indent, source: ' ' },
-  ];
+  const start: CST.SourceToken[] = [...(indented && indent > 0 ? [space(indent)] : []), { type: 'seq-item-ind', offset: -1, indent, source: '-' }, { type: 'space', offset: -1, indent, source: ' ' }];
   return { start, value: token };
 }
 

@@ -8,9 +8,7 @@ import { isAlias, isMap, isScalar, LineCounter, parseDocument, visit, type Docum
 import { cut, shown } from './diagnostics.ts';
 
 /** What reading YAML gave: the data with each top-level key's line, or one problem at its line. */
-export type YamlReading =
-  | { ok: true; data: unknown; keyLines: Map<string, number> }
-  | { ok: false; code: 'invalid_yaml' | 'yaml_alias'; reason: string; line: number | undefined };
+export type YamlReading = { ok: true; data: unknown; keyLines: Map<string, number> } | { ok: false; code: 'invalid_yaml' | 'yaml_alias'; reason: string; line: number | undefined };
 
 /**
  * Read one YAML document. Lines are 1-based lines of `text`, so a caller that passes text

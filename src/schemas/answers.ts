@@ -43,9 +43,13 @@ export const ErrorBodySchema = z.strictObject({
   hint: z.string().optional().describe('Suggested next step.'),
   timestamp: z.iso.datetime({ offset: true }),
   fields: z
-    .array(z.strictObject({ field: z.string().describe('The field, as named in the request body.'), message: z.string().describe('What is wrong with it, worded as `error` words the first problem.') }))
+    .array(
+      z.strictObject({ field: z.string().describe('The field, as named in the request body.'), message: z.string().describe('What is wrong with it, worded as `error` words the first problem.') }),
+    )
     .optional()
-    .describe('Only on a refused submission (`POST /submit-deal?errors=all`) and on a deal an admin create or update refuses as invalid (`POST`/`PUT /deals?errors=all`): every problem, one per field, the one `error` names first.'),
+    .describe(
+      'Only on a refused submission (`POST /submit-deal?errors=all`) and on a deal an admin create or update refuses as invalid (`POST`/`PUT /deals?errors=all`): every problem, one per field, the one `error` names first.',
+    ),
 });
 
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
@@ -81,13 +85,13 @@ export const RecordVersionSchema = z.looseObject({
   via: z.enum(['admin', 'git']).describe('`admin`: committed by this service (an admin write, an approved submission, a revert); `git`: committed by hand or another tool.'),
   change: z.enum(['created', 'updated', 'renamed', 'deleted']).describe('`renamed`: the file (the slug) changed name, maybe with other fields.'),
   slug: z.string().describe('The slug after the commit (before it, for `deleted`).'),
-  fields: z.array(FieldChangeSchema).describe('Every field that changed, old → new, in the schema\'s order.'),
+  fields: z.array(FieldChangeSchema).describe("Every field that changed, old → new, in the schema's order."),
   problem: z.string().optional().describe('A version whose front matter could not be read: why (its fields are then not compared).'),
 });
 
 export const RecordHistorySchema = z.looseObject({
   success,
-  id: z.string().optional().describe('The record\'s id (absent for a deleted record named by slug).'),
+  id: z.string().optional().describe("The record's id (absent for a deleted record named by slug)."),
   slug: z.string(),
   history: z.array(RecordVersionSchema).describe('Newest first.'),
   offset: count,

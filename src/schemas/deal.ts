@@ -20,7 +20,11 @@ export const DealSchema = z.strictObject({
   provider: text(200).describe('Who gives the deal: the company or program, such as `Amazon Web Services`.'),
   category: slug().describe('The category it is listed under (content/categories.yaml); programs (accelerators, incubators, grants) are in a category with `scope: programs`.'),
   subcategory: text(100).describe('A finer grouping inside the category, in plain words, such as `Hosting`.').optional(),
-  description: z.string().max(20_000).describe('The full text of the deal page, in Markdown: what is offered, how to claim it, the catch. Links to http(s) pages are kept; HTML is shown as text, not run.').optional(),
+  description: z
+    .string()
+    .max(20_000)
+    .describe('The full text of the deal page, in Markdown: what is offered, how to claim it, the catch. Links to http(s) pages are kept; HTML is shown as text, not run.')
+    .optional(),
   shortDescription: text(300).describe('One or two sentences shown on cards and in search results. At most 300 characters.').optional(),
   value: text(200).describe('The headline value as founders read it, such as `Up to $100,000 in credits` or `50% off for a year`.').optional(),
   valueUsd: z
@@ -37,11 +41,11 @@ export const DealSchema = z.strictObject({
   status: DealStatusSchema.describe('`active`: open now; `limited`: open with few places or a cap; `coming-soon`: announced, not open yet; `expired`: closed, kept for reference.'),
   expiryDate: isoDate().describe('The last day the deal can be claimed (YYYY-MM-DD), when the provider states one.').optional(),
   applicationUrl: httpUrl().describe('Where a founder applies or claims the deal: an absolute `https://` link.'),
-  providerWebsite: httpUrl().describe('The provider\'s home page, such as `https://aws.amazon.com`.').optional(),
-  logoUrl: httpUrl().describe('A link to the provider\'s logo image; the build fetches it, checks it and stores a small copy. Left empty, the site shows a monogram.').optional(),
+  providerWebsite: httpUrl().describe("The provider's home page, such as `https://aws.amazon.com`.").optional(),
+  logoUrl: httpUrl().describe("A link to the provider's logo image; the build fetches it, checks it and stores a small copy. Left empty, the site shows a monogram.").optional(),
   featured: z.boolean().default(false).describe('Sponsored: a paid placement, shown first and labelled as sponsored.'),
-  recommended: z.boolean().default(false).describe('Editor\'s pick: recommended by the editors, whatever anyone paid.'),
-  verified: z.boolean().default(false).describe('An editor checked the terms with the provider\'s own page.'),
+  recommended: z.boolean().default(false).describe("Editor's pick: recommended by the editors, whatever anyone paid."),
+  verified: z.boolean().default(false).describe("An editor checked the terms with the provider's own page."),
   difficulty: DifficultySchema.describe('How much work applying takes: `easy` (a form), `medium` (an application with documents), `hard` (a selective process).').optional(),
   timeToApply: text(100).describe('How long applying takes, in plain words, such as `10 minutes` or `2 weeks to hear back`.').optional(),
   lastUpdated: isoDate().describe('When the deal was last checked or changed (YYYY-MM-DD); a save sets it to today.').optional(),

@@ -13,18 +13,12 @@ export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
  * @example slug().parse('cloud-credits')
  */
 export function slug() {
-  return z
-    .string()
-    .min(1)
-    .max(120)
-    .regex(SLUG_PATTERN, { error: 'expected lowercase letters, digits and single hyphens, like `cloud-credits`' });
+  return z.string().min(1).max(120).regex(SLUG_PATTERN, { error: 'expected lowercase letters, digits and single hyphens, like `cloud-credits`' });
 }
 
 /** Record identifier: letters, digits, `_` and `-`, 3 to 64 characters, such as `d-4k9x2mpq`. */
 export function recordId() {
-  return z
-    .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{2,63}$/, { error: 'expected 3 to 64 letters, digits, `_` or `-`' });
+  return z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{2,63}$/, { error: 'expected 3 to 64 letters, digits, `_` or `-`' });
 }
 
 /** ISO 8601 calendar date `YYYY-MM-DD` (DESIGN: dates in content are calendar dates). */
@@ -105,10 +99,7 @@ export function httpUrl() {
  * Markdown twins, MCP, search, stats) until published; admins list, edit and preview it.
  */
 export function draftFlag() {
-  return z
-    .boolean()
-    .describe('`true`: a draft, kept out of every public output (API, pages, sitemap, llms files, MCP, search) until published; left out or `false` when published.')
-    .optional();
+  return z.boolean().describe('`true`: a draft, kept out of every public output (API, pages, sitemap, llms files, MCP, search) until published; left out or `false` when published.').optional();
 }
 
 /** Non-empty text with surrounding white space removed. */
@@ -131,9 +122,7 @@ export function textList(maxItems = 50, maxLength = 300) {
  */
 export function slugify(text: string): string {
   // `decamelize` would split brand names: `GitHub` → `git-hub`.
-  return makeSlug(text, { decamelize: false })
-    .slice(0, 80)
-    .replace(/-+$/, '');
+  return makeSlug(text, { decamelize: false }).slice(0, 80).replace(/-+$/, '');
 }
 
 // --- internal ---

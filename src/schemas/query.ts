@@ -15,7 +15,10 @@ export type DealSort = (typeof DEAL_SORTS)[number];
 export const LIMIT_CAP = 5000;
 
 const integerText = (pattern: RegExp, what: string) =>
-  z.string().regex(pattern, { error: `expected ${what}` }).transform(Number);
+  z
+    .string()
+    .regex(pattern, { error: `expected ${what}` })
+    .transform(Number);
 
 /** One query parameter: how to read it and what to tell a caller who got it wrong. */
 export interface QueryParam {
@@ -115,10 +118,7 @@ export interface ParamProblem {
  * Read the parameters of `table` from a query string; unknown parameters are ignored.
  * @example parseQuery(DEAL_LIST_PARAMS, new URLSearchParams('limit=5')) // { ok: true, value: { limit: 5 } }
  */
-export function parseQuery<T extends Record<string, QueryParam>>(
-  table: T,
-  params: URLSearchParams,
-): { ok: true; value: Parsed<T> } | { ok: false; problem: ParamProblem } {
+export function parseQuery<T extends Record<string, QueryParam>>(table: T, params: URLSearchParams): { ok: true; value: Parsed<T> } | { ok: false; problem: ParamProblem } {
   const value: Record<string, unknown> = {};
   for (const [name, param] of Object.entries(table)) {
     const text = params.get(name);

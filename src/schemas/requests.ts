@@ -23,7 +23,12 @@ export const SignOutSchema = z
 export const ApprovalSchema = z.object({
   id: filled('the submission id').describe('The submission id.'),
   status: z.enum(DEAL_STATUSES).default('active'),
-  category: z.string().optional().describe("A deal category slug. Defaults to the submission's `site_category` (while the catalog has it), else to the deal category matching its `category`; required when neither gives one (`other`)."),
+  category: z
+    .string()
+    .optional()
+    .describe(
+      "A deal category slug. Defaults to the submission's `site_category` (while the catalog has it), else to the deal category matching its `category`; required when neither gives one (`other`).",
+    ),
   title: z.string().max(200).optional().describe('Defaults to the company and what it offers, like `Acme Startup Credits`.'),
   slug: z
     .string()
@@ -35,7 +40,9 @@ export const ApprovalSchema = z.object({
   deal: z
     .record(z.string(), z.unknown())
     .optional()
-    .describe('The deal as the admin edited it, with the fields and rules of POST /deals: published exactly as given (its `id` is the submission\'s deal id; `slug` defaults as above). When sent, `status`, `category`, `title` and `slug` above are ignored.'),
+    .describe(
+      "The deal as the admin edited it, with the fields and rules of POST /deals: published exactly as given (its `id` is the submission's deal id; `slug` defaults as above). When sent, `status`, `category`, `title` and `slug` above are ignored.",
+    ),
 });
 
 export const RejectionSchema = z.object({
@@ -47,12 +54,12 @@ export const RejectionSchema = z.object({
 export const COMMIT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 export const RevertSchema = z.object({
-  id: z.string().optional().describe('The record\'s id. `id` or `slug` is required; given both, they must name the same record.'),
-  slug: z.string().optional().describe('The record\'s slug; also names a deleted record, to restore it.'),
+  id: z.string().optional().describe("The record's id. `id` or `slug` is required; given both, they must name the same record."),
+  slug: z.string().optional().describe("The record's slug; also names a deleted record, to restore it."),
   commit: z
     .string({ error: 'is required' })
     .regex(COMMIT_ID, { error: 'expected a full commit id (40 or 64 lowercase hexadecimal characters) as the history lists it' })
-    .describe('The commit whose version to put back: one of the record\'s history, not one that deleted it.'),
+    .describe("The commit whose version to put back: one of the record's history, not one that deleted it."),
 });
 
 /** Every request body by its name in /openapi.json (`#/components/schemas/<name>`). */

@@ -27,7 +27,7 @@ export const StartupSchema = z.strictObject({
     .regex(/^[A-Z]{2}$/, { error: 'expected an ISO 3166-1 alpha-2 country code in upper case, like `US`' })
     .optional(),
   source: slug().optional(),
-  listingUrl: httpUrl().describe('The listing itself, where it is for sale (on the `source` marketplace): the page\'s call to action.').optional(),
+  listingUrl: httpUrl().describe("The listing itself, where it is for sale (on the `source` marketplace): the page's call to action.").optional(),
   featured: z.boolean().default(false),
   forSale: z.boolean().default(true),
   lastUpdated: isoDate().optional(),

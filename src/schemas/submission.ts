@@ -30,7 +30,9 @@ export const SubmissionSchema = z
       .string()
       .max(120)
       .optional()
-      .describe('Optional: the deal category of this site it belongs in, a `slug` from GET /api/v1/categories (`deals`), such as `cloud-credits`. Refused with 400 when the catalog has no such category. Editors use it as the default category on approval.'),
+      .describe(
+        'Optional: the deal category of this site it belongs in, a `slug` from GET /api/v1/categories (`deals`), such as `cloud-credits`. Refused with 400 when the catalog has no such category. Editors use it as the default category on approval.',
+      ),
   })
   .check((ctx) => {
     // SPEC: a URL when redemption_method is `link`, otherwise a coupon code; a link follows the

@@ -35,7 +35,7 @@ async function adminPage(size = DESKTOP, scheme: 'light' | 'dark' = 'light'): Pr
 const overflows = (page: Page): Promise<boolean> => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
 
 describe('deal form', () => {
-  test('fields sit in five groups with the schema\'s descriptions as help, tied to their fields', async () => {
+  test("fields sit in five groups with the schema's descriptions as help, tied to their fields", async () => {
     const { page, pageErrors, close } = await adminPage();
     try {
       await page.goto(e2e().url('/admin/deal/'));

@@ -121,7 +121,9 @@ describe('deal history', () => {
       writeFileSync(file, readFileSync(file, 'utf8').replace('title: E2E Ledger credits', 'title: E2E Ledger cloud credits'));
       git('-c', 'user.name=Hand Editor', '-c', 'user.email=hand@example.com', 'commit', '-q', '-m', 'Retitle by hand', '--', `content/deals/${slug}.md`);
       e2e().site.refresh();
-      await expect.poll(async () => ((await read<{ deal: { title: string } }>(`/api/v1/deals?slug=${slug}`)) as { deal: { title: string } }).deal?.title, { timeout: 10_000 }).toBe('E2E Ledger cloud credits');
+      await expect
+        .poll(async () => ((await read<{ deal: { title: string } }>(`/api/v1/deals?slug=${slug}`)) as { deal: { title: string } }).deal?.title, { timeout: 10_000 })
+        .toBe('E2E Ledger cloud credits');
       await page.reload();
       await expect.poll(() => versions.count()).toBe(4);
       const hand = versions.nth(0);
@@ -230,7 +232,9 @@ describe('startups in the admin', () => {
       await page.getByRole('button', { name: 'Publish', exact: true }).click();
       await expect.poll(() => status(page)).toContain('It is live now');
       expect(await publicSlugs()).toContain('e2e-harbor-analytics');
-      const published = (await read<{ startups: Array<{ slug: string; askingPrice?: number; forSale: boolean }> }>('/api/v1/startups')) as { startups: Array<{ slug: string; askingPrice?: number; forSale: boolean }> };
+      const published = (await read<{ startups: Array<{ slug: string; askingPrice?: number; forSale: boolean }> }>('/api/v1/startups')) as {
+        startups: Array<{ slug: string; askingPrice?: number; forSale: boolean }>;
+      };
       // A new listing is for sale (the box starts ticked); the price typed as text is a number.
       expect(published.startups.find((s) => s.slug === 'e2e-harbor-analytics')).toMatchObject({ askingPrice: 250000, forSale: true });
 

@@ -49,7 +49,12 @@ function cardLogos(page: Page, selector = 'li.card'): Promise<ShownLogo[]> {
         }
         const initials = getComputedStyle(logo, '::before').content;
         const background = getComputedStyle(logo).backgroundColor;
-        const drawn = logo.classList.contains('monogram') && logo.getAttribute('aria-hidden') === 'true' && /^"\S{1,2}"$/u.test(initials) && initials === `"${logo.dataset.initials}"` && background !== 'rgba(0, 0, 0, 0)';
+        const drawn =
+          logo.classList.contains('monogram') &&
+          logo.getAttribute('aria-hidden') === 'true' &&
+          /^"\S{1,2}"$/u.test(initials) &&
+          initials === `"${logo.dataset.initials}"` &&
+          background !== 'rgba(0, 0, 0, 0)';
         return { href, kind: 'monogram', src: '', drawn, width: box().width, height: box().height };
       }),
     );
@@ -132,7 +137,9 @@ describe('logos on record pages', () => {
     try {
       const outside = watchOutside(page);
       await page.goto(e2e().url('/startups/cronwatch/'), { waitUntil: 'load' });
-      const logo = await page.locator('h1 > img.logo').evaluate((img: HTMLImageElement) => ({ src: img.getAttribute('src'), loaded: img.complete && img.naturalWidth > 0, width: img.getBoundingClientRect().width, alt: img.alt }));
+      const logo = await page
+        .locator('h1 > img.logo')
+        .evaluate((img: HTMLImageElement) => ({ src: img.getAttribute('src'), loaded: img.complete && img.naturalWidth > 0, width: img.getBoundingClientRect().width, alt: img.alt }));
       expect(logo).toEqual({ src: '/logos/startups/cronwatch.webp', loaded: true, width: 64, alt: '' });
       expect(outside).toEqual([]);
     } finally {
@@ -145,7 +152,9 @@ describe('logos on record pages', () => {
     try {
       const outside = watchOutside(page);
       await page.goto(e2e().url('/deals/aws-activate-founders/'), { waitUntil: 'load' });
-      const tile = await page.locator('h1 > .logo.monogram').evaluate((el: HTMLElement) => ({ initials: getComputedStyle(el, '::before').content, width: el.getBoundingClientRect().width, hidden: el.getAttribute('aria-hidden') }));
+      const tile = await page
+        .locator('h1 > .logo.monogram')
+        .evaluate((el: HTMLElement) => ({ initials: getComputedStyle(el, '::before').content, width: el.getBoundingClientRect().width, hidden: el.getAttribute('aria-hidden') }));
       expect(tile).toEqual({ initials: '"AW"', width: 64, hidden: 'true' });
       const heading = page.getByRole('heading', { level: 1 });
       const { deal } = (await (await fetch(e2e().url('/api/v1/deals?slug=aws-activate-founders'))).json()) as { deal: { title: string } };

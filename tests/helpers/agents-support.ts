@@ -112,7 +112,14 @@ export function parseLinks(header: string | null): LinkValue[] {
       for (const p of (match[2] ?? '').matchAll(/;\s*([^\s=;]+)\s*(?:=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]+)))?/g)) {
         params[(p[1] ?? '').toLowerCase()] = p[2] ?? p[3] ?? '';
       }
-      return { href: match[1] ?? '', rel: (params.rel ?? '').split(/\s+/).filter(Boolean).map((r) => r.toLowerCase()), params };
+      return {
+        href: match[1] ?? '',
+        rel: (params.rel ?? '')
+          .split(/\s+/)
+          .filter(Boolean)
+          .map((r) => r.toLowerCase()),
+        params,
+      };
     });
 }
 

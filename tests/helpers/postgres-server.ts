@@ -118,4 +118,3 @@ async function waitUntilReady(url: string, child: ChildProcess, output: string[]
   }
   throw new Error(`postgres did not accept connections in 20 s:\n${output.join('')}`);
 }
-

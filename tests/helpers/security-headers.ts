@@ -7,7 +7,12 @@ import { expect } from 'vitest';
 /** Assert the headers of one response; `label` names it in failures. */
 export function expectSecurityHeaders(header: (name: string) => string | null | undefined, label: string): void {
   const csp = String(header('content-security-policy'));
-  const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+  const directives = new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name, values]),
+  );
   expect(directives.get('script-src'), label).toEqual(["'self'"]);
   expect(directives.get('default-src'), label).toEqual(["'self'"]);
   expect(directives.get('object-src'), label).toEqual(["'none'"]);

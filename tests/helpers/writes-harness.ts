@@ -49,7 +49,11 @@ export interface WriteServer {
  * @param options.source the content tree (the `valid` fixture by default)
  * @param options.distDir a built site to serve (startTestServer)
  */
-export async function startWriteServer(accounts: readonly TestAccount[] = [ADMIN, MEMBER], env: Record<string, string> = {}, options: { source?: string; distDir?: string } = {}): Promise<WriteServer> {
+export async function startWriteServer(
+  accounts: readonly TestAccount[] = [ADMIN, MEMBER],
+  env: Record<string, string> = {},
+  options: { source?: string; distDir?: string } = {},
+): Promise<WriteServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'deals-writes-data-'));
   for (const account of accounts) addAccount(dataDir, account);
   const server = await startTestServer(options.source ?? join(FIXTURES, 'valid'), { ...env, DATA_DIR: dataDir }, { distDir: options.distDir });

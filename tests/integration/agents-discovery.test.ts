@@ -135,7 +135,7 @@ describe('/.well-known/api-catalog (RFC 9727)', () => {
     for (const s of status) expect((await fetchText(onServer(server, s.href))).status).toBe(200);
   });
 
-  test('the MCP context: no service-desc (nothing describes the endpoint by machine; never the agent card), service-doc is the developer page\'s MCP section', async () => {
+  test("the MCP context: no service-desc (nothing describes the endpoint by machine; never the agent card), service-doc is the developer page's MCP section", async () => {
     const body = parseJson((await get('/.well-known/api-catalog')).text) as { linkset: Record<string, unknown>[] };
     const entry = body.linkset.find((c) => c.anchor === siteUrl(site, '/api/mcp'));
     expect(entry, JSON.stringify(body)).toBeDefined();
@@ -150,7 +150,11 @@ describe('/.well-known/api-catalog (RFC 9727)', () => {
 
   test('every non-HTML target on this site answers 200', async () => {
     const body = parseJson((await get('/.well-known/api-catalog')).text) as { linkset: Record<string, unknown>[] };
-    const targets = body.linkset.flatMap((c) => Object.entries(c).filter(([k]) => k !== 'anchor').flatMap(([, v]) => v as { href: string; type: string }[]));
+    const targets = body.linkset.flatMap((c) =>
+      Object.entries(c)
+        .filter(([k]) => k !== 'anchor')
+        .flatMap(([, v]) => v as { href: string; type: string }[]),
+    );
     const checked = targets.filter((t) => t.type !== 'text/html' && new URL(t.href).origin === origin);
     expect(checked.length).toBeGreaterThan(2);
     for (const t of checked) expect((await fetchText(onServer(server, t.href))).status, t.href).toBe(200);
@@ -359,7 +363,10 @@ describe('/llms-full.txt', () => {
     for (const deal of live) {
       const index = lines.findIndex((l) => /^#{2,4} /.test(l) && l.includes(deal.title));
       expect(index, `${deal.title} is missing`).toBeGreaterThan(0);
-      expect(lines.filter((l) => l.includes(`[${deal.title}]`)), deal.title).toHaveLength(1);
+      expect(
+        lines.filter((l) => l.includes(`[${deal.title}]`)),
+        deal.title,
+      ).toHaveLength(1);
       const heading = lines
         .slice(0, index)
         .reverse()
@@ -370,7 +377,10 @@ describe('/llms-full.txt', () => {
     for (const deal of expired) expect(text, deal.title).not.toContain(deal.title);
     // Each category with live deals has exactly one heading.
     for (const c of categories.filter((c) => live.some((d) => d.category === c.slug))) {
-      expect(lines.filter((l) => l === `## ${c.name}`), c.name).toHaveLength(1);
+      expect(
+        lines.filter((l) => l === `## ${c.name}`),
+        c.name,
+      ).toHaveLength(1);
     }
   });
 });

@@ -46,7 +46,10 @@ function expectNoRetirementSignals(headers: Headers, label: string): void {
   expect(headers.get('deprecation'), label).toBeNull();
   expect(headers.get('sunset'), label).toBeNull();
   expect(linksWithRel(headers.get('link'), 'deprecation'), label).toEqual([]);
-  expect(linksWithRel(headers.get('link'), 'successor-version').filter((h) => h.includes('/v2/')), label).toEqual([]);
+  expect(
+    linksWithRel(headers.get('link'), 'successor-version').filter((h) => h.includes('/v2/')),
+    label,
+  ).toEqual([]);
   expect(headers.get('api-version'), label).toBe('v1');
 }
 
@@ -103,20 +106,13 @@ describe('a deprecated route carries the signals on every response', () => {
 });
 
 describe('other routes carry none of them', () => {
-  test.each([
-    '/api/v1/deals',
-    '/api/v1/deals?slug=stripe-atlas',
-    '/api/v1/deals?limit=0',
-    '/api/deals',
-    '/api/v1/submit-deal',
-    '/api/v1/health',
-    '/api/v1/nope',
-    '/openapi.json',
-    '/llms.txt',
-  ])('%s', async (path) => {
-    const { headers } = await fetchText(`${server.url}${path}`);
-    expectNoRetirementSignals(headers, path);
-  });
+  test.each(['/api/v1/deals', '/api/v1/deals?slug=stripe-atlas', '/api/v1/deals?limit=0', '/api/deals', '/api/v1/submit-deal', '/api/v1/health', '/api/v1/nope', '/openapi.json', '/llms.txt'])(
+    '%s',
+    async (path) => {
+      const { headers } = await fetchText(`${server.url}${path}`);
+      expectNoRetirementSignals(headers, path);
+    },
+  );
 
   test('the /api/deals alias has only its successor link to /api/v1/deals', async () => {
     const { headers } = await fetchText(`${server.url}/api/deals`);

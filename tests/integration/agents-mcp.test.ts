@@ -13,16 +13,7 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { expectDealList, expectErrorBody, expectStartupList, type DealList } from '../helpers/api-schemas.ts';
 import { getJson } from '../helpers/http.ts';
-import {
-  connectMcp,
-  fetchText,
-  fixtureCategories,
-  fixtureSite,
-  onServer,
-  siteUrl,
-  startAgentsServer,
-  type AgentsServer,
-} from '../helpers/agents-support.ts';
+import { connectMcp, fetchText, fixtureCategories, fixtureSite, onServer, siteUrl, startAgentsServer, type AgentsServer } from '../helpers/agents-support.ts';
 
 const site = fixtureSite();
 
@@ -243,9 +234,13 @@ describe('search_deals answers what GET /api/v1/deals answers for the same filte
     const result = await callTool('search_deals', { query: 'zzqx qqzv' });
     const structured = expectToolOk(result);
     expect(structured.total).toBe(0);
-    expect(result.content[0]?.text).toMatchInlineSnapshot(`"No deals matched “zzqx qqzv” in deals and programs; try other or fewer words, or a category: \`cloud-credits\` (Cloud credits), \`saas-discounts\` (SaaS discounts), \`accelerators\` (Accelerators)."`);
+    expect(result.content[0]?.text).toMatchInlineSnapshot(
+      `"No deals matched “zzqx qqzv” in deals and programs; try other or fewer words, or a category: \`cloud-credits\` (Cloud credits), \`saas-discounts\` (SaaS discounts), \`accelerators\` (Accelerators)."`,
+    );
     const scoped = await callTool('search_deals', { query: 'zzqx', scope: 'programs' });
-    expect(scoped.content[0]?.text).toMatchInlineSnapshot(`"No deals matched “zzqx” in programs only; try searching deals and programs together, or other or fewer words, or a category: \`accelerators\` (Accelerators)."`);
+    expect(scoped.content[0]?.text).toMatchInlineSnapshot(
+      `"No deals matched “zzqx” in programs only; try searching deals and programs together, or other or fewer words, or a category: \`accelerators\` (Accelerators)."`,
+    );
   });
 
   test('the description says how matching works', async () => {

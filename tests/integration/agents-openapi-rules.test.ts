@@ -22,9 +22,25 @@ const DEPRECATION = { path: '/startups', deprecatedAt: '2027-01-01T00:00:00Z', s
 const TRACKED_HEADERS = ['api-version', 'x-request-id', 'ratelimit', 'ratelimit-policy', 'link', 'etag', 'server-timing', 'retry-after', 'deprecation', 'sunset', 'allow', 'location', 'set-cookie'];
 /** The operations that need a signed-in session (SPEC "Authentication" 2, and the admin pages). */
 const SESSION_OPERATIONS = [
-  'createDeal', 'updateDeal', 'deleteDeal', 'currentSession', 'listSubmissions', 'approveSubmission', 'rejectSubmission', 'listSearchGaps',
-  'listAdminStartups', 'createStartup', 'updateStartup', 'deleteStartup', 'dealHistory', 'revertDeal', 'startupHistory', 'revertStartup',
-  'listDrafts', 'previewSaved', 'previewUnsaved',
+  'createDeal',
+  'updateDeal',
+  'deleteDeal',
+  'currentSession',
+  'listSubmissions',
+  'approveSubmission',
+  'rejectSubmission',
+  'listSearchGaps',
+  'listAdminStartups',
+  'createStartup',
+  'updateStartup',
+  'deleteStartup',
+  'dealHistory',
+  'revertDeal',
+  'startupHistory',
+  'revertStartup',
+  'listDrafts',
+  'previewSaved',
+  'previewUnsaved',
 ];
 
 /** One served document, read as a linter or a fuzzer would. */
@@ -41,7 +57,11 @@ class Doc {
 
   at(pointer: string): unknown {
     let node: unknown = this.doc;
-    for (const raw of pointer.replace(/^#\/?/, '').split('/').filter((s) => s !== '')) node = (node as Json | undefined)?.[raw.replaceAll('~1', '/').replaceAll('~0', '~')];
+    for (const raw of pointer
+      .replace(/^#\/?/, '')
+      .split('/')
+      .filter((s) => s !== ''))
+      node = (node as Json | undefined)?.[raw.replaceAll('~1', '/').replaceAll('~0', '~')];
     return node;
   }
 
@@ -109,7 +129,10 @@ class Doc {
     }
     const documented = Object.keys((response.headers as Json | undefined) ?? {}).map((h) => h.toLowerCase());
     const sent = TRACKED_HEADERS.filter((h) => result.headers.has(h));
-    expect(sent.filter((h) => !documented.includes(h)), `${label}: headers sent but not documented`).toEqual([]);
+    expect(
+      sent.filter((h) => !documented.includes(h)),
+      `${label}: headers sent but not documented`,
+    ).toEqual([]);
   }
 }
 
@@ -286,7 +309,7 @@ describe('what the linters check', () => {
 });
 
 describe('request schemas carry the rules the server enforces', () => {
-  test('DealInput requires what a new deal needs, limits category to the catalog\'s slugs and refuses blank text', () => {
+  test("DealInput requires what a new deal needs, limits category to the catalog's slugs and refuses blank text", () => {
     const schema = '#/components/schemas/DealInput';
     expect(((doc.at(schema) as Json).required as string[]).sort()).toEqual(['applicationUrl', 'category', 'provider', 'title']);
     expect((doc.at('#/components/schemas/DealCategory') as Json).enum).toEqual(fixtureCategories().map((c) => c.slug));
@@ -304,7 +327,12 @@ describe('request schemas carry the rules the server enforces', () => {
   test('the server refuses what DealInput refuses', async () => {
     const word = uniqueWord();
     const deal = { title: `Refused ${word}`, provider: 'Acme', category: 'cloud-credits', applicationUrl: `https://acme.example/${word}` };
-    const bodies = [{ ...deal, category: 'crypto' }, { ...deal, title: '   ' }, { ...deal, provider: undefined }, { ...deal, applicationUrl: undefined }];
+    const bodies = [
+      { ...deal, category: 'crypto' },
+      { ...deal, title: '   ' },
+      { ...deal, provider: undefined },
+      { ...deal, applicationUrl: undefined },
+    ];
     for (const body of bodies) {
       expect(doc.valid('#/components/schemas/DealInput', JSON.parse(JSON.stringify(body))).ok, JSON.stringify(body)).toBe(false);
       const result = await call(env.url, 'POST', '/api/v1/deals', { body, cookie: adminCookie });
@@ -366,19 +394,32 @@ describe('request schemas carry the rules the server enforces', () => {
 describe('submitDeal: what the server reads, the document says', () => {
   const submission = () => {
     const word = uniqueWord();
-    return { company_name: `Rules ${word}`, website_url: 'https://rules.example', benefit_description: 'Thirty percent off the first year for seed-stage startups.', category: 'saas', deal_value: '30% off', redemption_link: `https://rules.example/${word}` };
+    return {
+      company_name: `Rules ${word}`,
+      website_url: 'https://rules.example',
+      benefit_description: 'Thirty percent off the first year for seed-stage startups.',
+      category: 'saas',
+      deal_value: '30% off',
+      redemption_link: `https://rules.example/${word}`,
+    };
   };
   const submit = (options: { body?: unknown; rawBody?: string; headers?: Record<string, string> }) => callFrom(address(), env.url, 'POST', '/api/v1/submit-deal', { origin: null, ...options });
 
   test('an empty optional field counts as left out (JSON and forms alike), and an empty method is the default `link`', async () => {
     const schema = doc.requestSchema('submitDeal');
-    for (const body of [{ ...submission(), logo_url: '' }, { ...submission(), submitter_email: '', is_exclusive: '', redemption_method: '' }]) {
+    for (const body of [
+      { ...submission(), logo_url: '' },
+      { ...submission(), submitter_email: '', is_exclusive: '', redemption_method: '' },
+    ]) {
       expect(doc.valid(schema, body).ok, JSON.stringify(body)).toBe(true);
       const result = await submit({ body });
       expect(result.status, `${JSON.stringify(body)}: ${result.text}`).toBe(201);
       doc.expectDocumented('submitDeal', result);
     }
-    for (const body of [{ ...submission(), redemption_method: '', redemption_link: 'SEED30' }, { ...submission(), company_name: '' }]) {
+    for (const body of [
+      { ...submission(), redemption_method: '', redemption_link: 'SEED30' },
+      { ...submission(), company_name: '' },
+    ]) {
       expect(doc.valid(schema, body).ok, JSON.stringify(body)).toBe(false);
       const result = await submit({ body });
       expect(result.status, `${JSON.stringify(body)}: ${result.text}`).toBe(400);
@@ -461,7 +502,10 @@ describe('a write generated from the document succeeds', () => {
       doc.expectDocumented('submitDeal', result);
       submitted.push((result.body as { id: string }).id);
     }
-    for (const [id, path, submission] of [['approveSubmission', '/api/v1/admin/submissions/approve', submitted[0]], ['rejectSubmission', '/api/v1/admin/submissions/reject', submitted[1]]] as const) {
+    for (const [id, path, submission] of [
+      ['approveSubmission', '/api/v1/admin/submissions/approve', submitted[0]],
+      ['rejectSubmission', '/api/v1/admin/submissions/reject', submitted[1]],
+    ] as const) {
       for (const [name, { value }] of examples(id)) {
         const result = await call(env.url, 'POST', path, { body: { ...value, id: submission }, cookie: adminCookie });
         expect(result.status, `${id} ${name}: ${result.text}`).toBe(200);
@@ -518,7 +562,10 @@ describe('headers: each one a response carries is documented on it', () => {
     expect(form.headers.get('location')).not.toBeNull();
     doc.expectDocumented('signOut', form);
     const word = uniqueWord();
-    const created = await call(env.url, 'POST', '/api/v1/deals', { body: { title: `Headers ${word}`, provider: 'Acme', category: 'saas-discounts', applicationUrl: `https://acme.example/${word}` }, cookie: adminCookie });
+    const created = await call(env.url, 'POST', '/api/v1/deals', {
+      body: { title: `Headers ${word}`, provider: 'Acme', category: 'saas-discounts', applicationUrl: `https://acme.example/${word}` },
+      cookie: adminCookie,
+    });
     expect(created.headers.get('etag')).not.toBeNull();
     doc.expectDocumented('createDeal', created);
   });
@@ -594,7 +641,7 @@ describe('with a deprecated route', () => {
     }
   });
 
-  test('the deprecated route\'s answers carry the documented signals', async () => {
+  test("the deprecated route's answers carry the documented signals", async () => {
     for (const path of ['/api/v1/startups', '/api/v1/startups?minRevenue=abc', '/api/startups']) {
       const result = await call(deprecated.url, 'GET', path);
       expect(result.headers.get('deprecation'), path).toBe(`@${Date.parse(DEPRECATION.deprecatedAt) / 1000}`);

@@ -50,7 +50,10 @@ const escapePointer = (key: string) => key.replaceAll('~', '~0').replaceAll('/',
 /** Follow a JSON pointer (`#/a/b`) inside the document. */
 function at(pointer: string): unknown {
   let node: unknown = doc;
-  for (const raw of pointer.replace(/^#\/?/, '').split('/').filter((s) => s !== '')) {
+  for (const raw of pointer
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter((s) => s !== '')) {
     const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
     node = (node as Json | undefined)?.[key];
   }
@@ -288,7 +291,10 @@ describe('the document', () => {
     expect(doc.security ?? []).toEqual([]);
     for (const id of ['listOrSearchDeals', 'listStartups', 'submitDeal']) {
       const security = (operation(id).op.security as Json[] | undefined) ?? [];
-      expect(security.every((s) => Object.keys(s).length === 0), id).toBe(true);
+      expect(
+        security.every((s) => Object.keys(s).length === 0),
+        id,
+      ).toBe(true);
     }
   });
 
@@ -401,7 +407,11 @@ describe('contract: submitDeal', () => {
   });
 
   test('400 for an invalid body, which the documented schema rejects too', async () => {
-    const bodies = [{ ...submission(), company_name: 'A' }, { ...submission(), category: 'crypto' }, { ...submission(), website_url: 'javascript:alert(1)' }];
+    const bodies = [
+      { ...submission(), company_name: 'A' },
+      { ...submission(), category: 'crypto' },
+      { ...submission(), website_url: 'javascript:alert(1)' },
+    ];
     for (const body of bodies) {
       expectRequestRejected('submitDeal', body);
       const result = await submit(body, address());

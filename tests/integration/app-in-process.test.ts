@@ -90,7 +90,10 @@ test('CORS comes from the row: public reads are granted, admin operations and sa
   const read = await preflight('/api/v1/deals', 'GET');
   expect([read.status, read.headers.get('access-control-allow-origin'), read.headers.get('access-control-allow-methods')]).toEqual([204, '*', 'GET, HEAD, OPTIONS']);
   expect(read.headers.get('allow')).toBe('GET, HEAD, POST, PUT, DELETE, OPTIONS');
-  for (const [path, method] of [['/api/v1/deals', 'DELETE'], ['/api/v1/auth/login', 'POST']] as const) {
+  for (const [path, method] of [
+    ['/api/v1/deals', 'DELETE'],
+    ['/api/v1/auth/login', 'POST'],
+  ] as const) {
     const refused = await preflight(path, method);
     expect(refused.headers.get('access-control-allow-origin'), `${method} ${path}`).toBeNull();
     expect(refused.headers.get('access-control-allow-methods'), `${method} ${path}`).toBeNull();

@@ -23,7 +23,17 @@ const slugs = async (query: string) => (await list(query)).deals.map((d) => d.sl
 
 describe('GET /api/v1/deals: sort', () => {
   test('value: highest estimated value first, unknown last; limit and stats as without sort', async () => {
-    expect(await slugs('scope=all&sort=value')).toEqual(['seed-accelerator', 'equity-free-accelerator', 'mentor-program', 'big-cloud', 'small-cloud', 'eu-grant', 'crm-discount', 'uk-grant', 'french-grant']);
+    expect(await slugs('scope=all&sort=value')).toEqual([
+      'seed-accelerator',
+      'equity-free-accelerator',
+      'mentor-program',
+      'big-cloud',
+      'small-cloud',
+      'eu-grant',
+      'crm-discount',
+      'uk-grant',
+      'french-grant',
+    ]);
     const limited = await list('scope=all&sort=value&limit=2');
     expect(limited.count).toBe(2);
     expect(limited.stats).toEqual((await list('scope=all')).stats);
@@ -70,7 +80,10 @@ describe('GET /api/v1/startups', () => {
   test('listings carry their summary and listing link when they have them', async () => {
     const { body } = await getJson(server.url, '/api/v1/startups');
     const startups = expectStartupList(body).startups;
-    expect(startups.find((s) => s.slug === 'cronwatch')).toMatchObject({ summary: 'Monitoring for scheduled jobs, with alerts when a run is late.', listingUrl: 'https://acquire.com/listings/cronwatch' });
+    expect(startups.find((s) => s.slug === 'cronwatch')).toMatchObject({
+      summary: 'Monitoring for scheduled jobs, with alerts when a run is late.',
+      listingUrl: 'https://acquire.com/listings/cronwatch',
+    });
     expect(startups.find((s) => s.slug === 'mockforge')).not.toHaveProperty('summary');
   });
 });

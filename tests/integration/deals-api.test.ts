@@ -162,16 +162,7 @@ describe('list shape and default order', () => {
 
   test('status=all includes expired deals, in the same order rules', async () => {
     const body = await list('?status=all');
-    expect(body.deals.map((d) => d.slug)).toEqual([
-      'stripe-atlas',
-      'google-cloud',
-      'heroku-credits',
-      'aws-activate',
-      'hubspot-startups',
-      'cafe-zurich',
-      'notion-plus',
-      'digitalocean-hatch',
-    ]);
+    expect(body.deals.map((d) => d.slug)).toEqual(['stripe-atlas', 'google-cloud', 'heroku-credits', 'aws-activate', 'hubspot-startups', 'cafe-zurich', 'notion-plus', 'digitalocean-hatch']);
     expect(body.stats).toEqual({
       total: 8,
       active: 4,
@@ -244,16 +235,7 @@ describe('scope', () => {
 
   test('scope=all lists both partitions in one order', async () => {
     const body = await list('?scope=all');
-    expect(body.deals.map((d) => d.slug)).toEqual([
-      'stripe-atlas',
-      'google-cloud',
-      'aws-activate',
-      'hubspot-startups',
-      'techstars',
-      'y-combinator',
-      'cafe-zurich',
-      'digitalocean-hatch',
-    ]);
+    expect(body.deals.map((d) => d.slug)).toEqual(['stripe-atlas', 'google-cloud', 'aws-activate', 'hubspot-startups', 'techstars', 'y-combinator', 'cafe-zurich', 'digitalocean-hatch']);
     expect(body.stats).toEqual({
       total: 8,
       active: 6,
@@ -269,13 +251,13 @@ describe('scope', () => {
     expect(await list('?scope=deals')).toEqual(await list(''));
   });
 
-  test('category without scope implies the category\'s scope', async () => {
+  test("category without scope implies the category's scope", async () => {
     const body = await list('?category=accelerators');
     expect(body.deals.map((d) => d.slug)).toEqual(['techstars', 'y-combinator']);
     expect(body.stats.scope).toBe('programs');
   });
 
-  test('an explicit scope wins over the category\'s scope', async () => {
+  test("an explicit scope wins over the category's scope", async () => {
     const body = await list('?category=accelerators&scope=deals');
     expect(body.deals).toEqual([]);
     expect(body.stats.scope).toBe('deals');

@@ -119,7 +119,7 @@ describe('security headers on every response', () => {
     expect(response.headers['strict-transport-security']).toBeUndefined();
   });
 
-  test('the built page and the 404 page are the site\'s own HTML files', async () => {
+  test("the built page and the 404 page are the site's own HTML files", async () => {
     expect(String((await rawRequest(server.url, 'GET', '/deals/')).headers['content-type'])).toMatch(/^text\/html/);
     const missing = await rawRequest(server.url, 'GET', '/no-such-page/');
     expect(missing.body.toString('utf8')).toContain('Not found (fixture)');
@@ -217,7 +217,10 @@ describe('Prometheus metrics', () => {
     const response = await rawRequest(base, 'GET', path);
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
-    const lines = response.body.toString('utf8').split('\n').filter((line) => line !== '' && !line.startsWith('#'));
+    const lines = response.body
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line !== '' && !line.startsWith('#'));
     // The text format: a metric name, optional labels, a float (exponents, NaN in any case as Go's parser reads it, and ±Inf).
     for (const line of lines) expect(line).toMatch(/^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[a-zA-Z_][a-zA-Z0-9_]*="[^"]*"(,[a-zA-Z_][a-zA-Z0-9_]*="[^"]*")*\})? (-?[\d.]+(e[+-]?\d+)?|[Nn]a[Nn]|[+-]Inf)$/);
     return new Map(lines.map((line) => [line.slice(0, line.lastIndexOf(' ')), Number(line.slice(line.lastIndexOf(' ') + 1))]));
@@ -237,7 +240,8 @@ describe('Prometheus metrics', () => {
   // (GC durations appear once a collection has happened, which a short test cannot count on.)
   test("prom-client's default process metrics come along: event-loop lag, heap, CPU, memory", async () => {
     const names = new Set([...(await samples(server.url)).keys()].map((key) => key.replace(/\{.*$/, '')));
-    for (const name of ['nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes', 'process_cpu_seconds_total', 'process_resident_memory_bytes', 'process_uptime_seconds']) expect(names, name).toContain(name);
+    for (const name of ['nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes', 'process_cpu_seconds_total', 'process_resident_memory_bytes', 'process_uptime_seconds'])
+      expect(names, name).toContain(name);
   });
 
   test('invented API paths share one label, so clients cannot grow the series without bound', async () => {
@@ -287,8 +291,7 @@ describe('behind a trusted proxy (TRUST_PROXY_HOPS=1)', () => {
   });
 
   test('the client address is the one the proxy saw: each forwarded client has its own submission budget', async () => {
-    const from = (client: string, n: number) =>
-      callFrom('127.0.15.1', proxied.url, 'POST', '/api/v1/submit-deal', { body: submission(n), origin: null, headers: { 'X-Forwarded-For': client } });
+    const from = (client: string, n: number) => callFrom('127.0.15.1', proxied.url, 'POST', '/api/v1/submit-deal', { body: submission(n), origin: null, headers: { 'X-Forwarded-For': client } });
     for (let n = 1; n <= 5; n++) expect((await from('203.0.113.20', n)).status).toBe(201);
     expectError(await from('203.0.113.20', 6), 429, 'rate_limited');
     // A client-supplied entry before the proxy's own is not believed: the last entry counts.

@@ -46,8 +46,7 @@ function run(script: string, contentDir: string, timeout = 30_000) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-const hostileDeal = (fence: string, marker: string) =>
-  `${fence}\n${fence === '---json' ? '{ "title": "Pwned", "provider": "P" }' : jsPayload(marker)}\n---\nPwned.\n`;
+const hostileDeal = (fence: string, marker: string) => `${fence}\n${fence === '---json' ? '{ "title": "Pwned", "provider": "P" }' : jsPayload(marker)}\n---\nPwned.\n`;
 
 const siteBomb = `name: Fixture Deals\nbaseUrl: http://localhost:4321\n${aliasBomb()}\ndescription: [*i,*i,*i,*i,*i,*i,*i,*i,*i]\n`;
 
@@ -143,10 +142,8 @@ describe('a running server pulling pushed content', () => {
     return response.status;
   }
 
-  const servedSlugs = async () =>
-    ((await (await fetch(`${server.url}/api/v1/deals?status=all&limit=5000`)).json()) as { deals: { slug: string }[] }).deals.map((d) => d.slug).sort();
-  const contentProblem = async () =>
-    ((await (await fetch(`${server.url}/api/v1/health`)).json()) as { problems: string[]; content: { problem?: string } });
+  const servedSlugs = async () => ((await (await fetch(`${server.url}/api/v1/deals?status=all&limit=5000`)).json()) as { deals: { slug: string }[] }).deals.map((d) => d.slug).sort();
+  const contentProblem = async () => (await (await fetch(`${server.url}/api/v1/health`)).json()) as { problems: string[]; content: { problem?: string } };
 
   test('a pushed `---js` deal never runs; the last good catalog stays and health says why', async () => {
     const marker = join(work, 'server-marker');

@@ -31,7 +31,9 @@ const bare = (): string => join(work, 'remote.git');
 const stores: HttpGitStore[] = [];
 
 const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=Editor', '-c', 'user.email=editor@example.com', ...args], { cwd, stdio: 'pipe' }).toString('utf8').trim();
+  execFileSync('git', ['-c', 'user.name=Editor', '-c', 'user.email=editor@example.com', ...args], { cwd, stdio: 'pipe' })
+    .toString('utf8')
+    .trim();
 const tip = (): string => git(bare(), 'rev-parse', 'main');
 const remoteText = (path: string): string | undefined => {
   try {
@@ -139,7 +141,10 @@ describe('commits reach the git host', () => {
     expect(updated.commit).toBe(tip());
     expect(remoteText('deals/second.md')).toBe('---\ntitle: Second, better\n---\n');
 
-    await store.commit([{ path: 'deals/second.md', text: null }], { message: 'Delete deal second\nCo-authored-by: Mallory <m@example.com>', author: { name: 'Ann <x>\nAdmin', email: 'ann@example.com' } });
+    await store.commit([{ path: 'deals/second.md', text: null }], {
+      message: 'Delete deal second\nCo-authored-by: Mallory <m@example.com>',
+      author: { name: 'Ann <x>\nAdmin', email: 'ann@example.com' },
+    });
     expect(remoteText('deals/second.md')).toBeUndefined();
     // One safe line, as git-store makes it (SECURITY: no trailer from user text).
     expect(git(bare(), 'log', '-1', '--format=%an|%B', 'main')).toBe('Ann x Admin|Delete deal second Co-authored-by: Mallory <m@example.com>');
@@ -202,7 +207,9 @@ describe('optimistic concurrency', () => {
 
   /** Run one writer process per entry, all started together; their printed results. */
   async function writers(plans: { name: string; writes: { path: string; text: string }[] }[]): Promise<{ path: string; commit?: string; integrated?: boolean; error?: string }[][]> {
-    const children = plans.map((plan) => spawn(process.execPath, [join(import.meta.dirname, '..', 'helpers', 'git-http-writer.ts'), JSON.stringify({ url, token: TOKEN, ...plan })], { stdio: ['pipe', 'pipe', 'inherit'] }));
+    const children = plans.map((plan) =>
+      spawn(process.execPath, [join(import.meta.dirname, '..', 'helpers', 'git-http-writer.ts'), JSON.stringify({ url, token: TOKEN, ...plan })], { stdio: ['pipe', 'pipe', 'inherit'] }),
+    );
     const outputs = children.map((child) => {
       let text = '';
       child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
@@ -214,7 +221,12 @@ describe('optimistic concurrency', () => {
     await Promise.all(outputs.map((o) => o.ready));
     for (const child of children) child.stdin.end('go\n');
     const texts = await Promise.all(outputs.map((o) => o.done));
-    return texts.map((text) => text.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { path: string; commit?: string; error?: string }));
+    return texts.map((text) =>
+      text
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { path: string; commit?: string; error?: string }),
+    );
   }
 
   test('4 processes, 5 writes each to different files, at once: all 20 commits land, none lost, history linear', async () => {
@@ -263,7 +275,15 @@ describe('failures: 503 upstream, nothing left behind', () => {
     host.failPushes = true;
     let error: unknown;
     try {
-      error = await store.commit([{ path: 'deals/dropped.md', text: 'dropped\n' }, { path: 'deals/first.md', text: null }], { message: 'Dropped', author: ann }).catch((e: unknown) => e);
+      error = await store
+        .commit(
+          [
+            { path: 'deals/dropped.md', text: 'dropped\n' },
+            { path: 'deals/first.md', text: null },
+          ],
+          { message: 'Dropped', author: ann },
+        )
+        .catch((e: unknown) => e);
     } finally {
       host.failPushes = false;
     }
@@ -291,10 +311,22 @@ describe('reads of the past agree with git', () => {
     const store = await open();
     const from = tip();
     await store.commit([{ path: 'deals/moving.md', text: '---\ntitle: Moving\nvalue: 1\n---\nBody line one.\nBody line two.\n' }], { message: 'Create moving', author: ann });
-    await store.commit([{ path: 'deals/moving.md', text: null }, { path: 'deals/moved.md', text: '---\ntitle: Moving\nvalue: 1\n---\nBody line one.\nBody line two.\n' }], { message: 'Rename moving to moved', author: ann });
+    await store.commit(
+      [
+        { path: 'deals/moving.md', text: null },
+        { path: 'deals/moved.md', text: '---\ntitle: Moving\nvalue: 1\n---\nBody line one.\nBody line two.\n' },
+      ],
+      { message: 'Rename moving to moved', author: ann },
+    );
     handCommit('deals/moved.md', '---\ntitle: Moving\nvalue: 2\n---\nBody line one.\nBody line two.\n', 'Hand change of moved');
     await store.pull();
-    await store.commit([{ path: 'deals/renamed-changed.md', text: '---\ntitle: Moving\nvalue: 3\n---\nBody line one.\nBody line two.\n' }, { path: 'deals/moved.md', text: null }], { message: 'Rename and change', author: ann });
+    await store.commit(
+      [
+        { path: 'deals/renamed-changed.md', text: '---\ntitle: Moving\nvalue: 3\n---\nBody line one.\nBody line two.\n' },
+        { path: 'deals/moved.md', text: null },
+      ],
+      { message: 'Rename and change', author: ann },
+    );
     handMerge('deals/renamed-changed.md', '---\ntitle: Moving\nvalue: 4\n---\nBody line one.\nBody line two.\n');
     handMerge('deals/first.md', 'merged in\n');
     await store.pull();
@@ -302,17 +334,29 @@ describe('reads of the past agree with git', () => {
     git(work, 'clone', '-q', bare(), clone);
     const root = join(clone, 'content');
     for (const path of ['deals/renamed-changed.md', 'deals/first.md', 'deals/moving.md', 'deals/never.md']) {
-      for (const page of [{ offset: 0, limit: 50 }, { offset: 1, limit: 2 }]) {
+      for (const page of [
+        { offset: 0, limit: 50 },
+        { offset: 1, limit: 2 },
+      ]) {
         expect(await store.history(path, page), `${path} ${JSON.stringify(page)}`).toEqual(await fileLog(clone, root, path, page, STORE_COMMITTER.email));
       }
     }
     const history = await store.history('deals/renamed-changed.md', { offset: 0, limit: 10 });
     expect(history.map((c) => c.status)).toEqual(['M', 'R', 'M', 'R', 'A']);
     expect(history.map((c) => c.message)).not.toContain('Merge side');
-    const versions = [...history.map((c) => ({ commit: c.commit, path: c.path })), ...history.map((c) => ({ commit: c.parent ?? '', path: c.previousPath })), { commit: 'f'.repeat(40), path: 'deals/first.md' }, { commit: from, path: '../README.md' }];
+    const versions = [
+      ...history.map((c) => ({ commit: c.commit, path: c.path })),
+      ...history.map((c) => ({ commit: c.parent ?? '', path: c.previousPath })),
+      { commit: 'f'.repeat(40), path: 'deals/first.md' },
+      { commit: from, path: '../README.md' },
+    ];
     expect(await store.readAt(versions)).toEqual(await readAt(clone, root, versions));
     const head = tip();
-    expect(await store.changedPaths(from, head)).toEqual(git(clone, 'diff', '--name-only', '--no-renames', from, head, '--', 'content').split('\n').map((p) => relative('content', p)));
+    expect(await store.changedPaths(from, head)).toEqual(
+      git(clone, 'diff', '--name-only', '--no-renames', from, head, '--', 'content')
+        .split('\n')
+        .map((p) => relative('content', p)),
+    );
     expect(await store.changedPaths(from, 'f'.repeat(40))).toBeUndefined();
   });
 });
@@ -341,7 +385,9 @@ describe('latency', () => {
     times.sort((a, b) => a - b);
     cli.sort((a, b) => a - b);
     const at = (list: number[], q: number) => (list[Math.min(list.length - 1, Math.ceil(q * list.length) - 1)] as number).toFixed(0);
-    console.log(`http-git-store commit+push over ${times.length} writes: p50 ${at(times, 0.5)} ms, p95 ${at(times, 0.95)} ms, max ${at(times, 1)} ms; git CLI commit+push over ${cli.length}: p50 ${at(cli, 0.5)} ms, p95 ${at(cli, 0.95)} ms`);
+    console.log(
+      `http-git-store commit+push over ${times.length} writes: p50 ${at(times, 0.5)} ms, p95 ${at(times, 0.95)} ms, max ${at(times, 1)} ms; git CLI commit+push over ${cli.length}: p50 ${at(cli, 0.5)} ms, p95 ${at(cli, 0.95)} ms`,
+    );
     expect(remoteText('deals/timed-4.md')).toBe('write 29\n');
   }, 120_000);
 });

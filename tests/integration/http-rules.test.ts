@@ -13,8 +13,7 @@ import { FIXTURES, useTestServer } from '../helpers/server.ts';
 
 const server = useTestServer(join(FIXTURES, 'valid'));
 
-const raw = (method: string, path: string, headers: Record<string, string> = {}): Promise<RawResponse> =>
-  rawRequest(server.url, method, path, headers);
+const raw = (method: string, path: string, headers: Record<string, string> = {}): Promise<RawResponse> => rawRequest(server.url, method, path, headers);
 
 /** A JSON error response: validated against the SPEC error object. */
 function errorOf(response: RawResponse) {
@@ -92,17 +91,14 @@ describe('unversioned aliases', () => {
 });
 
 describe('unknown paths', () => {
-  test.each(['/api/v1/nope', '/api/nope', '/api/v2/deals', '/api/v2/startups', '/api/v1', '/api', '/api/v1/deals/extra'])(
-    'GET %s is a 404 JSON error object',
-    async (path) => {
-      const response = await raw('GET', path);
-      expect(response.status).toBe(404);
-      expect(response.headers['cache-control']).toBe('no-store');
-      const error = errorOf(response);
-      expect(error.code).toBe('not_found');
-      expect(error.error).toBe(`There is no API endpoint at ${path}.`);
-    },
-  );
+  test.each(['/api/v1/nope', '/api/nope', '/api/v2/deals', '/api/v2/startups', '/api/v1', '/api', '/api/v1/deals/extra'])('GET %s is a 404 JSON error object', async (path) => {
+    const response = await raw('GET', path);
+    expect(response.status).toBe(404);
+    expect(response.headers['cache-control']).toBe('no-store');
+    const error = errorOf(response);
+    expect(error.code).toBe('not_found');
+    expect(error.error).toBe(`There is no API endpoint at ${path}.`);
+  });
 
   test('the 404 body for an unknown path', async () => {
     const { status, body } = await getJson(server.url, '/api/v1/nope');
@@ -130,17 +126,14 @@ describe('unknown paths', () => {
 });
 
 describe('caching and conditional GET', () => {
-  test.each(['/api/v1/deals', '/api/v1/deals?slug=aws-activate', '/api/v1/startups', '/api/v1/deals?search=cloud'])(
-    'GET %s: strong ETag, public max-age=60, any origin',
-    async (path) => {
-      const response = await raw('GET', path);
-      expect(response.status).toBe(200);
-      expect(response.headers.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
-      expect(response.headers['cache-control']).toBe('public, max-age=60');
-      expect(response.headers['access-control-allow-origin']).toBe('*');
-      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
-    },
-  );
+  test.each(['/api/v1/deals', '/api/v1/deals?slug=aws-activate', '/api/v1/startups', '/api/v1/deals?search=cloud'])('GET %s: strong ETag, public max-age=60, any origin', async (path) => {
+    const response = await raw('GET', path);
+    expect(response.status).toBe(200);
+    expect(response.headers.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(response.headers['cache-control']).toBe('public, max-age=60');
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+  });
 
   test('the same answer keeps its ETag; a different answer has another', async () => {
     const a = await raw('GET', '/api/v1/deals?limit=1');
@@ -186,19 +179,16 @@ describe('caching and conditional GET', () => {
 });
 
 describe('HEAD', () => {
-  test.each(['/api/v1/deals', '/api/v1/deals?slug=aws-activate', '/api/v1/startups?country=US', '/api/startups'])(
-    'HEAD %s has the GET headers and no body',
-    async (path) => {
-      const get = await raw('GET', path);
-      const head = await raw('HEAD', path);
-      expect(head.status).toBe(200);
-      expect(head.body.byteLength).toBe(0);
-      expect(stableHeaders(head)).toEqual(stableHeaders(get));
-      expect(head.headers['content-length']).toBe(String(get.body.byteLength));
-    },
-  );
+  test.each(['/api/v1/deals', '/api/v1/deals?slug=aws-activate', '/api/v1/startups?country=US', '/api/startups'])('HEAD %s has the GET headers and no body', async (path) => {
+    const get = await raw('GET', path);
+    const head = await raw('HEAD', path);
+    expect(head.status).toBe(200);
+    expect(head.body.byteLength).toBe(0);
+    expect(stableHeaders(head)).toEqual(stableHeaders(get));
+    expect(head.headers['content-length']).toBe(String(get.body.byteLength));
+  });
 
-  test('HEAD with Accept-Encoding has the compressed variant\'s headers', async () => {
+  test("HEAD with Accept-Encoding has the compressed variant's headers", async () => {
     const get = await raw('GET', '/api/v1/deals', { 'accept-encoding': 'gzip' });
     const head = await raw('HEAD', '/api/v1/deals', { 'accept-encoding': 'gzip' });
     expect(head.body.byteLength).toBe(0);

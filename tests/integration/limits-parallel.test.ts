@@ -14,9 +14,13 @@ import { loadConfig } from '../../functions/config.ts';
 import { call, uniqueWord, useWriteServer, type JsonResult, type WriteServer } from '../helpers/writes-harness.ts';
 
 let env: WriteServer;
-useWriteServer([], (started) => {
-  env = started;
-}, { TRUST_PROXY_HOPS: '1' });
+useWriteServer(
+  [],
+  (started) => {
+    env = started;
+  },
+  { TRUST_PROXY_HOPS: '1' },
+);
 
 function validSubmission(): Record<string, unknown> {
   const word = uniqueWord();
@@ -37,7 +41,10 @@ describe('POST /api/v1/submit-deal under a parallel burst', () => {
   test('10 valid submissions at once from one address: exactly 5 accepted (201), 5 refused (429)', async () => {
     const results = await Promise.all(Array.from({ length: 10 }, () => submitAs('203.0.113.10')));
     const statuses = results.map((r) => r.status);
-    expect(statuses.filter((s) => s === 201), JSON.stringify(statuses)).toHaveLength(5);
+    expect(
+      statuses.filter((s) => s === 201),
+      JSON.stringify(statuses),
+    ).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(5);
   });
 

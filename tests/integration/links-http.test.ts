@@ -15,20 +15,7 @@ import matter from 'gray-matter';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { parseJson, strictAjv } from '../helpers/agents-support.ts';
 import { FIXTURES } from '../helpers/server.ts';
-import {
-  ADMIN,
-  PROJECT_ROOT,
-  call,
-  callFrom,
-  expectError,
-  expectUnchanged,
-  login,
-  repoState,
-  uniqueWord,
-  useWriteServer,
-  type JsonResult,
-  type WriteServer,
-} from '../helpers/writes-harness.ts';
+import { ADMIN, PROJECT_ROOT, call, callFrom, expectError, expectUnchanged, login, repoState, uniqueWord, useWriteServer, type JsonResult, type WriteServer } from '../helpers/writes-harness.ts';
 
 const DOC_ID = 'https://openapi.test/openapi.json';
 
@@ -157,8 +144,7 @@ describe('POST /api/v1/submit-deal', () => {
     };
   }
 
-  const storedRecord = async (id: string): Promise<Record<string, unknown>> =>
-    JSON.parse(await readFile(join(env.dataDir, 'submissions', 'pending', `${id}.json`), 'utf8')) as Record<string, unknown>;
+  const storedRecord = async (id: string): Promise<Record<string, unknown>> => JSON.parse(await readFile(join(env.dataDir, 'submissions', 'pending', `${id}.json`), 'utf8')) as Record<string, unknown>;
 
   /** Post as a browser form without JavaScript: the redirect's path and query. */
   async function postForm(fields: Record<string, string>): Promise<URL> {
@@ -220,8 +206,7 @@ describe('npm run check', () => {
     const dir = await mkdtemp(join(tmpdir(), 'links-check-'));
     try {
       await cp(join(FIXTURES, 'valid'), join(dir, 'links'), { recursive: true });
-      const deal = (id: string, url: string) =>
-        `---\nid: ${id}\ntitle: Links ${id}\nprovider: Links Co\ncategory: cloud-credits\nstatus: active\napplicationUrl: ${url}\n---\nLinks.\n`;
+      const deal = (id: string, url: string) => `---\nid: ${id}\ntitle: Links ${id}\nprovider: Links Co\ncategory: cloud-credits\nstatus: active\napplicationUrl: ${url}\n---\nLinks.\n`;
       await writeFile(join(dir, 'links', 'deals', 'fixable.md'), deal('d-links101', 'HTTPS://EXAMPLE.COM/a b'));
       const check = () => spawnSync(process.execPath, ['scripts/check.ts', join(dir, 'links')], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 30_000 });
       const passing = check();

@@ -31,7 +31,9 @@ const requests: string[] = [];
 const count = (path: string) => requests.filter((r) => r === path).length;
 
 beforeAll(async () => {
-  png = await sharp({ create: { width: 300, height: 100, channels: 4, background: { r: 20, g: 120, b: 200, alpha: 1 } } }).png().toBuffer();
+  png = await sharp({ create: { width: 300, height: 100, channels: 4, background: { r: 20, g: 120, b: 200, alpha: 1 } } })
+    .png()
+    .toBuffer();
   server = createServer((request, response) => {
     const path = request.url ?? '/';
     requests.push(path);
@@ -60,7 +62,10 @@ beforeAll(async () => {
   await writeFile(join(contentDir, 'logos', 'deals', 'stripe-atlas.gif'), png);
   await writeFile(join(contentDir, 'logos', 'deals', 'no-such-deal.png'), png);
   await writeFile(join(contentDir, 'logos', 'deals', 'techstars.bmp'), png);
-  await writeFile(join(contentDir, 'logos', 'startups', 'formbird.svg'), '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><script>alert(document.cookie)</script><circle cx="12" cy="12" r="10" fill="#e4572e"/></svg>');
+  await writeFile(
+    join(contentDir, 'logos', 'startups', 'formbird.svg'),
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><script>alert(document.cookie)</script><circle cx="12" cy="12" r="10" fill="#e4572e"/></svg>',
+  );
   // A committed file that is no image: the deal's logoUrl is tried next.
   await writeFile(join(contentDir, 'logos', 'deals', 'techstars.png'), 'GIF89a not really');
   const built = runPipeline(await readContent(contentDir), { today: '2026-11-21' });
@@ -88,7 +93,14 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-const options = (generatedDir: string, extra: Partial<LogoOptions> = {}): LogoOptions => ({ contentDir, generatedDir: join(work, generatedDir), fetch: true, timeoutMs: 500, allowPrivateAddresses: true, ...extra });
+const options = (generatedDir: string, extra: Partial<LogoOptions> = {}): LogoOptions => ({
+  contentDir,
+  generatedDir: join(work, generatedDir),
+  fetch: true,
+  timeoutMs: 500,
+  allowPrivateAddresses: true,
+  ...extra,
+});
 const logo = (generatedDir: string, kind: string, slug: string) => readFile(join(work, generatedDir, 'logos', kind, `${slug}.webp`));
 /** A 96-pixel square WebP, as the optimiser makes it. */
 const isRaster = async (bytes: Buffer) => {
@@ -179,7 +191,7 @@ describe('later builds', () => {
     expect(shown(fresh)).toContain('logo: content/deals/aws-activate.md: logoUrl http://logos.test/logo.png: not fetched (LOGO_FETCH=off); monogram instead');
   });
 
-  test('downloads stop when the build\'s time budget is spent; what was not tried is not remembered', async () => {
+  test("downloads stop when the build's time budget is spent; what was not tried is not remembered", async () => {
     const allSlow: CatalogData = { ...data, deals: data.deals.map((d, i) => ({ ...d, logoUrl: `${base}/slow.png?budget=${i}` })), startups: [] };
     requests.length = 0;
     const report = await buildLogos(allSlow, options('generated-budget', { concurrency: 1, budgetMs: 100, timeoutMs: 300 }));
@@ -196,11 +208,26 @@ describe('later builds', () => {
 test('internal addresses are refused unless allowed, by IP or by a name resolving to one: nothing is requested', async () => {
   const port = new URL(base).port;
   const hosts = ['127.0.0.1', 'localhost', '[::ffff:127.0.0.1]', '[::1]', '169.254.169.254', '10.1.2.3'];
-  const internal: CatalogData = { ...data, deals: data.deals.filter((d) => d.slug !== 'stripe-atlas' && d.slug !== 'techstars').slice(0, hosts.length).map((d, i) => ({ ...d, logoUrl: `http://${hosts[i]}:${port}/logo.png` })), startups: [] };
+  const internal: CatalogData = {
+    ...data,
+    deals: data.deals
+      .filter((d) => d.slug !== 'stripe-atlas' && d.slug !== 'techstars')
+      .slice(0, hosts.length)
+      .map((d, i) => ({ ...d, logoUrl: `http://${hosts[i]}:${port}/logo.png` })),
+    startups: [],
+  };
   requests.length = 0;
   const report = await buildLogos(internal, options('generated-internal', { allowPrivateAddresses: false }));
   expect(requests).toEqual([]);
   expect(report.fromUrls).toBe(0);
   const notes = report.notes.join('\n');
-  for (const address of ['127.0.0.1 is an internal address', 'localhost resolves to the internal address', '::ffff:7f00:1 is an internal address', '::1 is an internal address', '169.254.169.254 is an internal address', '10.1.2.3 is an internal address']) expect(notes).toContain(address);
+  for (const address of [
+    '127.0.0.1 is an internal address',
+    'localhost resolves to the internal address',
+    '::ffff:7f00:1 is an internal address',
+    '::1 is an internal address',
+    '169.254.169.254 is an internal address',
+    '10.1.2.3 is an internal address',
+  ])
+    expect(notes).toContain(address);
 });

@@ -71,7 +71,12 @@ describe('body size', () => {
 
   test('the limit holds without a Content-Length too (a streamed body is cut off at the limit)', async () => {
     // 4 MiB offered, 16 KiB at a time: the server must answer long before the end.
-    const answer = await upload(`${server.url}/api/mcp`, MCP_HEADERS, Array.from({ length: 256 }, () => Buffer.alloc(16 * 1024, ' ')), false);
+    const answer = await upload(
+      `${server.url}/api/mcp`,
+      MCP_HEADERS,
+      Array.from({ length: 256 }, () => Buffer.alloc(16 * 1024, ' ')),
+      false,
+    );
     expect(answer.status, answer.closed).toBe(413);
     expect(answer.ms).toBeLessThan(5000);
     expect(expectJsonRpcError(answer.text).error.code).toBe(-32000);

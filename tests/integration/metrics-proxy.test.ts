@@ -22,7 +22,7 @@ describe('metrics behind a trusted proxy (TRUST_PROXY_HOPS=1)', () => {
     expect(refused.body.toString('utf8')).not.toContain('http_requests_total');
   });
 
-  test('an entry the client put before the proxy\'s own does not make it local', async () => {
+  test("an entry the client put before the proxy's own does not make it local", async () => {
     const refused = await metrics('127.0.0.1, 203.0.113.9');
     expect(refused.status).toBe(404);
     expect(refused.body.toString('utf8')).not.toContain('http_requests_total');

@@ -86,7 +86,14 @@ test('a submission answers 503 service_unavailable: no Redis to share the hourly
     new Request('https://deals.example/api/v1/submit-deal', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ company_name: 'Edge Co', website_url: 'https://edge.example', deal_value: '10% off', redemption_link: 'https://edge.example/r', benefit_description: 'Ten percent off for startups, any size, first year.', category: 'saas' }),
+      body: JSON.stringify({
+        company_name: 'Edge Co',
+        website_url: 'https://edge.example',
+        deal_value: '10% off',
+        redemption_link: 'https://edge.example/r',
+        benefit_description: 'Ten percent off for startups, any size, first year.',
+        category: 'saas',
+      }),
     }),
     { ip: '203.0.113.10' },
   );
@@ -99,7 +106,11 @@ test('a submission answers 503 service_unavailable: no Redis to share the hourly
 
 test('sign-in answers 503 too: its guess limit would be per instance', async () => {
   const response = await handler(
-    new Request('https://deals.example/api/v1/auth/login', { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: 'https://deals.example' }, body: JSON.stringify({ email: 'a@example.com', password: 'whatever-it-is' }) }),
+    new Request('https://deals.example/api/v1/auth/login', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: 'https://deals.example' },
+      body: JSON.stringify({ email: 'a@example.com', password: 'whatever-it-is' }),
+    }),
     { ip: '203.0.113.11' },
   );
   expect(response.status).toBe(503);

@@ -76,7 +76,12 @@ test('an admin create through the function is a commit on the git host (admin au
   expect(signIn.status, await signIn.clone().text()).toBe(200);
   const cookie = (signIn.headers.getSetCookie().find((c) => c.includes('deals_session=')) as string).split(';')[0] as string;
 
-  const created = await call('POST', '/api/v1/deals', { slug: 'edge-credits', title: 'Edge credits', provider: 'Edge Co', category: 'cloud-credits', applicationUrl: 'https://edge.example/apply' }, cookie);
+  const created = await call(
+    'POST',
+    '/api/v1/deals',
+    { slug: 'edge-credits', title: 'Edge credits', provider: 'Edge Co', category: 'cloud-credits', applicationUrl: 'https://edge.example/apply' },
+    cookie,
+  );
   expect(created.status, await created.clone().text()).toBe(200);
   const bare = join(work, 'remote.git');
   const git = (...args: string[]) => execFileSync('git', args, { cwd: bare }).toString('utf8').trim();

@@ -89,7 +89,10 @@ const call = async (instance: NetlifyInstance, method: string, path: string, bod
   return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> };
 };
 const titleOn = async (instance: NetlifyInstance) => ((await call(instance, 'GET', '/api/v1/deals?slug=aws-activate')).body.deal as { title: string }).title;
-const bareGit = (...args: string[]) => execFileSync('git', args, { cwd: join(work, 'remote.git') }).toString('utf8').trim();
+const bareGit = (...args: string[]) =>
+  execFileSync('git', args, { cwd: join(work, 'remote.git') })
+    .toString('utf8')
+    .trim();
 
 test('a session signed on A is good on B (one SESSION_SECRET, no sticky sessions)', async () => {
   const signIn = await fetch(`${a.url}/api/v1/auth/login`, {

@@ -58,8 +58,7 @@ async function stored(env: WriteServer, id: string): Promise<Record<string, unkn
 }
 
 /** The server's log events named `event`, parsed. */
-const logged = (env: WriteServer, event: string): Array<Record<string, unknown>> =>
-  env.server.lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.event === event);
+const logged = (env: WriteServer, event: string): Array<Record<string, unknown>> => env.server.lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.event === event);
 
 const baseUrlOf = (env: WriteServer): string => env.server.deps.state().catalog.site.baseUrl.replace(/\/$/, '');
 
@@ -95,12 +94,12 @@ describe('SMTP and a webhook configured; admins are the admin accounts', () => {
     for (const part of [body.company_name, body.deal_value, body.website_url, body.benefit_description, body.submitter_email, id, `${baseUrlOf(held.env)}/admin/submissions/`]) {
       expect(mail.text).toContain(part);
     }
-    expect(hook.received).toEqual([
-      { text: `New deal submission on ${site.name}: ${body.company_name}, ${body.deal_value}. Review it: ${baseUrlOf(held.env)}/admin/submissions/` },
-    ]);
+    expect(hook.received).toEqual([{ text: `New deal submission on ${site.name}: ${body.company_name}, ${body.deal_value}. Review it: ${baseUrlOf(held.env)}/admin/submissions/` }]);
     const sent = logged(held.env, 'notification_sent').filter((line) => line.submission === id);
     expect(sent).toHaveLength(2);
-    expect(sent).toEqual(expect.arrayContaining([expect.objectContaining({ channel: 'mail', notice: 'submitted', recipients: 1 }), expect.objectContaining({ channel: 'webhook', notice: 'submitted' })]));
+    expect(sent).toEqual(
+      expect.arrayContaining([expect.objectContaining({ channel: 'mail', notice: 'submitted', recipients: 1 }), expect.objectContaining({ channel: 'webhook', notice: 'submitted' })]),
+    );
     expect(JSON.stringify(held.env.server.lines)).not.toContain(body.submitter_email);
   });
 

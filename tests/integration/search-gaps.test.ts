@@ -106,7 +106,7 @@ describe('one server, counts in memory', () => {
     for (const bad of ['?days=0', '?days=two', '?limit=-1', '?limit=1.5']) expectError(await call(env.url, 'GET', `/api/v1/admin/search-gaps${bad}`, { cookie: admin }), 400, 'validation_error');
   });
 
-  test('metrics: searches by outcome, and the week\'s top queries by text', async () => {
+  test("metrics: searches by outcome, and the week's top queries by text", async () => {
     const metrics = (await rawRequest(env.url, 'GET', '/_internal/metrics')).body.toString('utf8');
     expect(metrics).toMatch(/^search_queries_total\{outcome="zero"\} \d+$/m);
     expect(metrics).toMatch(/^search_queries_total\{outcome="low"\} \d+$/m);

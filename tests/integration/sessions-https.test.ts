@@ -37,7 +37,9 @@ describe('over HTTPS (through the trusted proxy)', () => {
   test('the session cookie is Secure and named __Host-deals_session (Path=/, no Domain)', async () => {
     const result = await loginOver(HTTPS, origin.https);
     expect(result.status, result.text).toBe(200);
-    const attributes = sessionSetCookie(result).split(';').map((a) => a.trim());
+    const attributes = sessionSetCookie(result)
+      .split(';')
+      .map((a) => a.trim());
     expect(attributes[0]).toMatch(/^__Host-deals_session=[\w-]+\.[\w-]+$/);
     expect(attributes).toContain('Secure');
     expect(attributes).toContain('Path=/');
@@ -46,8 +48,7 @@ describe('over HTTPS (through the trusted proxy)', () => {
 
   test('the __Host- cookie authorises writes; the same value under the plain name is ignored', async () => {
     const cookie = sessionSetCookie(await loginOver(HTTPS, origin.https)).split(';')[0] as string;
-    const put = (name: string) =>
-      call(env.url, 'PUT', '/api/v1/deals', { origin: origin.https, headers: HTTPS, cookie: name, body: { slug: 'aws-activate', value: 'Set over HTTPS' } });
+    const put = (name: string) => call(env.url, 'PUT', '/api/v1/deals', { origin: origin.https, headers: HTTPS, cookie: name, body: { slug: 'aws-activate', value: 'Set over HTTPS' } });
     expect((await put(cookie)).status).toBe(200);
     expectError(await put(cookie.replace(/^__Host-/, '')), 401, 'unauthorized');
   });
@@ -61,7 +62,7 @@ describe('over HTTPS (through the trusted proxy)', () => {
 });
 
 describe('over plain HTTP', () => {
-  test('no Secure flag and the plain name, whatever the Host header says (the Host is the client\'s choice)', async () => {
+  test("no Secure flag and the plain name, whatever the Host header says (the Host is the client's choice)", async () => {
     // node:http sends the Host header as given (fetch would replace it).
     const result = await callFrom('127.0.0.1', env.url, 'POST', '/api/v1/auth/login', {
       origin: 'http://deals.example',
@@ -69,7 +70,9 @@ describe('over plain HTTP', () => {
       body: { email: ADMIN.email, password: ADMIN.password },
     });
     expect(result.status, result.text).toBe(200);
-    const attributes = sessionSetCookie(result).split(';').map((a) => a.trim());
+    const attributes = sessionSetCookie(result)
+      .split(';')
+      .map((a) => a.trim());
     expect(attributes[0]).toMatch(/^deals_session=/);
     expect(attributes.map((a) => a.toLowerCase())).not.toContain('secure');
   });

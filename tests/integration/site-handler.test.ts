@@ -67,7 +67,13 @@ beforeAll(async () => {
   if (!render) throw new Error('the build has no server entry');
   astro = render;
   const gaps = new SearchGaps(new MemorySearchGapStore(), () => TODAY);
-  deps = { config, builtSite: builtSite(built), state: () => createCatalogState(current, []), searchGaps: gaps, prepared: new PreparedCache({ maxEntries: 100, maxBytes: 8 * 1024 * 1024, answers: true }) };
+  deps = {
+    config,
+    builtSite: builtSite(built),
+    state: () => createCatalogState(current, []),
+    searchGaps: gaps,
+    prepared: new PreparedCache({ maxEntries: 100, maxBytes: 8 * 1024 * 1024, answers: true }),
+  };
   renders = [];
   site = createSite(deps, {
     clientDir,
@@ -178,7 +184,11 @@ describe('on-demand pages', () => {
   });
 
   test('other methods: only on-demand pages answer (Astro refuses cross-site form posts); else a plain 404', async () => {
-    for (const [method, path] of [['POST', '/deals/'], ['PUT', '/'], ['DELETE', '/about/']] as const) {
+    for (const [method, path] of [
+      ['POST', '/deals/'],
+      ['PUT', '/'],
+      ['DELETE', '/about/'],
+    ] as const) {
       const response = await get(path, {}, method);
       expect(response.status, `${method} ${path}`).toBe(404);
       expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
@@ -240,7 +250,7 @@ describe('pages changed since the build', () => {
     expect((await get(`/deals/${other.slug}/`)).headers.get('etag')).not.toMatch(/live-/);
   });
 
-  test('a deleted deal\'s page is the 404 page', async () => {
+  test("a deleted deal's page is the 404 page", async () => {
     const deal = built.deals.find((d) => d.slug === 'notion-plus') ?? (built.deals[1] as Deal);
     expect((await get(`/deals/${deal.slug}/`)).status).toBe(200);
     current = afterWrite(built, [], [deal.slug]);
@@ -275,7 +285,14 @@ describe('logos', () => {
   test('a logo path naming no image, or not a logo path, is the 404 page', async () => {
     current = built;
     const deal = built.deals[0] as Deal;
-    for (const path of [`/logos/deals/${deal.slug}.webp`, `/logos/deals/${deal.slug}.svg`, '/logos/startups/no-such-startup.webp', '/logos/deals/UPPER.webp', '/logos/other/x.webp', '/logos/deals/../index.webp']) {
+    for (const path of [
+      `/logos/deals/${deal.slug}.webp`,
+      `/logos/deals/${deal.slug}.svg`,
+      '/logos/startups/no-such-startup.webp',
+      '/logos/deals/UPPER.webp',
+      '/logos/other/x.webp',
+      '/logos/deals/../index.webp',
+    ]) {
       const response = await get(path);
       expect(response.status, path).toBe(404);
     }

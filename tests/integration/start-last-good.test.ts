@@ -59,7 +59,9 @@ describe('npm start with content that does not build', () => {
 
   test('serves the last good build and says loudly what is wrong', async () => {
     expect((await deal('aws-activate')).title).toBe('AWS Activate Founders');
-    expect(server.output).toContain('content/deals/aws-activate.md:5 category: expected one of `cloud-credits` | `saas-discounts` | `accelerators`, got `sass-discounts`; did you mean `saas-discounts`?');
+    expect(server.output).toContain(
+      'content/deals/aws-activate.md:5 category: expected one of `cloud-credits` | `saas-discounts` | `accelerators`, got `sass-discounts`; did you mean `saas-discounts`?',
+    );
     expect(server.output.some((line) => line.startsWith('CONTENT DOES NOT BUILD: serving the last good build;'))).toBe(true);
     const degraded = await health();
     expect(degraded.status).toBe('degraded');
@@ -110,4 +112,3 @@ test('npm run build records what it built: npm start with the same settings serv
   // Another address is another build (pages carry their canonical links).
   expect(await isBuildCurrent(loadConfig({ ...env, PORT: '4999' }))).toBe(false);
 }, 120_000);
-

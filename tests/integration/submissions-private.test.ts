@@ -7,20 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import {
-  ADMIN,
-  call,
-  callFrom,
-  expectError,
-  expectUnchanged,
-  login,
-  repoState,
-  startWriteServer,
-  takeErrors,
-  uniqueWord,
-  type JsonResult,
-  type WriteServer,
-} from '../helpers/writes-harness.ts';
+import { ADMIN, call, callFrom, expectError, expectUnchanged, login, repoState, startWriteServer, takeErrors, uniqueWord, type JsonResult, type WriteServer } from '../helpers/writes-harness.ts';
 
 let nextAddress = 1;
 const submission = (word = uniqueWord(), email = `${word}@founders.example`): Record<string, unknown> => ({
@@ -33,8 +20,7 @@ const submission = (word = uniqueWord(), email = `${word}@founders.example`): Re
   submitter_email: email,
 });
 /** Submit from a fresh loopback address, so the 5-per-hour budget never interferes. */
-const submit = (env: WriteServer, body: Record<string, unknown>): Promise<JsonResult> =>
-  callFrom(`127.0.44.${nextAddress++}`, env.url, 'POST', '/api/v1/submit-deal', { body, origin: null });
+const submit = (env: WriteServer, body: Record<string, unknown>): Promise<JsonResult> => callFrom(`127.0.44.${nextAddress++}`, env.url, 'POST', '/api/v1/submit-deal', { body, origin: null });
 
 /** A write server with its own settings for one describe block; fails a test after which it logged an error. */
 function useServer(settings: Record<string, string>): { env: WriteServer; cookie: string } {

@@ -96,7 +96,7 @@ describe('refused: status 400, every problem as a code, the values as typed', ()
     expect(outcome).toMatchObject({ accepted: false, status: 400, problems: [{ field: 'site_category', problem: 'not_allowed' }] });
   });
 
-  test('values: only the submission\'s fields, the first of repeated names, as typed (not trimmed)', async () => {
+  test("values: only the submission's fields, the first of repeated names, as typed (not trimmed)", async () => {
     const outcome = await post([...Object.entries({ ...valid(), company_name: ' A ' }), ['company_name', 'Second'], ['password', 'secret']], '127.0.50.6');
     if (outcome.accepted) throw new Error('accepted');
     expect(outcome.values.company_name).toBe(' A ');
@@ -110,7 +110,7 @@ describe('refused: status 400, every problem as a code, the values as typed', ()
 });
 
 describe('the same limits as the API', () => {
-  test('5 accepted per address per hour, counted with the API\'s: the sixth is too_many with the wait; refused ones do not count', async () => {
+  test("5 accepted per address per hour, counted with the API's: the sixth is too_many with the wait; refused ones do not count", async () => {
     const from = '127.0.51.1';
     expect((await post({ ...valid(), company_name: 'A' }, from)).accepted).toBe(false);
     for (let i = 0; i < 4; i++) expect((await post(valid(), from)).accepted).toBe(true);

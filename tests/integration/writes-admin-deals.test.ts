@@ -42,8 +42,7 @@ useWriteServer([ADMIN, MEMBER], async (started) => {
 const today = (): string => new Date().toISOString().slice(0, 10);
 
 /** An admin request from the site itself. */
-const admin = (method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<JsonResult> =>
-  call(env.url, method, path, { cookie, body, ...(headers ? { headers } : {}) });
+const admin = (method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<JsonResult> => call(env.url, method, path, { cookie, body, ...(headers ? { headers } : {}) });
 
 /** GET one deal by slug: the deal, or undefined on 404. */
 async function readDeal(slug: string): Promise<Deal | undefined> {
@@ -154,7 +153,7 @@ describe('POST /api/v1/deals: one deal', () => {
     });
   }
 
-  test('?errors=all: `fields` names every field with its first problem, also without a title or with a malformed slug; without it, SPEC\'s keys alone', async () => {
+  test("?errors=all: `fields` names every field with its first problem, also without a title or with a malformed slug; without it, SPEC's keys alone", async () => {
     const before = repoState(env.repo);
     const ListedErrorSchema = z.strictObject({ ...ErrorBodySchema.shape, fields: z.array(z.strictObject({ field: z.string(), message: z.string().min(1) })).min(1) });
     const bad = { provider: 'Zeta', category: 'pet-food', applicationUrl: 'ftp://zeta.example', status: 'nope' };
@@ -193,11 +192,7 @@ describe('POST /api/v1/deals: bulk upsert { deals: [...] }', () => {
     const a = partialDeal();
     const b = partialDeal();
     const result = await admin('POST', '/api/v1/deals', {
-      deals: [
-        a.input,
-        { ...b.input, slug: b.slug, category: 'saas-discounts', featured: true },
-        { slug: 'digitalocean-hatch', value: 'Up to $100k (bulk)' },
-      ],
+      deals: [a.input, { ...b.input, slug: b.slug, category: 'saas-discounts', featured: true }, { slug: 'digitalocean-hatch', value: 'Up to $100k (bulk)' }],
     });
     expect(result.status, result.text).toBe(200);
     expect(result.body).toMatchObject({ success: true, created: 2, updated: 1, deleted: 0 });
@@ -225,12 +220,7 @@ describe('POST /api/v1/deals: bulk upsert { deals: [...] }', () => {
     const b = partialDeal();
     const bad = partialDeal();
     const result = await admin('POST', '/api/v1/deals', {
-      deals: [
-        a.input,
-        { slug: 'aws-activate', value: 'Changed by a bulk that fails' },
-        b.input,
-        { ...bad.input, category: 'no-such-category' },
-      ],
+      deals: [a.input, { slug: 'aws-activate', value: 'Changed by a bulk that fails' }, b.input, { ...bad.input, category: 'no-such-category' }],
     });
     const error = expectError(result, 400, 'validation_error');
     expect(error.error).toContain('category');
@@ -342,11 +332,9 @@ describe('PUT /api/v1/deals', () => {
 
   test('`null` for a required field, or an invalid value, is 400 validation_error naming it and changes nothing', async () => {
     const before = repoState(env.repo);
-    expect((expectError(await admin('PUT', '/api/v1/deals', { slug: 'techstars', title: null }), 400, 'validation_error')).error).toContain('title');
-    expect((expectError(await admin('PUT', '/api/v1/deals', { slug: 'techstars', status: 'nope' }), 400, 'validation_error')).error).toContain('status');
-    expect(
-      (expectError(await admin('PUT', '/api/v1/deals', { slug: 'techstars', applicationUrl: 'javascript:alert(1)' }), 400, 'validation_error')).error,
-    ).toContain('applicationUrl');
+    expect(expectError(await admin('PUT', '/api/v1/deals', { slug: 'techstars', title: null }), 400, 'validation_error').error).toContain('title');
+    expect(expectError(await admin('PUT', '/api/v1/deals', { slug: 'techstars', status: 'nope' }), 400, 'validation_error').error).toContain('status');
+    expect(expectError(await admin('PUT', '/api/v1/deals', { slug: 'techstars', applicationUrl: 'javascript:alert(1)' }), 400, 'validation_error').error).toContain('applicationUrl');
     expectUnchanged(env.repo, before);
     expect((await readDeal('techstars'))?.title).toBe('Techstars Accelerator');
   });
@@ -384,7 +372,7 @@ describe('more write rules', () => {
       category: 'saas-discounts',
       applicationUrl: 'https://tricky.example/apply?x=1&y=2#frag',
       tags: ['a: b', '- c', 'yes', 'null', '123'],
-      value: "'single' and \"double\" quotes",
+      value: '\'single\' and "double" quotes',
       description: '# Heading\n\n---\nnot: front matter\n---\n\nLast line with trailing spaces.',
       expiryDate: '2030-01-31',
     };

@@ -12,18 +12,7 @@ import { runPipeline } from '../../src/pipeline/build.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
 import type { Startup } from '../../src/schemas/startup.ts';
 import { expectStartupList, StartupContractSchema } from '../helpers/api-schemas.ts';
-import {
-  ADMIN,
-  call,
-  changedFiles,
-  commitCount,
-  expectError,
-  expectUnchanged,
-  git,
-  repoState,
-  uniqueWord,
-  useAdminServer,
-} from '../helpers/writes-harness.ts';
+import { ADMIN, call, changedFiles, commitCount, expectError, expectUnchanged, git, repoState, uniqueWord, useAdminServer } from '../helpers/writes-harness.ts';
 
 const server = useAdminServer();
 const { admin } = server;
@@ -64,7 +53,12 @@ describe('who may call /api/v1/admin/startups', () => {
   test('without a session every method is 401, with a member session 403, and nothing changes', async () => {
     const before = repoState(server.env.repo);
     const { input } = newListing();
-    const requests: [string, string, unknown?][] = [['GET', ADMIN_STARTUPS], ['POST', ADMIN_STARTUPS, input], ['PUT', ADMIN_STARTUPS, { slug: 'invoicenest', name: 'X' }], ['DELETE', `${ADMIN_STARTUPS}?slug=invoicenest`]];
+    const requests: [string, string, unknown?][] = [
+      ['GET', ADMIN_STARTUPS],
+      ['POST', ADMIN_STARTUPS, input],
+      ['PUT', ADMIN_STARTUPS, { slug: 'invoicenest', name: 'X' }],
+      ['DELETE', `${ADMIN_STARTUPS}?slug=invoicenest`],
+    ];
     for (const [method, path, body] of requests) {
       expectError(await call(server.env.url, method, path, { body }), 401, 'unauthorized');
       expectError(await call(server.env.url, method, path, { body, cookie: server.memberCookie }), 403, 'forbidden');
@@ -76,7 +70,11 @@ describe('who may call /api/v1/admin/startups', () => {
     const before = repoState(server.env.repo);
     const { input } = newListing();
     expectError(await call(server.env.url, 'POST', ADMIN_STARTUPS, { body: input, cookie: server.cookie, origin: 'https://evil.example' }), 403, 'forbidden');
-    expectError(await call(server.env.url, 'PUT', ADMIN_STARTUPS, { body: { slug: 'invoicenest', name: 'X' }, cookie: server.cookie, origin: null, headers: { 'Sec-Fetch-Site': 'cross-site' } }), 403, 'forbidden');
+    expectError(
+      await call(server.env.url, 'PUT', ADMIN_STARTUPS, { body: { slug: 'invoicenest', name: 'X' }, cookie: server.cookie, origin: null, headers: { 'Sec-Fetch-Site': 'cross-site' } }),
+      403,
+      'forbidden',
+    );
     expectError(await call(server.env.url, 'DELETE', `${ADMIN_STARTUPS}?slug=invoicenest`, { cookie: server.cookie, origin: 'null' }), 403, 'forbidden');
     expectUnchanged(server.env.repo, before);
   });
@@ -96,7 +94,7 @@ describe('who may call /api/v1/admin/startups', () => {
 });
 
 describe('GET /api/v1/admin/startups', () => {
-  test('lists every listing in the catalog\'s order a page at a time, `total` counting them all', async () => {
+  test("lists every listing in the catalog's order a page at a time, `total` counting them all", async () => {
     const all = await admin('GET', ADMIN_STARTUPS);
     expect(all.status, all.text).toBe(200);
     expect(all.headers.get('cache-control')).toBe('no-store');
@@ -143,9 +141,25 @@ describe('POST /api/v1/admin/startups', () => {
     expect(await publicSlugs(word)).toEqual([slug]);
   });
 
-  test('every field round-trips, the description as the file\'s body', async () => {
+  test("every field round-trips, the description as the file's body", async () => {
     const { input, slug } = newListing();
-    const full = { ...input, slug, summary: 'Invoices in one click.', description: '# Ledger\n\nTwo founders, 900 customers.', revenue: 120000, revenueDisplay: '$120k ARR', askingPrice: 360000, askingPriceDisplay: '$360k', website: 'https://ledger.example', country: 'US', source: 'acquire', listingUrl: 'https://acquire.example/ledger', featured: true, forSale: true, lastUpdated: '2026-10-01' };
+    const full = {
+      ...input,
+      slug,
+      summary: 'Invoices in one click.',
+      description: '# Ledger\n\nTwo founders, 900 customers.',
+      revenue: 120000,
+      revenueDisplay: '$120k ARR',
+      askingPrice: 360000,
+      askingPriceDisplay: '$360k',
+      website: 'https://ledger.example',
+      country: 'US',
+      source: 'acquire',
+      listingUrl: 'https://acquire.example/ledger',
+      featured: true,
+      forSale: true,
+      lastUpdated: '2026-10-01',
+    };
     const result = await admin('POST', ADMIN_STARTUPS, full);
     expect(result.status, result.text).toBe(200);
     expect((result.body as { startup: Startup }).startup).toEqual({ ...full, id: expect.any(String) as unknown as string });
@@ -225,7 +239,11 @@ describe('PUT /api/v1/admin/startups', () => {
     const result = await admin('PUT', ADMIN_STARTUPS, { slug: 'formbird', country: 'AT', lastUpdated: '2026-06-01' });
     expect(result.status, result.text).toBe(200);
     expect(git(server.env.repo, 'diff', '--numstat', 'HEAD~1', 'HEAD').trim()).toBe('1\t1\tcontent/startups/formbird.md');
-    expect(git(server.env.repo, 'diff', '-U0', 'HEAD~1', 'HEAD').split('\n').filter((line) => /^[-+][^-+]/.test(line))).toEqual(['-country: DE', '+country: AT']);
+    expect(
+      git(server.env.repo, 'diff', '-U0', 'HEAD~1', 'HEAD')
+        .split('\n')
+        .filter((line) => /^[-+][^-+]/.test(line)),
+    ).toEqual(['-country: DE', '+country: AT']);
   });
 
   test('{ id, slug: new } renames the file (git sees a rename) and keeps the id; the old slug is gone', async () => {

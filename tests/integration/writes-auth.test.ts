@@ -9,20 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { signSession } from '../../functions/auth/session.ts';
-import {
-  ADMIN,
-  call,
-  callFrom,
-  expectError,
-  expectUnchanged,
-  login,
-  MEMBER,
-  PROJECT_ROOT,
-  repoState,
-  uniqueWord,
-  useWriteServer,
-  type WriteServer,
-} from '../helpers/writes-harness.ts';
+import { ADMIN, call, callFrom, expectError, expectUnchanged, login, MEMBER, PROJECT_ROOT, repoState, uniqueWord, useWriteServer, type WriteServer } from '../helpers/writes-harness.ts';
 
 /** Only the throttling test signs in (and fails) as this account, so its lock-out touches nothing else. */
 const TARGET = { email: 'tara@example.com', role: 'member' as const, password: 'target-password-3' };

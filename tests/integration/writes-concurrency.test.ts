@@ -27,7 +27,10 @@ async function readDeal(slug: string): Promise<Deal | undefined> {
 function expectLinearHistory(): void {
   expect(git(env.repo, 'rev-list', '--merges', 'HEAD').trim()).toBe('');
   // One line per commit: its hash, then its parents.
-  const lines = git(env.repo, 'log', '--format=%H %P').trim().split('\n').map((line) => line.trim().split(' '));
+  const lines = git(env.repo, 'log', '--format=%H %P')
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(' '));
   const root = lines.pop();
   expect(root).toHaveLength(1);
   for (const line of lines) expect(line).toHaveLength(2);
@@ -40,7 +43,13 @@ describe('concurrent admin writes', () => {
     const slugs = Array.from({ length: 50 }, (_, i) => `${batch}-deal-${i}`);
     const results = await Promise.all(
       slugs.map((slug, i) =>
-        admin('POST', '/api/v1/deals', { slug, title: `${batch} deal ${i}`, provider: 'Racer Inc', category: i % 2 ? 'cloud-credits' : 'saas-discounts', applicationUrl: `https://racer.example/${i}` }),
+        admin('POST', '/api/v1/deals', {
+          slug,
+          title: `${batch} deal ${i}`,
+          provider: 'Racer Inc',
+          category: i % 2 ? 'cloud-credits' : 'saas-discounts',
+          applicationUrl: `https://racer.example/${i}`,
+        }),
       ),
     );
     expect(results.map((r) => r.status)).toEqual(slugs.map(() => 200));
@@ -65,7 +74,9 @@ describe('concurrent admin writes', () => {
     const word = uniqueWord();
     const slug = `same-${word}`;
     const results = await Promise.all(
-      Array.from({ length: 5 }, (_, i) => admin('POST', '/api/v1/deals', { slug, title: `Same ${word} v${i}`, provider: `Provider ${i}`, category: 'cloud-credits', applicationUrl: `https://same.example/${i}` })),
+      Array.from({ length: 5 }, (_, i) =>
+        admin('POST', '/api/v1/deals', { slug, title: `Same ${word} v${i}`, provider: `Provider ${i}`, category: 'cloud-credits', applicationUrl: `https://same.example/${i}` }),
+      ),
     );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 400, 400, 400, 400]);
@@ -93,7 +104,9 @@ describe('concurrent admin writes', () => {
     expect(update.status, update.text).toBe(200);
     expect(await readDeal('notion-plus')).toBeUndefined();
     expect(await readDeal('notion-plus-renamed')).toMatchObject({ id: 'd-not00003', value: 'Raced value for Notion' });
-    const files = git(env.repo, 'ls-files', 'content/deals').split('\n').filter((f) => f.includes('notion-plus'));
+    const files = git(env.repo, 'ls-files', 'content/deals')
+      .split('\n')
+      .filter((f) => f.includes('notion-plus'));
     expect(files).toEqual(['content/deals/notion-plus-renamed.md']);
   });
 });

@@ -183,12 +183,7 @@ function checkRepository(expectations: readonly Expectation[], bulks: readonly s
   expect(existsSync(join(repo, '.git', 'index.lock'))).toBe(false);
   expect(git(repo, 'rev-list', '--merges', 'HEAD').trim()).toBe('');
 
-  const inHead = new Set(
-    git(repo, 'ls-tree', '-r', '--name-only', 'HEAD', 'content/deals')
-      .trim()
-      .split('\n')
-      .filter(Boolean),
-  );
+  const inHead = new Set(git(repo, 'ls-tree', '-r', '--name-only', 'HEAD', 'content/deals').trim().split('\n').filter(Boolean));
   const pathOf = (slug: string) => `content/deals/${slug}.md`;
   const fileData = (slug: string) => matter(readFileSync(join(contentDir, 'deals', `${slug}.md`), 'utf8')).data as Record<string, unknown>;
   const expectPresent = (slug: string, title: string | undefined, id: string | undefined) => {

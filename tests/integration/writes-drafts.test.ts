@@ -172,7 +172,11 @@ describe('a draft', () => {
     expect((published.body as { deal: Deal }).deal).not.toHaveProperty('draft');
     expect(repoState(env.repo).count).toBe(before.count + 1);
     expect(git(env.repo, 'log', '-1', '--format=%s').trim()).toBe(`Publish deal ${slug}`);
-    expect(git(env.repo, 'show', '--format=', '--unified=0', 'HEAD').split('\n').filter((l) => /^[-+][^-+]/.test(l))).toEqual(['-draft: true']);
+    expect(
+      git(env.repo, 'show', '--format=', '--unified=0', 'HEAD')
+        .split('\n')
+        .filter((l) => /^[-+][^-+]/.test(l)),
+    ).toEqual(['-draft: true']);
 
     const { llms, ...traces } = await publicTraces(slug, word);
     // llms.txt names categories and documents, not each deal.
@@ -219,7 +223,11 @@ describe('a draft startup (the same write path as deals)', () => {
     const published = await admin('PUT', '/api/v1/admin/startups', { slug, draft: false }, { 'If-Match': one.headers.get('etag') ?? '' });
     expect(published.status, published.text).toBe(200);
     expect(git(env.repo, 'log', '-1', '--format=%s').trim()).toBe(`Publish startup ${slug}`);
-    expect(git(env.repo, 'show', '--format=', '--unified=0', 'HEAD').split('\n').filter((l) => /^[-+][^-+]/.test(l))).toEqual(['-draft: true']);
+    expect(
+      git(env.repo, 'show', '--format=', '--unified=0', 'HEAD')
+        .split('\n')
+        .filter((l) => /^[-+][^-+]/.test(l)),
+    ).toEqual(['-draft: true']);
     expect(await publicNames()).toBe(true);
     expect(((await admin('GET', '/api/v1/admin/drafts')).body as { startups: { slug: string }[] }).startups.map((s) => s.slug)).not.toContain(slug);
   });
@@ -242,13 +250,17 @@ describe('preview', () => {
     expect(html).toMatch(new RegExp(`<h1>.*${body.title}</h1>`));
     // At the page's own URL, as the site will serve it.
     expect(html).toMatch(new RegExp(`<link rel="canonical" href="[^"]*/deals/${slug}/"`));
-    const form = await call(env.url, 'POST', '/api/v1/admin/preview', { cookie: adminCookie, rawBody: new URLSearchParams({ deal: JSON.stringify(body) }).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const form = await call(env.url, 'POST', '/api/v1/admin/preview', {
+      cookie: adminCookie,
+      rawBody: new URLSearchParams({ deal: JSON.stringify(body) }).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expect(await expectPreview(form)).toBe(html);
     expectUnchanged(env.repo, before);
     expect((await anyone(`/api/v1/deals?slug=${slug}`)).status).toBe(404);
   });
 
-  test('of unsaved edits to a stored deal: its fields with the body\'s over them; the stored deal is unchanged', async () => {
+  test("of unsaved edits to a stored deal: its fields with the body's over them; the stored deal is unchanged", async () => {
     const html = await expectPreview(await admin('POST', '/api/v1/admin/preview', { id: 'd-aws00001', title: 'AWS Activate, edited' }));
     expect(html).toContain('AWS Activate, edited');
     expect(html).toContain('Amazon Web Services');

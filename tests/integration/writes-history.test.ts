@@ -12,19 +12,7 @@ import { RecordHistorySchema, type RecordHistory, type RecordVersion } from '../
 import type { Deal } from '../../src/schemas/deal.ts';
 import type { Startup } from '../../src/schemas/startup.ts';
 import { DealSingleSchema, expectStartupList } from '../helpers/api-schemas.ts';
-import {
-  ADMIN,
-  call,
-  changedFiles,
-  commitCount,
-  expectError,
-  expectUnchanged,
-  git,
-  headOf,
-  repoState,
-  uniqueWord,
-  useAdminServer,
-} from '../helpers/writes-harness.ts';
+import { ADMIN, call, changedFiles, commitCount, expectError, expectUnchanged, git, headOf, repoState, uniqueWord, useAdminServer } from '../helpers/writes-harness.ts';
 
 const server = useAdminServer();
 const { admin } = server;
@@ -57,7 +45,7 @@ async function handCommit(path: string, edit: (text: string) => string, message:
 
 const fieldsOf = (version: RecordVersion | undefined) => Object.fromEntries((version?.fields ?? []).map((f) => [f.field, [f.from, f.to]]));
 
-describe('a deal\'s history: admin writes and a hand commit, across a rename', () => {
+describe("a deal's history: admin writes and a hand commit, across a rename", () => {
   const word = uniqueWord();
   const slug = `orbit-${word}-credits`;
   const renamed = `orbit-${word}-cloud`;
@@ -65,14 +53,24 @@ describe('a deal\'s history: admin writes and a hand commit, across a rename', (
   let id = '';
 
   test('created, edited in the admin, edited by hand in git, renamed in the admin: four versions, newest first', async () => {
-    const created = await admin('POST', '/api/v1/deals', { title: `Orbit ${word} credits`, provider: 'Orbit', category: 'cloud-credits', applicationUrl: 'https://orbit.example/apply', value: '$1,000' });
+    const created = await admin('POST', '/api/v1/deals', {
+      title: `Orbit ${word} credits`,
+      provider: 'Orbit',
+      category: 'cloud-credits',
+      applicationUrl: 'https://orbit.example/apply',
+      value: '$1,000',
+    });
     expect(created.status, created.text).toBe(200);
     id = (created.body as { deal: Deal }).deal.id;
     commits.created = headOf(server.env.repo);
     const edited = await admin('PUT', '/api/v1/deals', { id, value: '$2,000', tags: ['cloud'] });
     expect(edited.status, edited.text).toBe(200);
     commits.edited = headOf(server.env.repo);
-    commits.hand = await handCommit(`deals/${slug}.md`, (text) => text.replace(`title: Orbit ${word} credits`, `title: Orbit ${word} cloud credits`).replace('verified: false', 'verified: true'), 'Fix the title by hand');
+    commits.hand = await handCommit(
+      `deals/${slug}.md`,
+      (text) => text.replace(`title: Orbit ${word} credits`, `title: Orbit ${word} cloud credits`).replace('verified: false', 'verified: true'),
+      'Fix the title by hand',
+    );
     // The hand commit is served (catch-up), so the admin works from it.
     expect((await publicDeal(slug))?.deal.title).toBe(`Orbit ${word} cloud credits`);
     const moved = await admin('PUT', '/api/v1/deals', { id, slug: renamed });
@@ -94,10 +92,19 @@ describe('a deal\'s history: admin writes and a hand commit, across a rename', (
     ]);
 
     expect(edit).toMatchObject({ via: 'admin', change: 'updated', slug, message: `Update deal ${slug}`, author: { email: ADMIN.email } });
-    expect(edit?.fields).toEqual([{ field: 'value', from: '$1,000', to: '$2,000' }, { field: 'tags', to: ['cloud'] }]);
+    expect(edit?.fields).toEqual([
+      { field: 'value', from: '$1,000', to: '$2,000' },
+      { field: 'tags', to: ['cloud'] },
+    ]);
 
     expect(create).toMatchObject({ via: 'admin', change: 'created', slug, message: `Add deal ${slug}` });
-    expect(fieldsOf(create)).toMatchObject({ id: [undefined, id], slug: [undefined, slug], title: [undefined, `Orbit ${word} credits`], value: [undefined, '$1,000'], lastUpdated: [undefined, today()] });
+    expect(fieldsOf(create)).toMatchObject({
+      id: [undefined, id],
+      slug: [undefined, slug],
+      title: [undefined, `Orbit ${word} credits`],
+      value: [undefined, '$1,000'],
+      lastUpdated: [undefined, today()],
+    });
     for (const version of page.history) expect(Date.parse(version.date)).not.toBeNaN();
   });
 
@@ -186,7 +193,7 @@ describe('a deal\'s history: admin writes and a hand commit, across a rename', (
   });
 });
 
-describe('a startup listing\'s history and revert', () => {
+describe("a startup listing's history and revert", () => {
   test('an admin edit and a hand commit are listed with their fields; a revert restores the first version and the public list follows', async () => {
     const word = uniqueWord();
     const created = await admin('POST', '/api/v1/admin/startups', { name: `Quill ${word}`, category: 'saas', revenue: 10000 });
@@ -197,9 +204,16 @@ describe('a startup listing\'s history and revert', () => {
     await handCommit(`startups/${slug}.md`, (text) => text.replace('forSale: true', 'forSale: false'), 'Sold, by hand');
 
     const page = await history('startups', `id=${id}`);
-    expect(page.history.map((v) => [v.via, v.change])).toEqual([['git', 'updated'], ['admin', 'updated'], ['admin', 'created']]);
+    expect(page.history.map((v) => [v.via, v.change])).toEqual([
+      ['git', 'updated'],
+      ['admin', 'updated'],
+      ['admin', 'created'],
+    ]);
     expect(page.history[0]?.fields).toEqual([{ field: 'forSale', from: true, to: false }]);
-    expect(page.history[1]?.fields).toEqual([{ field: 'revenue', from: 10000, to: 20000 }, { field: 'country', to: 'FR' }]);
+    expect(page.history[1]?.fields).toEqual([
+      { field: 'revenue', from: 10000, to: 20000 },
+      { field: 'country', to: 'FR' },
+    ]);
 
     const current = await admin('GET', `/api/v1/admin/startups?id=${id}`);
     const result = await admin('POST', '/api/v1/admin/startups/revert', { id, commit: first }, { 'If-Match': current.headers.get('etag') as string });

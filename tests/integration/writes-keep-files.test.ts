@@ -73,7 +73,7 @@ describe('PUT /api/v1/deals on a hand-written file', () => {
     expect(await fileText('hand-written')).toBe(HAND_WRITTEN.replace('Hand Written Credits', 'Hand Written Cloud Credits'));
   });
 
-  test('`null` removes only that field\'s line', async () => {
+  test("`null` removes only that field's line", async () => {
     const before = await fileText('hand-written');
     const result = await admin('PUT', '/api/v1/deals', { slug: 'hand-written', expiryDate: null });
     expect(result.status, result.text).toBe(200);

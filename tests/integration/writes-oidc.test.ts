@@ -110,7 +110,7 @@ describe('refusals end on the login page without a session', () => {
     expect(jar.get('deals_session')).toBeUndefined();
   };
 
-  test('a verified e-mail with no account here; the log names it only by a hash (a stranger\'s address is not ours to keep)', async () => {
+  test("a verified e-mail with no account here; the log names it only by a hash (a stranger's address is not ours to keep)", async () => {
     const logged = site.server.lines.length;
     const { response, jar } = await signIn('stranger');
     expectRefused(response, jar, 'sso_no_account');

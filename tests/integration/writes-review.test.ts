@@ -265,7 +265,7 @@ describe('POST /api/v1/admin/submissions/approve', () => {
     expect((ok.body as { deal: Deal }).deal.category).toBe('accelerators');
   });
 
-  test('the site category the submitter chose (`site_category`) is the default deal category, before the one matching `category`; the admin\'s `category` still wins', async () => {
+  test("the site category the submitter chose (`site_category`) is the default deal category, before the one matching `category`; the admin's `category` still wins", async () => {
     // `saas` alone would give saas-discounts: the submitter's choice comes first, even in `other`.
     const chosen = await submitNew({ category: 'saas', site_category: 'cloud-credits' });
     expect((await recordFile(chosen.id)).site_category).toBe('cloud-credits');
@@ -377,7 +377,12 @@ describe('POST /api/v1/admin/submissions/approve with an edited deal', () => {
 
   test('a bad edited field is 400 naming it; nothing is committed and the submission stays pending', async () => {
     const { id } = await submitNew();
-    for (const [patch, field] of [[{ applicationUrl: 'not a url' }, 'applicationUrl'], [{ status: 'open' }, 'status'], [{ title: '' }, 'title'], [{ colour: 'red' }, 'colour']] as const) {
+    for (const [patch, field] of [
+      [{ applicationUrl: 'not a url' }, 'applicationUrl'],
+      [{ status: 'open' }, 'status'],
+      [{ title: '' }, 'title'],
+      [{ colour: 'red' }, 'colour'],
+    ] as const) {
       const before = repoState(env.repo);
       const result = await admin('POST', '/api/v1/admin/submissions/approve', { id, deal: await edited(id, patch) });
       expect(expectError(result, 400, 'validation_error').error).toContain(field);
@@ -438,10 +443,7 @@ describe('concurrent reviews of one submission', () => {
   test('two concurrent approvals: exactly one 200, the other 400 conflict, one commit', async () => {
     const { id } = await submitNew();
     const before = repoState(env.repo);
-    const results = await Promise.all([
-      admin('POST', '/api/v1/admin/submissions/approve', { id, status: 'active' }),
-      admin('POST', '/api/v1/admin/submissions/approve', { id, status: 'active' }),
-    ]);
+    const results = await Promise.all([admin('POST', '/api/v1/admin/submissions/approve', { id, status: 'active' }), admin('POST', '/api/v1/admin/submissions/approve', { id, status: 'active' })]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
     expect(commitCount(env.repo)).toBe(before.count + 1);
   });

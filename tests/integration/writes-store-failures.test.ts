@@ -15,20 +15,7 @@ import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Deal } from '../../src/schemas/deal.ts';
-import {
-  ADMIN,
-  call,
-  expectError,
-  expectUnchanged,
-  git,
-  login,
-  repoState,
-  startWriteServer,
-  takeErrors,
-  uniqueWord,
-  type JsonResult,
-  type WriteServer,
-} from '../helpers/writes-harness.ts';
+import { ADMIN, call, expectError, expectUnchanged, git, login, repoState, startWriteServer, takeErrors, uniqueWord, type JsonResult, type WriteServer } from '../helpers/writes-harness.ts';
 
 let env: WriteServer;
 let cookie: string;
@@ -175,7 +162,9 @@ describe('admin deal writes on a broken store', () => {
     test(`${breakage.name}: POST, PUT, rename and DELETE are 503, leave no trace, and the served catalog is unchanged`, async () => {
       const word = uniqueWord();
       const slug = `broken-${word}`;
-      await expectRefusedCleanly(breakage, () => admin('POST', '/api/v1/deals', { slug, title: `Broken ${word}`, provider: 'Broken', category: 'cloud-credits', applicationUrl: 'https://broken.example' }));
+      await expectRefusedCleanly(breakage, () =>
+        admin('POST', '/api/v1/deals', { slug, title: `Broken ${word}`, provider: 'Broken', category: 'cloud-credits', applicationUrl: 'https://broken.example' }),
+      );
       expect(await readDeal(slug)).toBeUndefined();
 
       const aws = await readDeal('aws-activate');

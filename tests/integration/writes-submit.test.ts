@@ -14,19 +14,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 import { ErrorBodySchema, expectDealList } from '../helpers/api-schemas.ts';
-import {
-  call,
-  callFrom,
-  expectError,
-  expectUnchanged,
-  git,
-  PROJECT_ROOT,
-  repoState,
-  uniqueWord,
-  useWriteServer,
-  type JsonResult,
-  type WriteServer,
-} from '../helpers/writes-harness.ts';
+import { call, callFrom, expectError, expectUnchanged, git, PROJECT_ROOT, repoState, uniqueWord, useWriteServer, type JsonResult, type WriteServer } from '../helpers/writes-harness.ts';
 
 let env: WriteServer;
 
@@ -187,7 +175,7 @@ describe('accepted submissions', () => {
     expect(submissionFiles()).toEqual(files);
   });
 
-  test('fields a submitter may not set (status, id, submittedAt) are ignored: accepted, and the stored record is the server\'s own', async () => {
+  test("fields a submitter may not set (status, id, submittedAt) are ignored: accepted, and the stored record is the server's own", async () => {
     const word = uniqueWord();
     const result = await submit({ ...validSubmission(word), status: 'approved', id: 'sub-0000000000000000', submittedAt: '2000-01-01T00:00:00.000Z', dealId: 'd-aws00001' });
     const id = expectAccepted(result);
@@ -266,7 +254,11 @@ describe('a form post is answered exactly as the equivalent JSON post (issue 14,
   async function expectSameAnswer(form: Fields, json: Record<string, unknown>, encoding: 'urlencoded' | 'multipart' = 'urlencoded'): Promise<JsonResult> {
     const fields = formFields(form);
     const encoded = await formBody(fields, encoding);
-    const asForm = await callFrom(freshAddress(), env.url, 'POST', '/api/v1/submit-deal', { rawBody: encoded.body, origin: null, headers: { 'Content-Type': encoded.type, Accept: 'application/json' } });
+    const asForm = await callFrom(freshAddress(), env.url, 'POST', '/api/v1/submit-deal', {
+      rawBody: encoded.body,
+      origin: null,
+      headers: { 'Content-Type': encoded.type, Accept: 'application/json' },
+    });
     const asJson = await submit({ ...fields, ...json, redemption_link: `https://acme.example/startups/${uniqueWord()}` });
     expect(asForm.status, asForm.text).toBe(asJson.status);
     if (asJson.status === 201) {
@@ -353,7 +345,11 @@ describe('a form post is answered exactly as the equivalent JSON post (issue 14,
     for (const [name, value] of Object.entries(formFields({}))) form.append(name, value);
     form.append('logo_url', new Blob(['\x89PNG']), 'logo.png');
     const encoded = new Request('http://localhost/', { method: 'POST', body: form });
-    const withFile = await callFrom(freshAddress(), env.url, 'POST', '/api/v1/submit-deal', { rawBody: await encoded.text(), origin: null, headers: { 'Content-Type': encoded.headers.get('content-type') ?? '' } });
+    const withFile = await callFrom(freshAddress(), env.url, 'POST', '/api/v1/submit-deal', {
+      rawBody: await encoded.text(),
+      origin: null,
+      headers: { 'Content-Type': encoded.headers.get('content-type') ?? '' },
+    });
     expectError(withFile, 400, 'bad_request');
     const garbled = await callFrom(freshAddress(), env.url, 'POST', '/api/v1/submit-deal', { rawBody: 'not multipart', origin: null, headers: { 'Content-Type': 'multipart/form-data; boundary=x' } });
     expectError(garbled, 400, 'bad_request');
@@ -410,7 +406,11 @@ describe('site_category: the deal category of this site (additive, issue 15)', (
 
   test('in a form post to the API too', async () => {
     const fields = { ...(validSubmission() as Record<string, string>), site_category: 'accelerators' };
-    const answer = await callFrom(freshAddress(), env.url, 'POST', '/api/v1/submit-deal', { rawBody: new URLSearchParams(fields).toString(), origin: null, headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' } });
+    const answer = await callFrom(freshAddress(), env.url, 'POST', '/api/v1/submit-deal', {
+      rawBody: new URLSearchParams(fields).toString(),
+      origin: null,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+    });
     expect(storedRecord(expectAccepted(answer)).site_category).toBe('accelerators');
   });
 });
@@ -423,7 +423,7 @@ describe('every problem at once: `fields` with ?errors=all (additive, issue 15)'
   });
   const submitListed = (body: unknown, from = '127.0.1.3'): Promise<JsonResult> => callFrom(from, env.url, 'POST', '/api/v1/submit-deal?errors=all', { body, origin: null });
 
-  test('every problem, one per field; `error` and `hint` as without the parameter, which answers SPEC\'s error object alone', async () => {
+  test("every problem, one per field; `error` and `hint` as without the parameter, which answers SPEC's error object alone", async () => {
     const body = { ...validSubmission(), company_name: 'A', benefit_description: 'x'.repeat(2001), category: 'food', submitter_email: 'nobody', site_category: 'crypto' };
     const files = submissionFiles();
     const listed = await submitListed(body);
@@ -461,7 +461,7 @@ describe('every problem at once: `fields` with ?errors=all (additive, issue 15)'
     for (const { field, message } of answer.fields) expect(message).toBe(`${field} is required`);
   });
 
-  test('a body that is no object has no field to list: SPEC\'s error object alone', async () => {
+  test("a body that is no object has no field to list: SPEC's error object alone", async () => {
     const answer = expectError(await submitListed(['a list']), 400, 'validation_error');
     expect(answer.error).toBe('body must be of type object');
   });

@@ -129,37 +129,174 @@ const DOCUMENTS = [
   '/.well-known/jwks.json',
 ];
 const PAGES = [
-  '/', '/deals/', '/deals/⟦SLUG⟧/', '/deals/⟦SLUG⟧', '/deals/search', '/deals/search/', '/programs/', '/startups/', '/startups/formbird/',
-  '/startups/search', '/submit/', '/submit/thanks/', '/about/', '/categories/cloud-credits/', '/categories/nope/', '/login', '/login/',
-  '/admin/', '/admin/submissions/', '/admin/deal/', '/favicon.svg', '/index.md', '/deals/index.md', '/404.html', '/404', '/_astro/missing.js',
+  '/',
+  '/deals/',
+  '/deals/⟦SLUG⟧/',
+  '/deals/⟦SLUG⟧',
+  '/deals/search',
+  '/deals/search/',
+  '/programs/',
+  '/startups/',
+  '/startups/formbird/',
+  '/startups/search',
+  '/submit/',
+  '/submit/thanks/',
+  '/about/',
+  '/categories/cloud-credits/',
+  '/categories/nope/',
+  '/login',
+  '/login/',
+  '/admin/',
+  '/admin/submissions/',
+  '/admin/deal/',
+  '/favicon.svg',
+  '/index.md',
+  '/deals/index.md',
+  '/404.html',
+  '/404',
+  '/_astro/missing.js',
 ];
 const ODD_PATHS = [
-  '/api', '/api/', '/api/v1', '/api/v1/', '/api/v2/deals', '/api/v0/deals', '/API/v1/deals', '/api/V1/deals', '/api/v1/DEALS', '//api/v1/deals',
-  '/api/v1//deals', '/api//deals', '/api/v1/deals/', '/api/deals/', '/api/v1/deals/x', '/api/v1/./deals', '/api/v1/deals/.', '/api/v1/../v1/deals',
-  '/api/v1/%2e%2e/deals', '/api/v1/%2E%2E/%2E%2E/package.json', '/api/%2e%2e/%2e%2e/etc/passwd', '/%2e%2e/%2e%2e/%2e%2e/etc/passwd',
-  '/..%2f..%2f..%2fetc%2fpasswd', '/..%252f..%252fetc%252fpasswd', '/%c0%ae%c0%ae/%c0%ae%c0%ae/etc/passwd', '/%c0%af', '/%e0%80%ae%e0%80%ae/',
-  '/api/v1/deals%00', '/api/v1/deals%00.json', '/llms.txt%00', '/%00', '/api/v1/%ff', '/deals/%ff%fe/', '/deals/%E0%A4%A/', '/api/v1/deals%2F',
-  '/api/v1%2Fdeals', '/api/v1/deals;x=1', '/api/v1/deals%3Fslug=x', '/api/v1/deals%23x', '/llms.txt/', '/llms.txt.', '/LLMS.TXT', '/robots.txt/..',
-  '/.well-known/', '/.well-known/../package.json', '/.well-known/%2e%2e/package.json', '/.well-known/security.txt', '/.git/config', '/.env',
-  '/.data/users.json', '/package.json', '/node_modules/.package-lock.json', '/_astro/../../package.json', '/_internal/metrics', '/_internal/metrics/',
-  '/server/entry.mjs', '/client/index.html', '/a'.repeat(400), `/${'%2e%2e/'.repeat(50)}etc/passwd`, '/%', '/%%', '/%2', '/~', '/*', '/index.html',
+  '/api',
+  '/api/',
+  '/api/v1',
+  '/api/v1/',
+  '/api/v2/deals',
+  '/api/v0/deals',
+  '/API/v1/deals',
+  '/api/V1/deals',
+  '/api/v1/DEALS',
+  '//api/v1/deals',
+  '/api/v1//deals',
+  '/api//deals',
+  '/api/v1/deals/',
+  '/api/deals/',
+  '/api/v1/deals/x',
+  '/api/v1/./deals',
+  '/api/v1/deals/.',
+  '/api/v1/../v1/deals',
+  '/api/v1/%2e%2e/deals',
+  '/api/v1/%2E%2E/%2E%2E/package.json',
+  '/api/%2e%2e/%2e%2e/etc/passwd',
+  '/%2e%2e/%2e%2e/%2e%2e/etc/passwd',
+  '/..%2f..%2f..%2fetc%2fpasswd',
+  '/..%252f..%252fetc%252fpasswd',
+  '/%c0%ae%c0%ae/%c0%ae%c0%ae/etc/passwd',
+  '/%c0%af',
+  '/%e0%80%ae%e0%80%ae/',
+  '/api/v1/deals%00',
+  '/api/v1/deals%00.json',
+  '/llms.txt%00',
+  '/%00',
+  '/api/v1/%ff',
+  '/deals/%ff%fe/',
+  '/deals/%E0%A4%A/',
+  '/api/v1/deals%2F',
+  '/api/v1%2Fdeals',
+  '/api/v1/deals;x=1',
+  '/api/v1/deals%3Fslug=x',
+  '/api/v1/deals%23x',
+  '/llms.txt/',
+  '/llms.txt.',
+  '/LLMS.TXT',
+  '/robots.txt/..',
+  '/.well-known/',
+  '/.well-known/../package.json',
+  '/.well-known/%2e%2e/package.json',
+  '/.well-known/security.txt',
+  '/.git/config',
+  '/.env',
+  '/.data/users.json',
+  '/package.json',
+  '/node_modules/.package-lock.json',
+  '/_astro/../../package.json',
+  '/_internal/metrics',
+  '/_internal/metrics/',
+  '/server/entry.mjs',
+  '/client/index.html',
+  '/a'.repeat(400),
+  `/${'%2e%2e/'.repeat(50)}etc/passwd`,
+  '/%',
+  '/%%',
+  '/%2',
+  '/~',
+  '/*',
+  '/index.html',
 ];
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND'];
 const ODD_METHODS = http.METHODS.filter((m) => m !== 'CONNECT' && !METHODS.includes(m));
 const ALL_PARAMS = [
-  'search', 'category', 'status', 'slug', 'id', 'ids', 'featured', 'recommended', 'limit', 'scope', 'minRevenue', 'maxRevenue', 'country', 'source',
-  'forSale', 'q', 'error', 'field', 'page', 'code', 'state',
+  'search',
+  'category',
+  'status',
+  'slug',
+  'id',
+  'ids',
+  'featured',
+  'recommended',
+  'limit',
+  'scope',
+  'minRevenue',
+  'maxRevenue',
+  'country',
+  'source',
+  'forSale',
+  'q',
+  'error',
+  'field',
+  'page',
+  'code',
+  'state',
 ];
 const MEANINGFUL = [
-  'true', 'false', 'all', 'active', 'expired', 'coming-soon', 'limited', 'deals', 'programs', 'pending', 'approved', 'rejected', 'cloud-credits',
-  'saas-discounts', 'accelerators', 'saas', 'ecommerce', 'acquire', 'direct', 'US', 'gb', 'aws', 'cloud credits', 'cr', 'the', 'Zürich', '0', '1',
-  '5', '5000', '5001', '-1', '184000', '1.5', '1e3', '0x10', ' 7', '', '⟦SLUG⟧', '⟦ID⟧', '⟦SUB⟧', '⟦CREATED⟧',
+  'true',
+  'false',
+  'all',
+  'active',
+  'expired',
+  'coming-soon',
+  'limited',
+  'deals',
+  'programs',
+  'pending',
+  'approved',
+  'rejected',
+  'cloud-credits',
+  'saas-discounts',
+  'accelerators',
+  'saas',
+  'ecommerce',
+  'acquire',
+  'direct',
+  'US',
+  'gb',
+  'aws',
+  'cloud credits',
+  'cr',
+  'the',
+  'Zürich',
+  '0',
+  '1',
+  '5',
+  '5000',
+  '5001',
+  '-1',
+  '184000',
+  '1.5',
+  '1e3',
+  '0x10',
+  ' 7',
+  '',
+  '⟦SLUG⟧',
+  '⟦ID⟧',
+  '⟦SUB⟧',
+  '⟦CREATED⟧',
 ];
 const LUNR_SYNTAX = ['aws:', 'title:aws', 'foo^', 'cloud^10', '~2', 'aws~1', '+aws', '-aws', 'aw*', '*', '*aws*', ':', '^', '~', '"', '\\', '(aws)'];
 const PERCENT = ['%', '%2', '%ZZ', '%00', '%FF', '%C3', '%E0%A4%A', '%C3%BC', '%25', '%2B', '%26', '%3D', '%F0%9F%98%80', '%ED%A0%80', '%C0%AE'];
 
 /** Text node:http puts in a request target as it is (no space, no control, nothing above U+00FF). */
-const rawTargetText = fc.string({ unit: fc.constantFrom(...Array.from("abcAZ09-_.~!$&'()*+,;=:@/?#%^[]{}|<>\"`")), maxLength: 30 });
+const rawTargetText = fc.string({ unit: fc.constantFrom(...Array.from('abcAZ09-_.~!$&\'()*+,;=:@/?#%^[]{}|<>"`')), maxLength: 30 });
 /** Text only a raw socket can send in a target: spaces, tabs, raw UTF-8. */
 const socketOnlyText = fc.string({ unit: fc.constantFrom(...Array.from('a é東😀\t\u007f')), minLength: 1, maxLength: 12 });
 
@@ -198,14 +335,14 @@ const query = fc.oneof(
   },
 );
 
-type Body =
-  | { text: string }
-  | { bytes: number[] }
-  | { deep: number; wrap: 'array' | 'object'; in: 'deal' | 'put' | 'bare' | 'submission' | 'mcp' | 'login' }
-  | { huge: true };
+type Body = { text: string } | { bytes: number[] } | { deep: number; wrap: 'array' | 'object'; in: 'deal' | 'put' | 'bare' | 'submission' | 'mcp' | 'login' } | { huge: true };
 
 const anyJson = fc.jsonValue({ maxDepth: 3 });
-const someText = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }).map((s) => s.toWellFormed()));
+const someText = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 40 }).map((s) => s.toWellFormed()),
+);
 const json = (value: unknown): Body => ({ text: JSON.stringify(value) });
 
 /** Bytes that are not UTF-8: lone continuation bytes, overlong forms, surrogates, 0xFF. */
@@ -216,10 +353,33 @@ const invalidUtf8Json = fc
 
 const genericBody: fc.Arbitrary<Body> = fc.oneof(
   {
-    arbitrary: fc.constantFrom(
-      '', ' ', '{', '}', '{"a":', '[1,2', 'nul', 'null', 'true', '[]', '{}', '"s"', '1e999', '-0', '{"a":1}garbage', '\uFEFF{}', '{"a":1,"a":2}',
-      '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"role":"admin"}}}', '\u0000', '{"a":"\\ud800"}', '{"a":"\\u0000"}', '[{"deals":[]}]',
-    ).map((text): Body => ({ text })),
+    arbitrary: fc
+      .constantFrom(
+        '',
+        ' ',
+        '{',
+        '}',
+        '{"a":',
+        '[1,2',
+        'nul',
+        'null',
+        'true',
+        '[]',
+        '{}',
+        '"s"',
+        '1e999',
+        '-0',
+        '{"a":1}garbage',
+        '\uFEFF{}',
+        '{"a":1,"a":2}',
+        '{"__proto__":{"admin":true}}',
+        '{"constructor":{"prototype":{"role":"admin"}}}',
+        '\u0000',
+        '{"a":"\\ud800"}',
+        '{"a":"\\u0000"}',
+        '[{"deals":[]}]',
+      )
+      .map((text): Body => ({ text })),
     weight: 5,
   },
   { arbitrary: anyJson.map(json), weight: 3 },
@@ -248,12 +408,35 @@ const validDealExtras = fc.record(
   },
   { requiredKeys: [] },
 );
-const badValue = fc.oneof(
-  fc.constantFrom<unknown>(null, '', 0, -1, 1e308, true, [], {}, 'javascript:alert(1)', 'not a url', '2026-13-45', 'Bad Slug!', 'x'.repeat(5000), '⟦SLUG⟧'),
-  anyJson,
-  someText,
-);
-const DEAL_FIELDS = ['title', 'provider', 'category', 'applicationUrl', 'status', 'featured', 'recommended', 'verified', 'tags', 'eligibility', 'requirements', 'difficulty', 'expiryDate', 'lastUpdated', 'slug', 'id', 'providerWebsite', 'logoUrl', 'value', 'savings', 'subcategory', 'description', 'shortDescription', 'timeToApply', 'zzz', '__proto__'];
+const badValue = fc.oneof(fc.constantFrom<unknown>(null, '', 0, -1, 1e308, true, [], {}, 'javascript:alert(1)', 'not a url', '2026-13-45', 'Bad Slug!', 'x'.repeat(5000), '⟦SLUG⟧'), anyJson, someText);
+const DEAL_FIELDS = [
+  'title',
+  'provider',
+  'category',
+  'applicationUrl',
+  'status',
+  'featured',
+  'recommended',
+  'verified',
+  'tags',
+  'eligibility',
+  'requirements',
+  'difficulty',
+  'expiryDate',
+  'lastUpdated',
+  'slug',
+  'id',
+  'providerWebsite',
+  'logoUrl',
+  'value',
+  'savings',
+  'subcategory',
+  'description',
+  'shortDescription',
+  'timeToApply',
+  'zzz',
+  '__proto__',
+];
 const minimalDeal = { title: 'Fuzz ⟦WORD⟧ credits', provider: 'Fuzz Cloud', category: 'cloud-credits', applicationUrl: 'https://fuzz.example/apply' };
 const dealInput = fc.oneof(
   { arbitrary: fc.constant<Record<string, unknown>>(minimalDeal), weight: 3 },
@@ -276,7 +459,10 @@ const dealsBody: fc.Arbitrary<Body> = fc.oneof(
 const putBody: fc.Arbitrary<Body> = fc.oneof(
   {
     arbitrary: fc
-      .tuple(fc.constantFrom<Record<string, unknown>>({ slug: '⟦SLUG⟧' }, { id: '⟦ID⟧' }, { id: '⟦ID⟧', slug: 'fuzz-⟦WORD⟧-renamed' }, { slug: 'no-such-deal' }, { id: 5 }, { slug: '' }, {}), fc.dictionary(fc.constantFrom(...DEAL_FIELDS.filter((f) => f !== 'slug' && f !== 'id')), fc.oneof(badValue, fc.constantFrom<unknown>('Fuzz renamed', 'active', true, ['x'])), { maxKeys: 3 }))
+      .tuple(
+        fc.constantFrom<Record<string, unknown>>({ slug: '⟦SLUG⟧' }, { id: '⟦ID⟧' }, { id: '⟦ID⟧', slug: 'fuzz-⟦WORD⟧-renamed' }, { slug: 'no-such-deal' }, { id: 5 }, { slug: '' }, {}),
+        fc.dictionary(fc.constantFrom(...DEAL_FIELDS.filter((f) => f !== 'slug' && f !== 'id')), fc.oneof(badValue, fc.constantFrom<unknown>('Fuzz renamed', 'active', true, ['x'])), { maxKeys: 3 }),
+      )
       .map(([who, changes]) => json({ ...changes, ...who })),
     weight: 8,
   },
@@ -295,7 +481,9 @@ const SUBMISSION_FIELDS = [...Object.keys(validSubmission), 'redemption_method',
 const submissionBody: fc.Arbitrary<Body> = fc.oneof(
   { arbitrary: fc.constant(json(validSubmission)), weight: 3 },
   {
-    arbitrary: fc.dictionary(fc.constantFrom(...SUBMISSION_FIELDS), fc.oneof(badValue, fc.constantFrom<unknown>('code', 'link', 'other', 'a@b.co', 'not-an-email', false)), { minKeys: 1, maxKeys: 3 }).map((bad) => json({ ...validSubmission, ...bad })),
+    arbitrary: fc
+      .dictionary(fc.constantFrom(...SUBMISSION_FIELDS), fc.oneof(badValue, fc.constantFrom<unknown>('code', 'link', 'other', 'a@b.co', 'not-an-email', false)), { minKeys: 1, maxKeys: 3 })
+      .map((bad) => json({ ...validSubmission, ...bad })),
     weight: 4,
   },
   { arbitrary: fc.constant<Body>({ text: new URLSearchParams({ ...validSubmission, is_exclusive: 'on' }).toString() }), weight: 1 },
@@ -305,7 +493,13 @@ const submissionBody: fc.Arbitrary<Body> = fc.oneof(
 const loginBody: fc.Arbitrary<Body> = fc.oneof(
   {
     arbitrary: fc
-      .record({ email: fc.oneof(fc.constantFrom<unknown>(ADMIN.email, MEMBER.email, 'ghost@example.com', 'ADA@EXAMPLE.COM', ''), badValue), password: fc.oneof(fc.constantFrom<unknown>('wrong-password', ADMIN.password, ''), badValue) }, { requiredKeys: [] })
+      .record(
+        {
+          email: fc.oneof(fc.constantFrom<unknown>(ADMIN.email, MEMBER.email, 'ghost@example.com', 'ADA@EXAMPLE.COM', ''), badValue),
+          password: fc.oneof(fc.constantFrom<unknown>('wrong-password', ADMIN.password, ''), badValue),
+        },
+        { requiredKeys: [] },
+      )
       .map(json),
     weight: 6,
   },
@@ -332,24 +526,69 @@ const approveBody: fc.Arbitrary<Body> = fc.oneof(
   { arbitrary: genericBody, weight: 2 },
 );
 const rejectBody: fc.Arbitrary<Body> = fc.oneof(
-  { arbitrary: fc.record({ id: fc.oneof(fc.constantFrom<unknown>('⟦SUB⟧', 'sub-nonexistent'), badValue), reason: fc.oneof(fc.constantFrom<unknown>('Spam.', '', '   ', 'x'.repeat(3000)), badValue) }, { requiredKeys: [] }).map(json), weight: 6 },
+  {
+    arbitrary: fc
+      .record(
+        { id: fc.oneof(fc.constantFrom<unknown>('⟦SUB⟧', 'sub-nonexistent'), badValue), reason: fc.oneof(fc.constantFrom<unknown>('Spam.', '', '   ', 'x'.repeat(3000)), badValue) },
+        { requiredKeys: [] },
+      )
+      .map(json),
+    weight: 6,
+  },
   { arbitrary: genericBody, weight: 2 },
 );
 const mcpMessage = fc.oneof(
-  fc.record({ jsonrpc: fc.constant('2.0'), id: fc.nat(), method: fc.constant('initialize'), params: fc.record({ protocolVersion: fc.constantFrom('2025-06-18', '2025-11-25', '2024-11-05', '1999-01-01', ''), capabilities: fc.constant({}), clientInfo: fc.constant({ name: 'fuzz', version: '1.0.0' }) }) }),
-  fc.record({ jsonrpc: fc.constant('2.0'), id: fc.oneof(fc.nat(), fc.string({ maxLength: 8 })), method: fc.constantFrom('tools/list', 'resources/list', 'prompts/list', 'ping', 'resources/templates/list', 'completion/complete', 'logging/setLevel', 'nope/nope') }),
+  fc.record({
+    jsonrpc: fc.constant('2.0'),
+    id: fc.nat(),
+    method: fc.constant('initialize'),
+    params: fc.record({
+      protocolVersion: fc.constantFrom('2025-06-18', '2025-11-25', '2024-11-05', '1999-01-01', ''),
+      capabilities: fc.constant({}),
+      clientInfo: fc.constant({ name: 'fuzz', version: '1.0.0' }),
+    }),
+  }),
+  fc.record({
+    jsonrpc: fc.constant('2.0'),
+    id: fc.oneof(fc.nat(), fc.string({ maxLength: 8 })),
+    method: fc.constantFrom('tools/list', 'resources/list', 'prompts/list', 'ping', 'resources/templates/list', 'completion/complete', 'logging/setLevel', 'nope/nope'),
+  }),
   fc.record({
     jsonrpc: fc.constant('2.0'),
     id: fc.nat(),
     method: fc.constant('tools/call'),
     params: fc.record({
       name: fc.constantFrom('search_deals', 'get_site_info', 'list_categories', 'no_such_tool', ''),
-      arguments: fc.oneof(fc.record({ query: fc.oneof(someText, badValue), limit: fc.oneof(fc.integer({ min: -5, max: 100 }), badValue), category: fc.oneof(fc.constantFrom('cloud-credits', 'nope'), badValue), status: fc.oneof(fc.constantFrom('all', 'active'), badValue), scope: fc.oneof(fc.constantFrom('all', 'programs'), badValue), featured: fc.oneof(fc.boolean(), badValue) }, { requiredKeys: [] }), badValue),
+      arguments: fc.oneof(
+        fc.record(
+          {
+            query: fc.oneof(someText, badValue),
+            limit: fc.oneof(fc.integer({ min: -5, max: 100 }), badValue),
+            category: fc.oneof(fc.constantFrom('cloud-credits', 'nope'), badValue),
+            status: fc.oneof(fc.constantFrom('all', 'active'), badValue),
+            scope: fc.oneof(fc.constantFrom('all', 'programs'), badValue),
+            featured: fc.oneof(fc.boolean(), badValue),
+          },
+          { requiredKeys: [] },
+        ),
+        badValue,
+      ),
     }),
   }),
-  fc.record({ jsonrpc: fc.constant('2.0'), id: fc.nat(), method: fc.constant('resources/read'), params: fc.record({ uri: fc.oneof(fc.constantFrom('llms.txt', '/llms.txt', '⟦ORIGIN⟧/llms.txt', '⟦ORIGIN⟧/llms-full.txt', '⟦ORIGIN⟧/sitemap.xml', 'file:///etc/passwd'), someText) }) }),
+  fc.record({
+    jsonrpc: fc.constant('2.0'),
+    id: fc.nat(),
+    method: fc.constant('resources/read'),
+    params: fc.record({ uri: fc.oneof(fc.constantFrom('llms.txt', '/llms.txt', '⟦ORIGIN⟧/llms.txt', '⟦ORIGIN⟧/llms-full.txt', '⟦ORIGIN⟧/sitemap.xml', 'file:///etc/passwd'), someText) }),
+  }),
   fc.record({ jsonrpc: fc.constant('2.0'), method: fc.constantFrom('notifications/initialized', 'notifications/cancelled') }),
-  fc.constantFrom<unknown>({ jsonrpc: '1.0', id: 1, method: 'ping' }, { id: 1 }, { jsonrpc: '2.0', id: null, method: 'ping' }, { jsonrpc: '2.0', id: 1, result: {} }, { jsonrpc: '2.0', id: 1, method: 5 }),
+  fc.constantFrom<unknown>(
+    { jsonrpc: '1.0', id: 1, method: 'ping' },
+    { id: 1 },
+    { jsonrpc: '2.0', id: null, method: 'ping' },
+    { jsonrpc: '2.0', id: 1, result: {} },
+    { jsonrpc: '2.0', id: 1, method: 5 },
+  ),
 );
 const mcpBody: fc.Arbitrary<Body> = fc.oneof(
   { arbitrary: mcpMessage.map(json), weight: 8 },
@@ -360,22 +599,41 @@ const mcpBody: fc.Arbitrary<Body> = fc.oneof(
 
 function bodyFor(route: string | undefined, method: string): fc.Arbitrary<Body | undefined> {
   const own =
-    route === '/deals' ? (method === 'PUT' || method === 'PATCH' ? putBody : dealsBody)
-    : route === '/submit-deal' ? submissionBody
-    : route === '/auth/login' ? loginBody
-    : route === '/admin/submissions/approve' ? approveBody
-    : route === '/admin/submissions/reject' ? rejectBody
-    : route === '/mcp' ? mcpBody
-    : genericBody;
+    route === '/deals'
+      ? method === 'PUT' || method === 'PATCH'
+        ? putBody
+        : dealsBody
+      : route === '/submit-deal'
+        ? submissionBody
+        : route === '/auth/login'
+          ? loginBody
+          : route === '/admin/submissions/approve'
+            ? approveBody
+            : route === '/admin/submissions/reject'
+              ? rejectBody
+              : route === '/mcp'
+                ? mcpBody
+                : genericBody;
   // Methods that carry a body get one most of the time; the others now and then.
   return present(own, ['GET', 'HEAD', 'OPTIONS', 'DELETE'].includes(method) ? 15 : 88);
 }
 
 type CookieChoice = 'none' | 'admin' | 'member' | `forged${number}` | `garbage:${string}`;
 const GARBAGE_COOKIES = [
-  'deals_session=', 'deals_session', 'deals_session=a.b.c', 'deals_session=.', 'deals_session=%ZZ', '=;=;;', 'a=b; deals_session; c',
-  `deals_session=${'A'.repeat(6000)}.${'B'.repeat(40)}`, 'deals_session=eyJleHAiOjk5OTk5OTk5OTl9.', 'deals_session=bnVsbA.bnVsbA', 'oidc_flow=x; deals_session=y',
-  'deals_session=\u00ff\u00fe', 'deals_session=⟦ADMINVALUE⟧x', 'deals_session=x; deals_session=⟦ADMINVALUE⟧',
+  'deals_session=',
+  'deals_session',
+  'deals_session=a.b.c',
+  'deals_session=.',
+  'deals_session=%ZZ',
+  '=;=;;',
+  'a=b; deals_session; c',
+  `deals_session=${'A'.repeat(6000)}.${'B'.repeat(40)}`,
+  'deals_session=eyJleHAiOjk5OTk5OTk5OTl9.',
+  'deals_session=bnVsbA.bnVsbA',
+  'oidc_flow=x; deals_session=y',
+  'deals_session=\u00ff\u00fe',
+  'deals_session=⟦ADMINVALUE⟧x',
+  'deals_session=x; deals_session=⟦ADMINVALUE⟧',
 ];
 const cookieChoice: fc.Arbitrary<CookieChoice> = fc.oneof(
   { arbitrary: fc.constant<CookieChoice>('none'), weight: 25 },
@@ -397,17 +655,90 @@ const headerGarbage = fc.oneof(
 );
 const headers = (route: string | undefined, method: string) =>
   fc.record({
-    accept: present(fc.oneof(fc.constantFrom('application/json', 'text/markdown', 'text/markdown, text/html;q=0.9', 'text/html', 'text/html, text/markdown;q=1', 'text/x-markdown', '*/*', 'text/markdown;q=0', 'application/json, text/event-stream', 'text/event-stream', 'text/html,application/xhtml+xml,*/*;q=0.8'), headerGarbage), route === '/mcp' ? 90 : 40),
-    acceptEncoding: present(fc.oneof(fc.constantFrom('br', 'gzip', 'gzip, br', 'gzip, deflate, br, zstd', 'br;q=0, gzip;q=1', 'gzip;q=0, br;q=0.1', '*', '*;q=0', 'identity', 'identity;q=0', 'br;q=abc', 'gzip;q=1e999', 'br;q=-1', 'deflate', 'zstd', 'x-gzip'), headerGarbage), 50),
+    accept: present(
+      fc.oneof(
+        fc.constantFrom(
+          'application/json',
+          'text/markdown',
+          'text/markdown, text/html;q=0.9',
+          'text/html',
+          'text/html, text/markdown;q=1',
+          'text/x-markdown',
+          '*/*',
+          'text/markdown;q=0',
+          'application/json, text/event-stream',
+          'text/event-stream',
+          'text/html,application/xhtml+xml,*/*;q=0.8',
+        ),
+        headerGarbage,
+      ),
+      route === '/mcp' ? 90 : 40,
+    ),
+    acceptEncoding: present(
+      fc.oneof(
+        fc.constantFrom(
+          'br',
+          'gzip',
+          'gzip, br',
+          'gzip, deflate, br, zstd',
+          'br;q=0, gzip;q=1',
+          'gzip;q=0, br;q=0.1',
+          '*',
+          '*;q=0',
+          'identity',
+          'identity;q=0',
+          'br;q=abc',
+          'gzip;q=1e999',
+          'br;q=-1',
+          'deflate',
+          'zstd',
+          'x-gzip',
+        ),
+        headerGarbage,
+      ),
+      50,
+    ),
     contentType: present(
       fc.oneof(
         { arbitrary: fc.constantFrom('application/json', 'application/json; charset=utf-8'), weight: 10 },
-        { arbitrary: fc.constantFrom('application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x', 'application/merge-patch+json', 'application/JSON', 'application/json; charset=x-unknown', 'application/octet-stream', 'text/html'), weight: 4 },
+        {
+          arbitrary: fc.constantFrom(
+            'application/x-www-form-urlencoded',
+            'text/plain',
+            'multipart/form-data; boundary=x',
+            'application/merge-patch+json',
+            'application/JSON',
+            'application/json; charset=x-unknown',
+            'application/octet-stream',
+            'text/html',
+          ),
+          weight: 4,
+        },
         { arbitrary: headerGarbage, weight: 1 },
       ),
       ['GET', 'HEAD', 'OPTIONS'].includes(method) ? 20 : 85,
     ),
-    origin: present(fc.constantFrom('⟦ORIGIN⟧', '⟦ORIGIN⟧', '⟦ORIGIN⟧', '⟦ORIGIN⟧', '⟦ORIGIN⟧', '⟦ORIGIN⟧', '⟦ORIGIN⟧', '⟦ORIGIN⟧', 'https://evil.example', 'null', 'not a url', 'http://127.0.0.1', 'http://localhost:⟦PORT⟧', 'http://127.0.0.1:⟦PORT⟧.evil.example', 'file://', ''), 60),
+    origin: present(
+      fc.constantFrom(
+        '⟦ORIGIN⟧',
+        '⟦ORIGIN⟧',
+        '⟦ORIGIN⟧',
+        '⟦ORIGIN⟧',
+        '⟦ORIGIN⟧',
+        '⟦ORIGIN⟧',
+        '⟦ORIGIN⟧',
+        '⟦ORIGIN⟧',
+        'https://evil.example',
+        'null',
+        'not a url',
+        'http://127.0.0.1',
+        'http://localhost:⟦PORT⟧',
+        'http://127.0.0.1:⟦PORT⟧.evil.example',
+        'file://',
+        '',
+      ),
+      60,
+    ),
     secFetchSite: present(fc.constantFrom('same-origin', 'same-site', 'cross-site', 'none', 'garbage'), 10),
     cookie: cookieChoice,
     ifNoneMatch: present(fc.oneof(fc.constantFrom('*', '"x"', 'W/"x"', '"', 'garbage', '"a", W/"b", *', ',,,', '""'), headerGarbage), 10),
@@ -479,9 +810,22 @@ const methodFor = (own: readonly string[]) =>
   fc.oneof({ arbitrary: fc.constantFrom(...own), weight: 14 }, { arbitrary: fc.constantFrom(...METHODS), weight: 5 }, { arbitrary: fc.constantFrom(...ODD_METHODS), weight: 1 });
 
 /** Routes with more to them get more requests. */
-const ROUTE_WEIGHTS: Record<string, number> = { '/deals': 40, '/startups': 8, '/submit-deal': 8, '/mcp': 8, '/auth/login': 4, '/admin/submissions': 3, '/admin/submissions/approve': 5, '/admin/submissions/reject': 4 };
+const ROUTE_WEIGHTS: Record<string, number> = {
+  '/deals': 40,
+  '/startups': 8,
+  '/submit-deal': 8,
+  '/mcp': 8,
+  '/auth/login': 4,
+  '/admin/submissions': 3,
+  '/admin/submissions/approve': 5,
+  '/admin/submissions/reject': 4,
+};
 const apiRequest = fc
-  .tuple(fc.oneof(...API_PATHS.map((route) => ({ arbitrary: fc.constant(route), weight: ROUTE_WEIGHTS[route] ?? 2 }))), fc.constantFrom('/api/v1', '/api/v1', '/api/v1', '/api'), fc.constantFrom('', '', '', '', '', '/'))
+  .tuple(
+    fc.oneof(...API_PATHS.map((route) => ({ arbitrary: fc.constant(route), weight: ROUTE_WEIGHTS[route] ?? 2 }))),
+    fc.constantFrom('/api/v1', '/api/v1', '/api/v1', '/api'),
+    fc.constantFrom('', '', '', '', '', '/'),
+  )
   .chain(([route, prefix, slash]) => methodFor(ROUTE_METHODS.get(route) ?? ['GET']).chain((method) => requestTo(`${prefix}${route}${slash}`, route, method)));
 const documentRequest = fc.constantFrom(...DOCUMENTS).chain((path) => methodFor(['GET', 'HEAD', 'OPTIONS']).chain((method) => requestTo(path, undefined, method)));
 const pageRequest = fc.constantFrom(...PAGES).chain((path) => methodFor(['GET', 'HEAD']).chain((method) => requestTo(path, undefined, method)));
@@ -495,7 +839,18 @@ const oddRequest = fc
 /** Writes with the admin session (and submissions from many addresses), so the write paths commit often. */
 const writeRequest = fc
   .tuple(
-    fc.constantFrom<[string, string]>(['/deals', 'POST'], ['/deals', 'POST'], ['/deals', 'POST'], ['/deals', 'PUT'], ['/deals', 'PUT'], ['/deals', 'DELETE'], ['/admin/submissions/approve', 'POST'], ['/admin/submissions/reject', 'POST'], ['/submit-deal', 'POST'], ['/submit-deal', 'POST']),
+    fc.constantFrom<[string, string]>(
+      ['/deals', 'POST'],
+      ['/deals', 'POST'],
+      ['/deals', 'POST'],
+      ['/deals', 'PUT'],
+      ['/deals', 'PUT'],
+      ['/deals', 'DELETE'],
+      ['/admin/submissions/approve', 'POST'],
+      ['/admin/submissions/reject', 'POST'],
+      ['/submit-deal', 'POST'],
+      ['/submit-deal', 'POST'],
+    ),
     fc.constantFrom('/api/v1', '/api'),
     fc.integer({ min: 1, max: 250 }),
   )
@@ -504,7 +859,13 @@ const writeRequest = fc
       route === '/submit-deal' ? { ...spec, headers: { ...spec.headers, forwardedFor: `198.51.100.${address}` } } : { ...spec, headers: { ...spec.headers, cookie: 'admin' as CookieChoice } },
     ),
   );
-const anyRequest = fc.oneof({ arbitrary: apiRequest, weight: 58 }, { arbitrary: writeRequest, weight: 15 }, { arbitrary: documentRequest, weight: 9 }, { arbitrary: pageRequest, weight: 7 }, { arbitrary: oddRequest, weight: 11 });
+const anyRequest = fc.oneof(
+  { arbitrary: apiRequest, weight: 58 },
+  { arbitrary: writeRequest, weight: 15 },
+  { arbitrary: documentRequest, weight: 9 },
+  { arbitrary: pageRequest, weight: 7 },
+  { arbitrary: oddRequest, weight: 11 },
+);
 
 /** Every API route under both prefixes and every document, with each common method; then random requests. */
 function plan(): Spec[] {
@@ -573,7 +934,10 @@ function bodyBytes(body: Body, target: string, method: string, rand: () => numbe
     mcp: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_deals","arguments":{"query":@}}}',
     login: '{"email":@,"password":"x"}',
   };
-  return Buffer.from(resolve(around[body.in], rand).replace('@', () => deep), 'utf8');
+  return Buffer.from(
+    resolve(around[body.in], rand).replace('@', () => deep),
+    'utf8',
+  );
 }
 
 function prepare(index: number, spec: Spec): Sent {
@@ -637,15 +1001,14 @@ function sendHttp(sent: Sent): Promise<Outcome> {
     };
     let req: http.ClientRequest;
     try {
-      req = http.request(
-        { host: '127.0.0.1', port, method: sent.method, path: sent.target, headers: headers.flat(), setHost: false, agent: spec.transport === 'fresh' ? false : keepAlive },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => finish({ status: res.statusCode ?? 0, statuses: [res.statusCode ?? 0], headers: flatHeaders(res.headers), body: Buffer.concat(chunks) }));
-          res.on('error', (error) => finish({ status: res.statusCode ?? 0, statuses: [res.statusCode ?? 0], headers: flatHeaders(res.headers), body: Buffer.concat(chunks), error: `response: ${errorText(error)}` }));
-        },
-      );
+      req = http.request({ host: '127.0.0.1', port, method: sent.method, path: sent.target, headers: headers.flat(), setHost: false, agent: spec.transport === 'fresh' ? false : keepAlive }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => finish({ status: res.statusCode ?? 0, statuses: [res.statusCode ?? 0], headers: flatHeaders(res.headers), body: Buffer.concat(chunks) }));
+        res.on('error', (error) =>
+          finish({ status: res.statusCode ?? 0, statuses: [res.statusCode ?? 0], headers: flatHeaders(res.headers), body: Buffer.concat(chunks), error: `response: ${errorText(error)}` }),
+        );
+      });
     } catch (error) {
       finish({ status: 0, statuses: [], headers: {}, body: Buffer.alloc(0), error: `the test could not send it: ${errorText(error)}` });
       return;
@@ -753,7 +1116,8 @@ function parseRaw(received: Buffer, error: string | undefined): Outcome {
     bytes = bytes.subarray(skip);
   }
   const headEnd = text.indexOf('\r\n\r\n');
-  if (statuses.length === 0 || headEnd < 0) return { status: 0, statuses, headers: {}, body: Buffer.alloc(0), error: error ?? (bytes.length ? 'unparseable answer' : 'connection closed without an answer') };
+  if (statuses.length === 0 || headEnd < 0)
+    return { status: 0, statuses, headers: {}, body: Buffer.alloc(0), error: error ?? (bytes.length ? 'unparseable answer' : 'connection closed without an answer') };
   const headers: Record<string, string> = {};
   for (const line of text.slice(0, headEnd).split('\r\n').slice(1)) {
     const colon = line.indexOf(':');
@@ -785,7 +1149,11 @@ function dechunk(bytes: Buffer): Buffer {
 const LEAKS: { what: string; pattern: RegExp; inHtml: boolean }[] = [
   { what: 'a stack trace', pattern: /\n\s+at\s|\bat [\w$.<>[\] ]+ \([^()\s]*:\d+:\d+\)|\(node:[\w/]+:\d+:\d+\)/g, inHtml: true },
   { what: 'a file path', pattern: /\/work\/|\/tmp\/|node_modules|file:\/\/\/|\/home\/|\/usr\/lib|\.m?[jt]s:\d+/gi, inHtml: true },
-  { what: 'a library name', pattern: /\b(?:lunr|zod|ajv|js-yaml|gray-matter|astro|ioredis|rate-limiter-flexible|modelcontextprotocol|openid-client|undici|llhttp|RangeError|TypeError|SyntaxError|ReferenceError)\b/gi, inHtml: false },
+  {
+    what: 'a library name',
+    pattern: /\b(?:lunr|zod|ajv|js-yaml|gray-matter|astro|ioredis|rate-limiter-flexible|modelcontextprotocol|openid-client|undici|llhttp|RangeError|TypeError|SyntaxError|ReferenceError)\b/gi,
+    inHtml: false,
+  },
 ];
 
 function problemsOf(sent: Sent, out: Outcome): string[] {
@@ -802,8 +1170,7 @@ function problemsOf(sent: Sent, out: Outcome): string[] {
   if (out.status === 0 && !mayGoUnanswered && !resetWhileUploading) {
     if (/HPE_HEADER_OVERFLOW/.test(out.error ?? '')) problems.push(`answer unreadable: its header section is over the 16 KB a default Node client (or proxy) accepts (${out.error})`);
     else problems.push(`no answer: ${out.error ?? 'none'}`);
-  }
-  else if (out.error && out.status !== 0 && spec.transport !== 'raw') problems.push(`answer broken off: ${out.error}`);
+  } else if (out.error && out.status !== 0 && spec.transport !== 'raw') problems.push(`answer broken off: ${out.error}`);
   for (const status of out.statuses) if (status >= 500) problems.push(`status ${status}`);
   if (out.status === 0) return problems;
 
@@ -927,10 +1294,13 @@ function learn(sent: Sent, out: Outcome): void {
 function describeRequest(sent: Sent): string {
   const { spec } = sent;
   const body =
-    spec.body === undefined ? 'none'
-    : 'deep' in spec.body ? `${spec.body.wrap}s nested ${spec.body.deep} deep (in a ${spec.body.in} body), ${sent.body?.byteLength} bytes`
-    : 'huge' in spec.body ? `${sent.body?.byteLength} bytes of JSON`
-    : JSON.stringify(sent.body?.toString('latin1').slice(0, 300));
+    spec.body === undefined
+      ? 'none'
+      : 'deep' in spec.body
+        ? `${spec.body.wrap}s nested ${spec.body.deep} deep (in a ${spec.body.in} body), ${sent.body?.byteLength} bytes`
+        : 'huge' in spec.body
+          ? `${sent.body?.byteLength} bytes of JSON`
+          : JSON.stringify(sent.body?.toString('latin1').slice(0, 300));
   const headers = sent.headers.map(([n, v]) => `${n}: ${v.length > 120 ? `${v.slice(0, 120)}…(${v.length})` : v}`).join(' | ');
   const how = spec.transport === 'raw' ? `raw socket, framing ${spec.framing}` : spec.transport;
   return `#${sent.index} ${sent.method} ${sent.target.length > 300 ? `${sent.target.slice(0, 300)}…(${sent.target.length})` : sent.target} [${how}] headers: ${headers} body: ${body}`;
@@ -979,7 +1349,10 @@ test(`${REQUESTS} random requests over every route and method: no 5xx, SPEC erro
     return { kind: `logged error ${kind}`, text: `logged: ${line.slice(0, 500)}\n    ${sent ? describeRequest(sent) : '(request not identified)'}` };
   });
   const seconds = (performance.now() - started) / 1000;
-  const distribution = [...statuses].sort(([a], [b]) => a.localeCompare(b)).map(([status, count]) => `${status}: ${count}`).join(', ');
+  const distribution = [...statuses]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([status, count]) => `${status}: ${count}`)
+    .join(', ');
   console.log(
     `fuzz (seed ${SEED}): ${sentCount} of ${specs.length} requests sent in ${seconds.toFixed(1)} s; statuses ${distribution}; ` +
       `${pool.created.length} deals created, ${pool.submissions.length} submissions pending; ${pagesServed} HTML pages served; ${problems.length} problems, ${logged.length} logged errors`,
@@ -1039,4 +1412,3 @@ function errorText(error: unknown): string {
   if (error instanceof Error) return `${(error as NodeJS.ErrnoException).code ?? error.name}: ${error.message}`;
   return String(error);
 }
-

@@ -81,7 +81,10 @@ describe('writes through either instance', () => {
     // Pushed by an editor straight to the remote, not through any instance.
     const editor = join(work, `editor-${word}`);
     gitIn(work, 'clone', '-q', remote, editor);
-    await writeFile(join(editor, 'content', 'deals', `hooked-${word}.md`), `---\nid: d-${word}\ntitle: Hooked ${word}\nprovider: Hook Co\ncategory: cloud-credits\nstatus: active\napplicationUrl: https://hook.example\n---\nPushed by an editor.\n`);
+    await writeFile(
+      join(editor, 'content', 'deals', `hooked-${word}.md`),
+      `---\nid: d-${word}\ntitle: Hooked ${word}\nprovider: Hook Co\ncategory: cloud-credits\nstatus: active\napplicationUrl: https://hook.example\n---\nPushed by an editor.\n`,
+    );
     gitIn(editor, 'add', '-A');
     gitIn(editor, 'commit', '-q', '-m', 'Editor adds a deal');
     gitIn(editor, 'push', '-q', 'origin', 'main');
@@ -100,7 +103,10 @@ describe('writes through either instance', () => {
     const before = remoteLog().length;
     const words = Array.from({ length: 16 }, (_, i) => uniqueWord(`c${i}x`));
     const results = await Promise.all(words.map((word, i) => createOn(i % 2 ? a : b, word)));
-    expect(results.map((r) => r.status), [...a.errors(), ...b.errors()].join('\n')).toEqual(words.map(() => 200));
+    expect(
+      results.map((r) => r.status),
+      [...a.errors(), ...b.errors()].join('\n'),
+    ).toEqual(words.map(() => 200));
     const log = remoteLog();
     expect(log.length).toBe(before + words.length);
     // Linear: no merge commits (each line is "commit parent").
@@ -143,7 +149,10 @@ describe('shared rate limits in Redis', () => {
     const address = '127.0.0.79';
     const results = await Promise.all(Array.from({ length: 10 }, (_, n) => callFrom(address, n % 2 ? b.url : a.url, 'POST', '/api/v1/submit-deal', { body: submission(200 + n) })));
     const statuses = results.map((r) => r.status);
-    expect(statuses.filter((s) => s === 201), JSON.stringify(statuses)).toHaveLength(5);
+    expect(
+      statuses.filter((s) => s === 201),
+      JSON.stringify(statuses),
+    ).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(5);
   });
 
@@ -153,7 +162,10 @@ describe('shared rate limits in Redis', () => {
       Array.from({ length: 20 }, (_, n) => callFrom(address, n % 2 ? b.url : a.url, 'POST', '/api/v1/auth/login', { body: { email: ADMIN.email, password: `wrong-${n}-password` } })),
     );
     const statuses = results.map((r) => r.status);
-    expect(statuses.filter((s) => s === 401), JSON.stringify(statuses)).toHaveLength(5);
+    expect(
+      statuses.filter((s) => s === 401),
+      JSON.stringify(statuses),
+    ).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(15);
   });
 

@@ -119,44 +119,48 @@ async function createDeal(): Promise<Write> {
 
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 
-test(`${SECONDS} s of reads at saturation with an admin write every second: no failed read, every write visible`, async () => {
-  const requests = readPaths();
-  // Every read path answers on its own before the load (so a failure under load is the load's).
-  for (const { path } of new Map(requests.map((r) => [r.path, r])).values()) {
-    const response = await fetch(server.url + path);
-    await response.arrayBuffer();
-    expect(response.status, path).toBe(200);
-  }
+test(
+  `${SECONDS} s of reads at saturation with an admin write every second: no failed read, every write visible`,
+  async () => {
+    const requests = readPaths();
+    // Every read path answers on its own before the load (so a failure under load is the load's).
+    for (const { path } of new Map(requests.map((r) => [r.path, r])).values()) {
+      const response = await fetch(server.url + path);
+      await response.arrayBuffer();
+      expect(response.status, path).toBe(200);
+    }
 
-  const load = autocannon({ url: server.url, connections: CONNECTIONS, duration: SECONDS, requests });
-  // One write per second, on the clock (a slow write does not delay the next one).
-  const started = performance.now();
-  const writes: Promise<Write>[] = [];
-  for (let i = 0; i < SECONDS; i++) {
-    const due = started + i * 1000;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
-    writes.push(createDeal());
-  }
-  const result = await load;
-  const loadEnded = performance.now();
-  const done = await Promise.all(writes);
-  const acknowledgedDuringLoad = done.filter((w) => w.status === 200 && w.answeredAt <= loadEnded).length;
-  // Still readable once the load is over (nothing lost to a later write).
-  const after = await Promise.all(done.filter((w) => w.status === 200).map(async (w) => (await call(server.url, 'GET', `/api/v1/deals?slug=${w.slug}`)).status));
+    const load = autocannon({ url: server.url, connections: CONNECTIONS, duration: SECONDS, requests });
+    // One write per second, on the clock (a slow write does not delay the next one).
+    const started = performance.now();
+    const writes: Promise<Write>[] = [];
+    for (let i = 0; i < SECONDS; i++) {
+      const due = started + i * 1000;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
+      writes.push(createDeal());
+    }
+    const result = await load;
+    const loadEnded = performance.now();
+    const done = await Promise.all(writes);
+    const acknowledgedDuringLoad = done.filter((w) => w.status === 200 && w.answeredAt <= loadEnded).length;
+    // Still readable once the load is over (nothing lost to a later write).
+    const after = await Promise.all(done.filter((w) => w.status === 200).map(async (w) => (await call(server.url, 'GET', `/api/v1/deals?slug=${w.slug}`)).status));
 
-  const writeMs = done.map((w) => w.ms).sort((a, b) => a - b);
-  console.log(
-    `load: ${SECONDS} s, ${CONNECTIONS} connections, ${deals.length} deals / ${startups.length} startups: ` +
-      `${Math.round(result.requests.average)} req/s (${result.requests.total} reads, ${(result.throughput.average / 1048576).toFixed(1)} MB/s), ` +
-      `read latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; ` +
-      `${done.length} writes (${acknowledgedDuringLoad} answered during the load), latency p50 ${percentile(writeMs, 50).toFixed(1)} ms, p99 ${percentile(writeMs, 99).toFixed(1)} ms, max ${percentile(writeMs, 100).toFixed(1)} ms; ` +
-      `reads: errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}`,
-  );
+    const writeMs = done.map((w) => w.ms).sort((a, b) => a - b);
+    console.log(
+      `load: ${SECONDS} s, ${CONNECTIONS} connections, ${deals.length} deals / ${startups.length} startups: ` +
+        `${Math.round(result.requests.average)} req/s (${result.requests.total} reads, ${(result.throughput.average / 1048576).toFixed(1)} MB/s), ` +
+        `read latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; ` +
+        `${done.length} writes (${acknowledgedDuringLoad} answered during the load), latency p50 ${percentile(writeMs, 50).toFixed(1)} ms, p99 ${percentile(writeMs, 99).toFixed(1)} ms, max ${percentile(writeMs, 100).toFixed(1)} ms; ` +
+        `reads: errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}`,
+    );
 
-  expect({ errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx }).toEqual({ errors: 0, timeouts: 0, non2xx: 0 });
-  expect(result.requests.total).toBeGreaterThan(0);
-  expect(done.filter((w) => w.status !== 200 || !w.readable).map((w) => `${w.slug}: ${w.detail}`)).toEqual([]);
-  expect(after.filter((status) => status !== 200)).toEqual([]);
-  expect(acknowledgedDuringLoad, 'writes acknowledged while the reads ran').toBeGreaterThanOrEqual(MIN_WRITES);
-  expect(server.errors()).toEqual([]);
-}, (SECONDS + 90) * 1000);
+    expect({ errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx }).toEqual({ errors: 0, timeouts: 0, non2xx: 0 });
+    expect(result.requests.total).toBeGreaterThan(0);
+    expect(done.filter((w) => w.status !== 200 || !w.readable).map((w) => `${w.slug}: ${w.detail}`)).toEqual([]);
+    expect(after.filter((status) => status !== 200)).toEqual([]);
+    expect(acknowledgedDuringLoad, 'writes acknowledged while the reads ran').toBeGreaterThanOrEqual(MIN_WRITES);
+    expect(server.errors()).toEqual([]);
+  },
+  (SECONDS + 90) * 1000,
+);

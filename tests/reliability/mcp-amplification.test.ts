@@ -121,7 +121,9 @@ test('small requests cannot buy large answers or block the event loop', async ()
 
   const batchBody = JSON.stringify(Array.from({ length: 20 }, (_, i) => read(i + 1)));
   const batch = await whileProbing(() => postMcp(batchBody));
-  figures.push(`(a) batch of 20 reads: ${batchBody.length} B sent, ${batch.result.status}, ${batch.result.bytes} B answered in ${Math.round(batch.result.ms)} ms; probe max ${Math.round(batch.maxProbeMs)} ms over ${batch.probes}`);
+  figures.push(
+    `(a) batch of 20 reads: ${batchBody.length} B sent, ${batch.result.status}, ${batch.result.bytes} B answered in ${Math.round(batch.result.ms)} ms; probe max ${Math.round(batch.maxProbeMs)} ms over ${batch.probes}`,
+  );
 
   // 4 MB of `[`, 64 chunks of 64 KiB, announced by Content-Length and then without it (chunked).
   const fourMegabytes = Array.from({ length: 64 }, () => Buffer.from(nestedBody(64 * 1024)));

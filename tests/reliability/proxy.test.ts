@@ -189,7 +189,7 @@ describe('client addresses and limits shared through Redis', () => {
     expect((await submit('127.0.0.82', 7)).status).toBe(201);
   });
 
-  test('an X-Forwarded-For the client sends is not believed: it neither escapes its limit nor spends another client\'s', async () => {
+  test("an X-Forwarded-For the client sends is not believed: it neither escapes its limit nor spends another client's", async () => {
     const spoofed = await onBothInstances(2, (n) => submit('127.0.0.81', 10 + n, { 'X-Forwarded-For': '203.0.113.9' }));
     expect(spoofed.map((r) => r.status)).toEqual([429, 429]);
     // Claiming to be the client that is used up does not make 127.0.0.83 one.
@@ -250,7 +250,8 @@ describe('the container file and the systemd unit (no container engine or system
     }
     // What `npm start` reads at run time reaches the runtime stage.
     const copied = runtime.lines.filter((line) => line.startsWith('COPY ')).join('\n');
-    for (const needed of ['package.json', 'package-lock.json', 'astro.config.mjs', '/app/functions', '/app/scripts', '/app/src', '/app/public', '/app/generated', '/app/dist']) expect(copied).toContain(needed);
+    for (const needed of ['package.json', 'package-lock.json', 'astro.config.mjs', '/app/functions', '/app/scripts', '/app/src', '/app/public', '/app/generated', '/app/dist'])
+      expect(copied).toContain(needed);
 
     const last = (keyword: string) => runtime.lines.filter((line) => line.startsWith(`${keyword} `)).at(-1) ?? '';
     const user = last('USER').slice(5).trim();
@@ -262,7 +263,17 @@ describe('the container file and the systemd unit (no container engine or system
     expect(check(new URL(a.url).port)).toBe(0);
     expect(check(String(await freePort()))).toBe(1);
     const volumes = JSON.parse(last('VOLUME').slice(7)) as string[];
-    const env = Object.fromEntries(runtime.lines.filter((line) => line.startsWith('ENV ')).flatMap((line) => line.slice(4).trim().split(/\s+/).map((pair) => pair.split('='))));
+    const env = Object.fromEntries(
+      runtime.lines
+        .filter((line) => line.startsWith('ENV '))
+        .flatMap((line) =>
+          line
+            .slice(4)
+            .trim()
+            .split(/\s+/)
+            .map((pair) => pair.split('=')),
+        ),
+    );
     expect(env.HOST).toBe('0.0.0.0');
     expect(env.TRUST_PROXY_HOPS).toBeUndefined();
     expect(volumes).toContain(env.DATA_DIR);
@@ -309,7 +320,10 @@ describe('the container file and the systemd unit (no container engine or system
     const writable = (settings.get('ReadWritePaths') ?? []).flatMap((line) => line.split(/\s+/)).filter((path) => !path.startsWith('-'));
     for (const name of ['CONTENT_DIR', 'DATA_DIR', 'GENERATED_DIR', 'DIST_DIR']) {
       const folder = env[name] ?? '';
-      expect(writable.some((path) => folder === path || folder.startsWith(`${path}/`)), `${name}=${folder}`).toBe(true);
+      expect(
+        writable.some((path) => folder === path || folder.startsWith(`${path}/`)),
+        `${name}=${folder}`,
+      ).toBe(true);
     }
   });
 });

@@ -137,7 +137,14 @@ describe('full and read-only content store', () => {
     expect(gitIn(repo, 'status', '--porcelain', '--untracked-files=all')).toBe('');
     expect(leftovers(contentDir)).toEqual([]);
   };
-  const submission = { company_name: 'Full Co', website_url: 'https://full.example', deal_value: '10% off', redemption_link: 'https://full.example/r', benefit_description: 'Ten percent off, for the disk-full test of the store.', category: 'saas' };
+  const submission = {
+    company_name: 'Full Co',
+    website_url: 'https://full.example',
+    deal_value: '10% off',
+    redemption_link: 'https://full.example/r',
+    benefit_description: 'Ten percent off, for the disk-full test of the store.',
+    category: 'saas',
+  };
 
   test('a full disk: 503 for deal writes and submissions, nothing half-written; writes work again once space is back', async () => {
     const before = head();

@@ -94,7 +94,7 @@ const idOf = (result: JsonResult): string => {
 };
 
 describe('two instances, one DATABASE_URL', () => {
-  test('a submission to A is listed by B, and the same one sent to B answers A\'s id as a duplicate', async () => {
+  test("a submission to A is listed by B, and the same one sent to B answers A's id as a duplicate", async () => {
     const body = submission();
     const id = idOf(await submitTo(a, body));
     expect((await listOn(b, 'pending')).submissions.map((s) => s.id)).toContain(id);
@@ -121,7 +121,7 @@ describe('two instances, one DATABASE_URL', () => {
     expect((await listOn(b, 'pending')).total).toBe(MAX_PENDING);
   });
 
-  test('approved on B, sent to A: only the deal is committed, in B\'s repository by the admin; A lists it approved; no submission in any git history or DATA_DIR', async () => {
+  test("approved on B, sent to A: only the deal is committed, in B's repository by the admin; A lists it approved; no submission in any git history or DATA_DIR", async () => {
     const { submissions } = await listOn(a, 'pending');
     const id = (submissions[0] as { id: string }).id;
     const before = { a: gitIn(repos.a, 'rev-parse', 'HEAD'), b: gitIn(repos.b, 'rev-parse', 'HEAD') };

@@ -89,7 +89,10 @@ describe('header fields set through the helpers', () => {
     expect(() => checkedFields({ 'X-Bad': 'a\r\nb' })).toThrow(TypeError);
     expect(() => checkedFields({ 'Bad Name': 'x' })).toThrow(TypeError);
     const fields = checkedFields({ 'X-Frame-Options': ' DENY ', 'API-Version': 'v1' });
-    expect(fields).toEqual([['x-frame-options', 'DENY'], ['api-version', 'v1']]);
+    expect(fields).toEqual([
+      ['x-frame-options', 'DENY'],
+      ['api-version', 'v1'],
+    ]);
     for (const response of [make(), new Response('x')]) {
       setCheckedFields(response, fields);
       expect([response.headers.get('x-frame-options'), response.headers.get('api-version')]).toEqual(['DENY', 'v1']);

@@ -79,7 +79,10 @@ describe('content: the new fields in `npm run check`', () => {
   test('the facts fixture builds, and its facts reach the catalog as written', () => {
     const deal = catalog.dealBySlug.get('seed-accelerator');
     expect(deal).toMatchObject({ valueUsd: 500000, equityPercent: 7, stages: ['idea', 'pre-seed', 'seed'], regions: ['us'], nextDeadline: '2027-02-15' });
-    expect(catalog.startups.find((s) => s.slug === 'cronwatch')).toMatchObject({ summary: 'Monitoring for scheduled jobs, with alerts when a run is late.', listingUrl: 'https://acquire.com/listings/cronwatch' });
+    expect(catalog.startups.find((s) => s.slug === 'cronwatch')).toMatchObject({
+      summary: 'Monitoring for scheduled jobs, with alerts when a run is late.',
+      listingUrl: 'https://acquire.com/listings/cronwatch',
+    });
   });
 });
 
@@ -108,7 +111,17 @@ describe('sort', () => {
   });
 
   test('expiry: closing soonest first (the earlier of expiryDate and nextDeadline), none after, expired last', () => {
-    expect(slugs('scope=all&sort=expiry')).toEqual(['french-grant', 'small-cloud', 'seed-accelerator', 'big-cloud', 'eu-grant', 'crm-discount', 'uk-grant', 'equity-free-accelerator', 'mentor-program']);
+    expect(slugs('scope=all&sort=expiry')).toEqual([
+      'french-grant',
+      'small-cloud',
+      'seed-accelerator',
+      'big-cloud',
+      'eu-grant',
+      'crm-discount',
+      'uk-grant',
+      'equity-free-accelerator',
+      'mentor-program',
+    ]);
     expect(slugs('scope=all&status=all&sort=expiry').at(-1)).toBe('old-credits');
     expect(closingDate({ expiryDate: '2027-03-31', nextDeadline: '2026-12-15' })).toBe('2026-12-15');
     expect(closingDate({ expiryDate: '2027-03-31' })).toBe('2027-03-31');
@@ -116,7 +129,17 @@ describe('sort', () => {
   });
 
   test('newest: lastUpdated newest first, featured and recommended no longer first', () => {
-    expect(slugs('scope=all&sort=newest')).toEqual(['eu-grant', 'crm-discount', 'small-cloud', 'uk-grant', 'equity-free-accelerator', 'seed-accelerator', 'mentor-program', 'big-cloud', 'french-grant']);
+    expect(slugs('scope=all&sort=newest')).toEqual([
+      'eu-grant',
+      'crm-discount',
+      'small-cloud',
+      'uk-grant',
+      'equity-free-accelerator',
+      'seed-accelerator',
+      'mentor-program',
+      'big-cloud',
+      'french-grant',
+    ]);
   });
 
   test('limit takes the first of the sorted list; stats are those of the same filters without sort', () => {

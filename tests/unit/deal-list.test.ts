@@ -2,12 +2,22 @@
 import { describe, expect, test } from 'vitest';
 import { PAGE_SIZE, readView, showView, viewQuery, type ListedDeal } from '../../src/admin/deal-list.ts';
 
-const deal = (n: number, extra: Partial<ListedDeal> = {}): ListedDeal => ({ id: `d-${n}00`, slug: `deal-${n}`, title: `Deal ${n}`, category: n % 2 ? 'cloud' : 'saas', status: 'active', lastUpdated: `2026-01-${String(n).padStart(2, '0')}`, ...extra });
+const deal = (n: number, extra: Partial<ListedDeal> = {}): ListedDeal => ({
+  id: `d-${n}00`,
+  slug: `deal-${n}`,
+  title: `Deal ${n}`,
+  category: n % 2 ? 'cloud' : 'saas',
+  status: 'active',
+  lastUpdated: `2026-01-${String(n).padStart(2, '0')}`,
+  ...extra,
+});
 const name = (slug: string) => ({ cloud: 'Cloud credits', saas: 'Software' })[slug] ?? slug;
 
 describe('readView and viewQuery', () => {
   test('a query round-trips; defaults and wrong values are left out', () => {
-    expect(viewQuery(readView(new URLSearchParams('category=cloud&sponsored=yes&draft=no&sort=title&dir=desc&page=3&q=aws')))).toBe('?q=aws&category=cloud&sponsored=yes&draft=no&sort=title&dir=desc&page=3');
+    expect(viewQuery(readView(new URLSearchParams('category=cloud&sponsored=yes&draft=no&sort=title&dir=desc&page=3&q=aws')))).toBe(
+      '?q=aws&category=cloud&sponsored=yes&draft=no&sort=title&dir=desc&page=3',
+    );
     expect(viewQuery(readView(new URLSearchParams('sort=price&dir=up&page=-2&pick=maybe')))).toBe('');
   });
 });

@@ -25,7 +25,7 @@ describe('nearestCategories on the starter categories', () => {
     expect(nearestCategories('and or for', categories, 'all').matched).toBe(false);
   });
 
-  test('only categories in the scope searched; none matching gives the scope\'s categories', () => {
+  test("only categories in the scope searched; none matching gives the scope's categories", () => {
     expect(slugs('accelerator', 'deals')).not.toContain('accelerators');
     const fallback = nearestCategories('zzqx', categories, 'programs');
     expect(fallback.matched).toBe(false);
@@ -35,9 +35,7 @@ describe('nearestCategories on the starter categories', () => {
 
 describe('noResultsText', () => {
   test('says the query, the type searched and what to try', () => {
-    expect(noResultsText('accelerater', 'all', nearestCategories('accelerater', categories, 'all'))).toBe(
-      'No deals matched “accelerater” in deals and programs; try the category Accelerators.',
-    );
+    expect(noResultsText('accelerater', 'all', nearestCategories('accelerater', categories, 'all'))).toBe('No deals matched “accelerater” in deals and programs; try the category Accelerators.');
     expect(noResultsText('grants', 'deals', nearestCategories('grants', categories, 'deals'), (c) => c.slug)).toMatch(
       /^No deals matched “grants” in deals only; try searching deals and programs together, or other or fewer words, or a category: cloud-credits, /,
     );

@@ -19,7 +19,16 @@ describe('humanProblem', () => {
 
 describe('problemsOf', () => {
   test('every listed field, a list item under its list', () => {
-    expect(problemsOf({ code: 'validation_error', error: 'x', fields: [{ field: 'title', message: 'is required (string)' }, { field: 'tags.2', message: 'too long' }] })).toEqual([
+    expect(
+      problemsOf({
+        code: 'validation_error',
+        error: 'x',
+        fields: [
+          { field: 'title', message: 'is required (string)' },
+          { field: 'tags.2', message: 'too long' },
+        ],
+      }),
+    ).toEqual([
       { field: 'title', message: 'is required (string)' },
       { field: 'tags', message: 'too long' },
     ]);
@@ -28,6 +37,8 @@ describe('problemsOf', () => {
   test('without `fields`: the field `error` names, a taken slug, or the failure alone', () => {
     expect(problemsOf({ code: 'validation_error', error: 'deal.slug: expected lowercase letters.' })).toEqual([{ field: 'slug', message: 'expected lowercase letters.' }]);
     expect(problemsOf({ code: 'conflict', error: 'A deal with slug `aws` already exists.' })).toEqual([{ field: 'slug', message: 'is taken by another deal; choose another slug' }]);
-    expect(problemsOf({ code: 'service_unavailable', error: 'The content store cannot take changes right now.' })).toEqual([{ field: undefined, message: 'The content store cannot take changes right now.' }]);
+    expect(problemsOf({ code: 'service_unavailable', error: 'The content store cannot take changes right now.' })).toEqual([
+      { field: undefined, message: 'The content store cannot take changes right now.' },
+    ]);
   });
 });

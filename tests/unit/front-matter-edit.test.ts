@@ -131,7 +131,7 @@ describe('an admin edit of a hand-written deal file', () => {
     expect(edited).toContain('expiryDate: 2027-06-30\ndifficulty: easy\n');
   });
 
-  test('text that plain YAML would read as another type is quoted; the rest keeps the editor\'s style', () => {
+  test("text that plain YAML would read as another type is quoted; the rest keeps the editor's style", () => {
     const edited = adminEdit({ title: 'true', provider: '2027' });
     expect(changedLines(HAND_WRITTEN, edited).added).toEqual(['"title": "true"', "provider:   '2027'"]);
     expect(record(edited)).toMatchObject({ title: 'true', provider: '2027' });

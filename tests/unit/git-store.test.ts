@@ -16,7 +16,9 @@ import { StoreConflictError } from '../../functions/store/content-store.ts';
 import { GitStore } from '../../functions/store/git-store.ts';
 
 const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=Editor', '-c', 'user.email=editor@example.com', ...args], { cwd, stdio: 'pipe' }).toString('utf8').trim();
+  execFileSync('git', ['-c', 'user.name=Editor', '-c', 'user.email=editor@example.com', ...args], { cwd, stdio: 'pipe' })
+    .toString('utf8')
+    .trim();
 const author = { name: 'ann@example.com', email: 'ann@example.com' };
 
 let work: string;
@@ -48,7 +50,13 @@ describe.each(LAYOUTS)('commits in $kind', ({ kind, extra }) => {
   test('one commit per write, authored by the actor; nothing left staged; an unchanged write makes no commit', async () => {
     const repo = await repository(kind.replace(/\W+/g, '-'), extra);
     const store = await GitStore.open(join(repo, 'content'));
-    const { commit } = await store.commit([{ path: 'deals/second.md', text: 'second\n' }, { path: 'deals/first.md', text: null }], { message: 'Add second, remove first', author });
+    const { commit } = await store.commit(
+      [
+        { path: 'deals/second.md', text: 'second\n' },
+        { path: 'deals/first.md', text: null },
+      ],
+      { message: 'Add second, remove first', author },
+    );
     expect(git(repo, 'rev-parse', 'HEAD')).toBe(commit);
     expect(git(repo, 'log', '-1', '--format=%ae|%s')).toBe('ann@example.com|Add second, remove first');
     expect(git(repo, 'show', '--name-status', '--format=', 'HEAD').split('\n').sort()).toEqual(['A\tcontent/deals/second.md', 'D\tcontent/deals/first.md']);
@@ -75,7 +83,11 @@ describe.each(LAYOUTS)('commit metadata in $kind: one safe line whatever a calle
     expect(body.length).toBeLessThanOrEqual(200);
     expect(body.endsWith('…')).toBe(true);
     expect(git(repo, 'log', '-1', '--format=%an|%ae')).toBe('Eve Co-authored-by: Victim victim@example.com|eve@example.comx@y');
-    expect(git(repo, 'cat-file', 'commit', 'HEAD').split('\n').filter((line) => /^(author|committer) /.test(line))).toHaveLength(2);
+    expect(
+      git(repo, 'cat-file', 'commit', 'HEAD')
+        .split('\n')
+        .filter((line) => /^(author|committer) /.test(line)),
+    ).toHaveLength(2);
   });
 
   test('a message of nothing but control characters still makes a commit with a subject', async () => {
@@ -86,7 +98,7 @@ describe.each(LAYOUTS)('commit metadata in $kind: one safe line whatever a calle
   });
 });
 
-describe.each(LAYOUTS)('a hand commit in the store\'s own clone ($kind)', ({ kind, extra }) => {
+describe.each(LAYOUTS)("a hand commit in the store's own clone ($kind)", ({ kind, extra }) => {
   test('a later write that puts a file back as the store last saw it is still committed (the remembered tip is not trusted blindly)', async () => {
     const repo = await repository(`hand-${kind.replace(/\W+/g, '-')}`, extra);
     const store = await GitStore.open(join(repo, 'content'));

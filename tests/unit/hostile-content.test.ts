@@ -80,7 +80,12 @@ describe('front matter that opens with a language name', () => {
       expect(result.diagnostics).toEqual([]);
       expect(result.value?.data).toEqual({ title: 'T', provider: 'P' });
       expect(result.value?.body).toBe('Body');
-      expect(result.value?.keyLines).toEqual(new Map([['title', 2], ['provider', 3]]));
+      expect(result.value?.keyLines).toEqual(
+        new Map([
+          ['title', 2],
+          ['provider', 3],
+        ]),
+      );
     }
   });
 });
@@ -139,9 +144,7 @@ describe('YAML anchors and aliases', () => {
     const categories = { path: 'content/categories.yaml', text: `${sources.categories?.text ?? ''}${aliasBomb()}\nmore: [*i,*i]\n` };
     const { value, diagnostics } = runPipeline({ ...sources, categories }, { today: '2026-11-21', index: false });
     expect(value).toBeUndefined();
-    expect(diagnostics.map(formatDiagnostic)).toEqual([
-      'content/categories.yaml:22 uses a YAML anchor (`&a`); anchors and aliases are not allowed, write each value out',
-    ]);
+    expect(diagnostics.map(formatDiagnostic)).toEqual(['content/categories.yaml:22 uses a YAML anchor (`&a`); anchors and aliases are not allowed, write each value out']);
   });
 });
 
@@ -221,7 +224,9 @@ describe('diagnostics print bounded values', () => {
   });
 
   test('a huge wrong-typed value is cut', async () => {
-    const lines = await linesFor(`---\nid: d-huge0001\ntitle: [${Array.from({ length: 500 }, () => '"long value"').join(',')}]\nprovider: P\ncategory: cloud-credits\nstatus: active\napplicationUrl: https://x.example\n---\n`);
+    const lines = await linesFor(
+      `---\nid: d-huge0001\ntitle: [${Array.from({ length: 500 }, () => '"long value"').join(',')}]\nprovider: P\ncategory: cloud-credits\nstatus: active\napplicationUrl: https://x.example\n---\n`,
+    );
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) expect(line).toMatch(/^valid\/deals\/huge\.md:3 title: .*, got `\[.{78}…`$/);
   });

@@ -100,6 +100,6 @@ describe('readBody refuses a deep body before parsing it', () => {
   test('at the limit the body still parses; malformed shallow JSON is still the parse error', async () => {
     expect(await readBody(post(nested(MAX_JSON_DEPTH)))).toHaveLength(1);
     expect(await readBody(post(JSON.stringify({ a: '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[' })))).toEqual({ a: '['.repeat(40) });
-    expect((await refusal('{"a": [1, 2'))).toMatchObject({ status: 400, message: 'The request body is not valid JSON.' });
+    expect(await refusal('{"a": [1, 2')).toMatchObject({ status: 400, message: 'The request body is not valid JSON.' });
   });
 });

@@ -4,18 +4,7 @@
  */
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import {
-  cardSummary,
-  countryName,
-  dealBadges,
-  difficultyLabel,
-  DIFFICULTY_LABELS,
-  readableDate,
-  slugWords,
-  startupMeta,
-  statusLabel,
-  STATUS_LABELS,
-} from '../../src/catalog/labels.ts';
+import { cardSummary, countryName, dealBadges, difficultyLabel, DIFFICULTY_LABELS, readableDate, slugWords, startupMeta, statusLabel, STATUS_LABELS } from '../../src/catalog/labels.ts';
 import { runPipeline } from '../../src/pipeline/build.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
 import { DEAL_STATUSES, DIFFICULTIES } from '../../src/schemas/deal.ts';

@@ -117,7 +117,20 @@ describe('normaliseHttpUrl: one rule for every link field', () => {
       fc.string({ maxLength: 4 }),
       fc.string({ unit: 'grapheme', maxLength: 3 }),
     );
-    const host = fc.constantFrom('example.com', 'EXAMPLE.com', 'ÏNTÉRNATIONAL.example', '例え.jp', 'localhost:8080', '127.0.0.1', '[::1]', 'a_b.example', 'exa mple.com', 'user:pw@x.example', 'x.example:443', '');
+    const host = fc.constantFrom(
+      'example.com',
+      'EXAMPLE.com',
+      'ÏNTÉRNATIONAL.example',
+      '例え.jp',
+      'localhost:8080',
+      '127.0.0.1',
+      '[::1]',
+      'a_b.example',
+      'exa mple.com',
+      'user:pw@x.example',
+      'x.example:443',
+      '',
+    );
     fc.assert(
       fc.property(fc.constantFrom('http://', 'https://', 'HTTPS://', 'hTTp://'), host, fc.array(piece, { maxLength: 12 }), (scheme, h, rest) => {
         const input = `${scheme}${h}${rest.join('')}`;
@@ -149,7 +162,14 @@ describe('the zod schemas apply the rule to every URL field', () => {
 
   test('a startup website, and a submission: website_url, logo_url, and redemption_link only when it is a link', () => {
     expect(StartupSchema.parse({ id: 's-links001', slug: 'links', name: 'Links', category: 'saas', website: 'http://例え.jp/パス' }).website).toBe('http://xn--r8jz45g.jp/%E3%83%91%E3%82%B9');
-    const submission = { company_name: 'Acme', website_url: 'HTTPS://ACME.example', benefit_description: 'Ten percent off for startups.', category: 'saas', deal_value: '10%', redemption_link: 'https://acme.example/deal a' };
+    const submission = {
+      company_name: 'Acme',
+      website_url: 'HTTPS://ACME.example',
+      benefit_description: 'Ten percent off for startups.',
+      category: 'saas',
+      deal_value: '10%',
+      redemption_link: 'https://acme.example/deal a',
+    };
     expect(SubmissionSchema.parse(submission)).toMatchObject({ website_url: 'https://acme.example', redemption_link: 'https://acme.example/deal%20a' });
     expect(SubmissionSchema.parse({ ...submission, redemption_method: 'code', redemption_link: 'SAVE 20' }).redemption_link).toBe('SAVE 20');
     const refused = SubmissionSchema.safeParse({ ...submission, redemption_link: '//acme.example/deal' });

@@ -57,13 +57,16 @@ describe('monogram colours', () => {
     const names = ['Amazon Web Services', 'Stripe', 'Notion', 'HubSpot', 'Y Combinator', 'Techstars', 'Google Cloud', 'Heroku', 'DigitalOcean', 'Café Zürich', 'Москва Fund', 'PostHog'];
     expect(new Set(names.map(monogramColour)).size).toBeGreaterThanOrEqual(6);
   });
-
 });
 
 describe('logo markup', () => {
   test('a record with a built image gets it at its fixed size; lazy on cards, at once on record pages', () => {
-    expect(logoHtml({ kind: 'deals', slug: 'aws-activate', name: 'Amazon Web Services', hasImage: true })).toBe('<img class="logo logo-48" src="/logos/deals/aws-activate.webp" alt="" width="48" height="48" loading="lazy" decoding="async">');
-    expect(logoHtml({ kind: 'startups', slug: 'cronwatch', name: 'Cronwatch', hasImage: true, size: 64, eager: true })).toBe('<img class="logo logo-64" src="/logos/startups/cronwatch.webp" alt="" width="64" height="64" loading="eager" decoding="async">');
+    expect(logoHtml({ kind: 'deals', slug: 'aws-activate', name: 'Amazon Web Services', hasImage: true })).toBe(
+      '<img class="logo logo-48" src="/logos/deals/aws-activate.webp" alt="" width="48" height="48" loading="lazy" decoding="async">',
+    );
+    expect(logoHtml({ kind: 'startups', slug: 'cronwatch', name: 'Cronwatch', hasImage: true, size: 64, eager: true })).toBe(
+      '<img class="logo logo-64" src="/logos/startups/cronwatch.webp" alt="" width="64" height="64" loading="eager" decoding="async">',
+    );
   });
 
   test('any other record: its monogram as a decorative tile whose initials CSS draws (no image, no text in the heading)', () => {
@@ -82,7 +85,9 @@ describe('logo markup', () => {
 
 describe('optimiseLogo', () => {
   test('a PNG becomes a small square WebP on white', async () => {
-    const png = await sharp({ create: { width: 400, height: 120, channels: 4, background: { r: 99, g: 91, b: 255, alpha: 1 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 400, height: 120, channels: 4, background: { r: 99, g: 91, b: 255, alpha: 1 } } })
+      .png()
+      .toBuffer();
     const result = await optimiseLogo(png);
     if (!result.ok) throw new Error(result.detail);
     const meta = await sharp(result.webp).metadata();
@@ -104,7 +109,9 @@ describe('optimiseLogo', () => {
   });
 
   test('an SVG with a script is rasterised: the output holds no script, no markup of the source at all', async () => {
-    const hostile = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" onload="alert(1)"><script>alert(document.cookie)</script><circle cx="12" cy="12" r="10" fill="#e4572e"/></svg>');
+    const hostile = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" onload="alert(1)"><script>alert(document.cookie)</script><circle cx="12" cy="12" r="10" fill="#e4572e"/></svg>',
+    );
     const result = await optimiseLogo(hostile);
     if (!result.ok) throw new Error(result.detail);
     expect((await sharp(result.webp).metadata()).format).toBe('webp');
@@ -114,7 +121,9 @@ describe('optimiseLogo', () => {
   test('not an image, another format, or too large: refused with a reason', async () => {
     expect(await optimiseLogo(Buffer.from('<html><body>Not found</body></html>'))).toMatchObject({ ok: false, problem: 'not an image' });
     expect(await optimiseLogo(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]))).toMatchObject({ ok: false, problem: 'not an image' });
-    const tiff = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).tiff().toBuffer();
+    const tiff = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } })
+      .tiff()
+      .toBuffer();
     expect(await optimiseLogo(tiff)).toMatchObject({ ok: false, problem: 'not an image', detail: expect.stringContaining('tiff is not an accepted format') });
     expect(await optimiseLogo(new Uint8Array(MAX_LOGO_BYTES + 1))).toMatchObject({ ok: false, problem: 'too large' });
   });
@@ -123,7 +132,9 @@ describe('optimiseLogo', () => {
     const bomb = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="100000" height="100000"><rect width="100%" height="100%"/></svg>');
     // An SVG is drawn at the tile's size whatever it claims, so it is no bomb; a raster header is.
     expect((await optimiseLogo(bomb)).ok).toBe(true);
-    const png = await sharp({ create: { width: 6000, height: 6000, channels: 3, background: '#000' } }).png({ compressionLevel: 9 }).toBuffer();
+    const png = await sharp({ create: { width: 6000, height: 6000, channels: 3, background: '#000' } })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
     expect(png.byteLength).toBeLessThan(MAX_LOGO_BYTES);
     expect(await optimiseLogo(png)).toMatchObject({ ok: false, problem: 'too large', detail: '6000×6000 pixels, more than 25 million' });
   });

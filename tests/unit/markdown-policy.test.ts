@@ -80,7 +80,12 @@ describe('the hostile deal, as every Markdown output carries it', () => {
     expectNeutralised(text);
     const lines = text.split('\n');
     const categories = new Set([...catalog.categories.deals.map((c) => `## ${c.name}`), '## Startups for sale']);
-    expect(lines.filter((l) => /^#{1,2} /.test(l)).slice(1).filter((l) => !categories.has(l))).toEqual([]);
+    expect(
+      lines
+        .filter((l) => /^#{1,2} /.test(l))
+        .slice(1)
+        .filter((l) => !categories.has(l)),
+    ).toEqual([]);
     // A setext underline would turn the line above it into an H1 or H2.
     lines.forEach((line, i) => {
       if (/^ {0,3}(=+|-+)\s*$/.test(line)) expect(lines[i - 1]?.trim(), `line ${i + 1}`).toBe('');

@@ -63,7 +63,9 @@ test('llms-full.txt is rendered once per catalog version for MCP reads and GET a
   expect(await countsDuring(() => readResource(paths.llmsFull))).toEqual({ renders: 0, hits: 1 });
   // The HTTP document is the same cache entry.
   let http = '';
-  expect(await countsDuring(async () => (http = new TextDecoder().decode(documentAnswer(documentRoute(paths.llmsFull) as NonNullable<ReturnType<typeof documentRoute>>, catalog, deps).body)))).toEqual({ renders: 0, hits: 1 });
+  expect(await countsDuring(async () => (http = new TextDecoder().decode(documentAnswer(documentRoute(paths.llmsFull) as NonNullable<ReturnType<typeof documentRoute>>, catalog, deps).body)))).toEqual(
+    { renders: 0, hits: 1 },
+  );
   expect(http).toBe(first);
 });
 

@@ -22,9 +22,17 @@ const matches = (pattern: string, path: string): boolean => new RegExp(`^${patte
 
 test('the function claims the API and every document the app renders (none is a static file of the build)', () => {
   const paths = [...DOCUMENT_ROUTES.map((route) => route.path), '/api/v1/deals', '/api/mcp', '/api/v1/auth/login'];
-  for (const path of paths) expect(functionConfig.path.some((pattern) => matches(pattern, path)), path).toBe(true);
+  for (const path of paths)
+    expect(
+      functionConfig.path.some((pattern) => matches(pattern, path)),
+      path,
+    ).toBe(true);
   // The edge function leaves them alone.
-  for (const path of ['/api/v1/deals', '/.well-known/agent-card.json', '/_astro/x.css']) expect(edgeConfig.excludedPath.some((pattern) => matches(pattern, path)), path).toBe(true);
+  for (const path of ['/api/v1/deals', '/.well-known/agent-card.json', '/_astro/x.css'])
+    expect(
+      edgeConfig.excludedPath.some((pattern) => matches(pattern, path)),
+      path,
+    ).toBe(true);
 });
 
 test('netlify.toml: build, publish folder, functions with the generated indexes, Node 24, and the security headers of the Node server', async () => {

@@ -35,7 +35,7 @@ describe('one pass over several bad files', () => {
     `);
   });
 
-  test('a bad categories.yaml is reported with the deals\' own problems; category rules wait for a valid list', async () => {
+  test("a bad categories.yaml is reported with the deals' own problems; category rules wait for a valid list", async () => {
     const sources = await readContent(join(FIXTURES, 'one-pass'));
     const broken = { ...sources, categories: { path: sources.categories!.path, text: 'deals:\n  - slug: cloud-credits\n    nmae: Cloud\n' } };
     const lines = sortDiagnostics(runPipeline(broken, { today: '2026-11-21', index: false }).diagnostics).map(formatDiagnostic);
@@ -60,7 +60,7 @@ describe('did you mean', () => {
     expect(didYouMean(value, candidates)).toBe(expected);
   });
 
-  test('field names come from the schema at the problem\'s place', () => {
+  test("field names come from the schema at the problem's place", () => {
     expect(fieldNamesAt(DealSchema, [])).toEqual(expect.arrayContaining(['title', 'applicationUrl', 'equityPercent']));
     expect(fieldNamesAt(CategoriesFileSchema, ['deals', 0])).toEqual(expect.arrayContaining(['slug', 'name', 'scope']));
     expect(fieldNamesAt(DealSchema, ['tags', 0])).toEqual([]);

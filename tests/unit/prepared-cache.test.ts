@@ -6,7 +6,8 @@
 import { describe, expect, test } from 'vitest';
 import { PreparedCache } from '../../functions/reads/prepared-cache.ts';
 
-const cache = (maxBytes: number, options: { maxEntries?: number; answers?: boolean } = {}) => new PreparedCache({ maxEntries: options.maxEntries ?? 10_000, maxBytes, answers: options.answers ?? true });
+const cache = (maxBytes: number, options: { maxEntries?: number; answers?: boolean } = {}) =>
+  new PreparedCache({ maxEntries: options.maxEntries ?? 10_000, maxBytes, answers: options.answers ?? true });
 
 describe('PreparedCache', () => {
   test('long keys count toward the byte bound, which is never exceeded', () => {

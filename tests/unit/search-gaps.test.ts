@@ -94,8 +94,22 @@ describe('summarise', () => {
     const day = (d: string, zero: [string, number][], low: [string, number][]) => ({ day: d, searches: 100, zeroSearches: 0, lowSearches: 0, zero: new Map(zero), low: new Map(low) });
     const report = summarise(
       [
-        day('2026-11-23', [['b', 2], ['c', 1]], [['a', 3]]),
-        day('2026-11-22', [['d', 2], ['e', 1]], [['c', 1]]),
+        day(
+          '2026-11-23',
+          [
+            ['b', 2],
+            ['c', 1],
+          ],
+          [['a', 3]],
+        ),
+        day(
+          '2026-11-22',
+          [
+            ['d', 2],
+            ['e', 1],
+          ],
+          [['c', 1]],
+        ),
       ],
       ['2026-11-23', '2026-11-22'],
       10,

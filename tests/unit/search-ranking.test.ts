@@ -97,7 +97,10 @@ describe('typo tolerance', () => {
   test('a typo match counts its typos; the exact word ranks first', () => {
     const near = [deal('Nation builder'), deal('Notion docs')];
     const hits = search(indexOf(near), 'notion the').sort(compareHits);
-    expect(hits.map((h) => [h.typos, h.inexact])).toEqual([[0, 0], [1, 1]]);
+    expect(hits.map((h) => [h.typos, h.inexact])).toEqual([
+      [0, 0],
+      [1, 1],
+    ]);
     expect(titles(indexOf(near), near, 'notion the')).toEqual(['Notion docs', 'Nation builder']);
   });
 
@@ -147,13 +150,7 @@ describe('compound words, both ways', () => {
 });
 
 describe('words dropped when not every word matches (never empty while some word matches)', () => {
-  const deals = [
-    deal('Notion discount'),
-    deal('Notion for startups'),
-    deal('HubSpot discount'),
-    deal('Figma discount'),
-    deal('Linear discount'),
-  ];
+  const deals = [deal('Notion discount'), deal('Notion for startups'), deal('HubSpot discount'), deal('Figma discount'), deal('Linear discount')];
   const index = indexOf(deals);
   const find = (query: string): string[] => titles(index, deals, query);
 

@@ -36,7 +36,9 @@ interface RefWord {
 
 /** Words of a query as the index pipeline sees them: lower-cased, stop words out. */
 function referenceWords(text: string): RefWord[] {
-  const all = foldText(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const all = foldText(text)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
   const words: RefWord[] = [];
   all.forEach((typed, i) => {
     const token = new lunr.Token(typed, {});
@@ -89,24 +91,97 @@ function ours(c: Corpus, text: string): Map<string, number> {
 
 /** The hits that matched every word exactly: no typo, no prefix extension, no split compound. */
 function exactOnly(c: Corpus, text: string): Map<string, number> {
-  return new Map(search(c.index, text).filter((h) => h.typos === 0 && h.inexact === 0).map((hit) => [c.index.refs[hit.doc] as string, hit.score]));
+  return new Map(
+    search(c.index, text)
+      .filter((h) => h.typos === 0 && h.inexact === 0)
+      .map((hit) => [c.index.refs[hit.doc] as string, hit.score]),
+  );
 }
 
 const sortedRefs = (results: Map<string, number>): string[] => [...results.keys()].sort();
 
 /** Refs by score (highest first), ties by ref; scores rounded so float noise cannot reorder ties. */
-const ranked = (results: Map<string, number>, scale = 1): string[] =>
-  [...results].sort(([ra, a], [rb, b]) => Math.round((b - a) * scale * 1e9) || (ra < rb ? -1 : 1)).map(([ref]) => ref);
-
+const ranked = (results: Map<string, number>, scale = 1): string[] => [...results].sort(([ra, a], [rb, b]) => Math.round((b - a) * scale * 1e9) || (ra < rb ? -1 : 1)).map(([ref]) => ref);
 
 const VOCABULARY = [
-  'cloud', 'clouds', 'credit', 'credits', 'crediting', 'host', 'hosting', 'hosted', 'database', 'databases', 'data',
-  'analytics', 'analysis', 'analyst', 'market', 'marketing', 'markets', 'pay', 'payment', 'payments', 'payroll',
-  'happy', 'happiness', 'run', 'running', 'runner', 'secure', 'security', 'securing', 'startup', 'startups', 'start',
-  'founder', 'founders', 'free', 'freedom', 'legal', 'lawyer', 'design', 'designer', 'designing', 'email', 'emails',
-  'mail', 'ai', 'api', 'apis', 'app', 'apps', 'apply', 'application', 'compute', 'computing', 'computer', 'storage',
-  'store', 'stores', 'team', 'teams', 'grant', 'grants', 'granted', 'program', 'programs', 'programming', 'connect',
-  'connection', 'generous', 'general', 'generate', '10x', '2026', 'k8s', 'go', 'going', 'gone', 'zürich', 'naïve',
+  'cloud',
+  'clouds',
+  'credit',
+  'credits',
+  'crediting',
+  'host',
+  'hosting',
+  'hosted',
+  'database',
+  'databases',
+  'data',
+  'analytics',
+  'analysis',
+  'analyst',
+  'market',
+  'marketing',
+  'markets',
+  'pay',
+  'payment',
+  'payments',
+  'payroll',
+  'happy',
+  'happiness',
+  'run',
+  'running',
+  'runner',
+  'secure',
+  'security',
+  'securing',
+  'startup',
+  'startups',
+  'start',
+  'founder',
+  'founders',
+  'free',
+  'freedom',
+  'legal',
+  'lawyer',
+  'design',
+  'designer',
+  'designing',
+  'email',
+  'emails',
+  'mail',
+  'ai',
+  'api',
+  'apis',
+  'app',
+  'apps',
+  'apply',
+  'application',
+  'compute',
+  'computing',
+  'computer',
+  'storage',
+  'store',
+  'stores',
+  'team',
+  'teams',
+  'grant',
+  'grants',
+  'granted',
+  'program',
+  'programs',
+  'programming',
+  'connect',
+  'connection',
+  'generous',
+  'general',
+  'generate',
+  '10x',
+  '2026',
+  'k8s',
+  'go',
+  'going',
+  'gone',
+  'zürich',
+  'naïve',
 ];
 const PROVIDERS = ['Acme', 'Globex', 'Initech', 'Umbrella', 'Hooli', 'Stark Industries', 'Wayne', 'Wonka', 'Tyrell', 'Cyberdyne'];
 const FILLER = ['the', 'and', 'for', 'with', 'of', 'a', 'to', 'your'];
@@ -114,8 +189,7 @@ const FILLER = ['the', 'and', 'for', 'with', 'of', 'a', 'to', 'your'];
 function syntheticDeals(count: number, seed: number): Deal[] {
   const next = random(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
-  const words = (min: number, max: number, extra: readonly string[] = []) =>
-    Array.from({ length: min + Math.floor(next() * (max - min + 1)) }, () => pick([...VOCABULARY, ...extra]));
+  const words = (min: number, max: number, extra: readonly string[] = []) => Array.from({ length: min + Math.floor(next() * (max - min + 1)) }, () => pick([...VOCABULARY, ...extra]));
   return Array.from({ length: count }, (_, i) => {
     const description = words(0, 25, FILLER).join(' ');
     return DealSchema.parse({
@@ -155,7 +229,7 @@ function queries(seed: number): string[] {
 // --- tests ---
 
 describe.each([
-  ['the valid fixture', async () => (runPipeline(await readContent(join(FIXTURES, 'valid')), { today: '2026-11-21' }).value?.data.deals ?? [])],
+  ['the valid fixture', async () => runPipeline(await readContent(join(FIXTURES, 'valid')), { today: '2026-11-21' }).value?.data.deals ?? []],
   ['200 synthetic deals', () => Promise.resolve(syntheticDeals(200, 42))],
 ])('search() agrees with lunr over %s', (_name, load) => {
   let c: Corpus;
@@ -233,7 +307,10 @@ describe('search() over the fixture: concrete answers', () => {
     const deals = runPipeline(await readContent(join(FIXTURES, 'valid')), { today: '2026-11-21' }).value?.data.deals ?? [];
     c = corpus(deals);
     idsOf = (query) => sortedRefs(ours(c, query));
-    rankedIds = (query) => search(c.index, query).sort((a, b) => compareHits(a, b) || a.doc - b.doc).map((h) => c.index.refs[h.doc] as string);
+    rankedIds = (query) =>
+      search(c.index, query)
+        .sort((a, b) => compareHits(a, b) || a.doc - b.doc)
+        .map((h) => c.index.refs[h.doc] as string);
   });
 
   test('stemming and prefix; every word first, then fewer', () => {

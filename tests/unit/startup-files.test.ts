@@ -41,14 +41,18 @@ test('a renamed startup and a removed one: records in order, deals untouched, se
   expect(refs(next)).not.toContain(catalog.startups.find((s) => s.slug === 'petshop')?.id);
 });
 
-test('a startup file that does not build, or takes another one\'s id, is refused with its diagnostics', async () => {
+test("a startup file that does not build, or takes another one's id, is refused with its diagnostics", async () => {
   const catalog = await starter();
   const formbird = await readFile(join(VALID, 'startups', 'formbird.md'), 'utf8');
   const otherId = catalog.startups.find((s) => s.slug === 'shopfront')?.id as string;
-  const refused = withStartupFiles(catalog, [
-    { slug: 'formbird', text: formbird.replace(/^category: .*$/m, 'category: sass') },
-    { slug: 'copycat', text: formbird.replace(/^id: .*$/m, `id: ${otherId}`) },
-  ], []);
+  const refused = withStartupFiles(
+    catalog,
+    [
+      { slug: 'formbird', text: formbird.replace(/^category: .*$/m, 'category: sass') },
+      { slug: 'copycat', text: formbird.replace(/^id: .*$/m, `id: ${otherId}`) },
+    ],
+    [],
+  );
   expect(refused.value).toBeUndefined();
   expect(refused.diagnostics.map(formatDiagnostic)).toEqual([
     expect.stringMatching(/^content\/startups\/formbird\.md:4 category: expected one of .*, got `sass`/),

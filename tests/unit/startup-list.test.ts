@@ -4,7 +4,14 @@ import { PAGE_SIZE } from '../../src/admin/deal-list.ts';
 import { readStartupView, showStartups, startupViewQuery, type ListedStartup } from '../../src/admin/startup-list.ts';
 import { valueText } from '../../src/admin/history-panel.ts';
 
-const startup = (name: string, lastUpdated: string, extra: Partial<ListedStartup> = {}): ListedStartup => ({ id: `s-${name}`, slug: name.toLowerCase(), name, category: 'saas', lastUpdated, ...extra });
+const startup = (name: string, lastUpdated: string, extra: Partial<ListedStartup> = {}): ListedStartup => ({
+  id: `s-${name}`,
+  slug: name.toLowerCase(),
+  name,
+  category: 'saas',
+  lastUpdated,
+  ...extra,
+});
 const ALL = [startup('Beta', '2026-01-02'), startup('alpha', '2026-03-01', { summary: 'Harbour analytics' }), startup('Gamma', '2026-02-01', { draft: true })];
 
 describe('startup list view', () => {

@@ -44,7 +44,9 @@ describe('the files on disk', () => {
     expect(await store.update(reviewed)).toBe(true);
     expect(existsSync(join(root, 'pending', `${waiting.id}.json`))).toBe(false);
     expect(JSON.parse(await readFile(join(root, 'reviewed', '2026-04', `${waiting.id}.json`), 'utf8'))).toEqual(reviewed);
-    const everything = readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+    const everything = readdirSync(root, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => e.name);
     expect(everything).toEqual([`${waiting.id}.json`]);
     await store.close();
   });

@@ -6,8 +6,6 @@ import type { APIRoute, GetStaticPaths } from 'astro';
 import { twinFor, twinPaths } from '../../agents/markdown-twins.ts';
 import { siteCatalog } from '../../site-data.ts';
 
-export const getStaticPaths: GetStaticPaths = () =>
-  twinPaths(siteCatalog()).map((path) => ({ params: { path: path.replace(/^\/|\/$/g, '') || undefined }, props: { path } }));
+export const getStaticPaths: GetStaticPaths = () => twinPaths(siteCatalog()).map((path) => ({ params: { path: path.replace(/^\/|\/$/g, '') || undefined }, props: { path } }));
 
-export const GET: APIRoute = ({ props }) =>
-  new Response(twinFor(String(props.path), siteCatalog()) ?? '', { headers: { 'Content-Type': 'text/markdown; charset=utf-8' } });
+export const GET: APIRoute = ({ props }) => new Response(twinFor(String(props.path), siteCatalog()) ?? '', { headers: { 'Content-Type': 'text/markdown; charset=utf-8' } });

@@ -88,7 +88,10 @@ export interface StartupList {
 
 /** Visible titles of the deal cards in a page's results list. */
 export function cardTitles(page: Page, list = '[data-results]'): Promise<string[]> {
-  return page.locator(`${list} > li.card h3`).allTextContents().then((texts) => texts.map((t) => t.trim()));
+  return page
+    .locator(`${list} > li.card h3`)
+    .allTextContents()
+    .then((texts) => texts.map((t) => t.trim()));
 }
 
 /** The deal cards and the result summary of a list page, as the visitor sees them. */

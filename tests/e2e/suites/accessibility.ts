@@ -30,7 +30,10 @@ const AXE_ACCOUNT = { email: 'e2e-axe@example.com', password: 'e2e-axe-password'
 /** Violations of one page as plain data (empty when it passes); throws if axe did not run. */
 export async function scan(page: Page, label: string, scheme: string): Promise<unknown[]> {
   // `resultTypes` only trims the detail kept for passing rules (set before withTags, which it would replace).
-  const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).withTags(TAGS).analyze();
+  const results = await new AxeBuilder({ page })
+    .options({ resultTypes: ['violations'] })
+    .withTags(TAGS)
+    .analyze();
   // The scan really ran (axe was injected despite the Content-Security-Policy).
   expect(results.passes.length).toBeGreaterThan(0);
   return results.violations.map((v) => ({

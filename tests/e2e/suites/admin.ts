@@ -136,7 +136,10 @@ export function adminSuite(): void {
       } finally {
         await close();
       }
-      for (const [url, accept] of [[e2e().url('/deals/index.md'), '*/*'], [e2e().url('/categories/cloud-credits/'), 'text/markdown']] as const) {
+      for (const [url, accept] of [
+        [e2e().url('/deals/index.md'), '*/*'],
+        [e2e().url('/categories/cloud-credits/'), 'text/markdown'],
+      ] as const) {
         const twin = await fetch(url, { headers: { Accept: accept } });
         expect(twin.headers.get('content-type'), url).toContain('text/markdown');
         expect(await twin.text(), url).toContain(deal.title);

@@ -79,9 +79,11 @@ export function dealPageSuite(): void {
       try {
         // On the list: every card's labels follow the deal's flags.
         await page.goto(e2e().url('/deals/'));
-        const cards = await page.locator('[data-results] > li.card').evaluateAll((items) =>
-          items.map((li) => ({ href: li.querySelector('h3 a')?.getAttribute('href') ?? '', labels: [...li.querySelectorAll('.badges > li')].map((b) => b.textContent?.trim() ?? '') })),
-        );
+        const cards = await page
+          .locator('[data-results] > li.card')
+          .evaluateAll((items) =>
+            items.map((li) => ({ href: li.querySelector('h3 a')?.getAttribute('href') ?? '', labels: [...li.querySelectorAll('.badges > li')].map((b) => b.textContent?.trim() ?? '') })),
+          );
         const listed = (await getJson<DealList>(e2e().url('/api/v1/deals?limit=48'))).deals;
         expect(cards.map((c) => c.href)).toEqual(listed.map((d) => `/deals/${d.slug}/`));
         for (const [i, card] of cards.entries()) {

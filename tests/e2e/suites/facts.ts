@@ -111,9 +111,7 @@ export function factsSuite(): void {
       const { page, close } = await openPage(e2e().browser, { javaScriptEnabled: false });
       try {
         await page.goto(e2e().url(`/deals/${program.slug}/`));
-        const facts = Object.fromEntries(
-          await page.locator('dl.facts dt').evaluateAll((terms) => terms.map((dt) => [dt.textContent?.trim() ?? '', dt.nextElementSibling?.textContent?.trim() ?? ''])),
-        );
+        const facts = Object.fromEntries(await page.locator('dl.facts dt').evaluateAll((terms) => terms.map((dt) => [dt.textContent?.trim() ?? '', dt.nextElementSibling?.textContent?.trim() ?? ''])));
         expect(facts.Equity).toBe(`${program.equityPercent}% equity`);
         expect(facts.Stage).toMatch(/^[A-Z]/);
         expect(facts.Stage).not.toMatch(/-/);
@@ -134,7 +132,12 @@ export function factsSuite(): void {
         expect(await page.locator('main ul.grid > li.card .summary').first().textContent()).toBe(forSale[0]?.summary);
         await Promise.all([page.waitForURL('**/startups/search/?**'), page.getByRole('link', { name: /sold or off the market/ }).click()]);
         const sold = (await page.locator('main ul.grid > li.card h3').allTextContents()).map((t) => t.trim());
-        expect(sold.sort()).toEqual(all.filter((s) => !s.forSale).map((s) => s.name).sort());
+        expect(sold.sort()).toEqual(
+          all
+            .filter((s) => !s.forSale)
+            .map((s) => s.name)
+            .sort(),
+        );
       } finally {
         await close();
       }

@@ -153,7 +153,7 @@ export function filtersSuite(): void {
       }
     }
 
-    test('without JavaScript: category + country + min revenue show exactly GET /api/v1/startups with the same filters (for sale, the form\'s default)', async () => {
+    test("without JavaScript: category + country + min revenue show exactly GET /api/v1/startups with the same filters (for sale, the form's default)", async () => {
       const { all, category, country, minRevenue } = await chooseFilters();
       const filters = { category, country, minRevenue: String(minRevenue) };
       const expected = await getJson<StartupList>(api('/api/v1/startups', { ...filters, forSale: 'true' }));
@@ -169,7 +169,7 @@ export function filtersSuite(): void {
       for (const line of shown.meta) expect(line.startsWith(`${categoryName} · ${countryName(country)}`)).toBe(true);
     });
 
-    test('with JavaScript: category + min revenue show exactly GET /api/v1/startups with the same filters (for sale, the form\'s default)', async () => {
+    test("with JavaScript: category + min revenue show exactly GET /api/v1/startups with the same filters (for sale, the form's default)", async () => {
       const { all, category, minRevenue } = await chooseFilters();
       const filters = { category, minRevenue: String(minRevenue) };
       const expected = await getJson<StartupList>(api('/api/v1/startups', { ...filters, forSale: 'true' }));

@@ -46,7 +46,7 @@ function shapeOf(value: unknown): unknown {
 
 export function liveHeadSuite(): void {
   describe('live pages', () => {
-    test('after a write, every catalog page type is live with the built page\'s canonical, og:url, Markdown alternate and JSON-LD', async () => {
+    test("after a write, every catalog page type is live with the built page's canonical, og:url, Markdown alternate and JSON-LD", async () => {
       addAccount(EDITOR.email, '--password', EDITOR.password);
       // The server looks at the accounts file at most every 2 s; a slow poll stays under the sign-in throttle.
       const signIn = () => fetch(e2e().url('/api/v1/auth/login'), { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: e2e().url('') }, body: JSON.stringify(EDITOR) });

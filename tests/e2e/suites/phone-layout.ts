@@ -56,22 +56,34 @@ function headerRows(page: Page): Promise<number> {
 
 export function phoneLayoutSuite(): void {
   describe.concurrent('no horizontal scroll on phones', () => {
-    test.each(WIDTHS)('every page type at %i px', async (width) => {
-      const paths = await Promise.all(PAGE_TYPES.map((type) => type.path()));
-      expect(await overflowing(e2e().browser, width, paths)).toEqual([]);
-    }, SWEEP_MS);
+    test.each(WIDTHS)(
+      'every page type at %i px',
+      async (width) => {
+        const paths = await Promise.all(PAGE_TYPES.map((type) => type.path()));
+        expect(await overflowing(e2e().browser, width, paths)).toEqual([]);
+      },
+      SWEEP_MS,
+    );
 
-    test.each(WIDTHS)('every deal page at %i px', async (width) => {
-      const paths = builtCatalog().deals.map((d) => `/deals/${d.slug}/`);
-      expect(paths.length).toBeGreaterThan(0);
-      expect(await overflowing(e2e().browser, width, paths)).toEqual([]);
-    }, SWEEP_MS);
+    test.each(WIDTHS)(
+      'every deal page at %i px',
+      async (width) => {
+        const paths = builtCatalog().deals.map((d) => `/deals/${d.slug}/`);
+        expect(paths.length).toBeGreaterThan(0);
+        expect(await overflowing(e2e().browser, width, paths)).toEqual([]);
+      },
+      SWEEP_MS,
+    );
 
-    test.each(WIDTHS)('every startup page and every category page at %i px', async (width) => {
-      const catalog = builtCatalog();
-      const paths = [...catalog.startups.map((s) => `/startups/${s.slug}/`), ...catalog.categories.deals.map((c) => `/categories/${c.slug}/`)];
-      expect(await overflowing(e2e().browser, width, paths)).toEqual([]);
-    }, SWEEP_MS);
+    test.each(WIDTHS)(
+      'every startup page and every category page at %i px',
+      async (width) => {
+        const catalog = builtCatalog();
+        const paths = [...catalog.startups.map((s) => `/startups/${s.slug}/`), ...catalog.categories.deals.map((c) => `/categories/${c.slug}/`)];
+        expect(await overflowing(e2e().browser, width, paths)).toEqual([]);
+      },
+      SWEEP_MS,
+    );
   });
 
   describe('header on phones', () => {

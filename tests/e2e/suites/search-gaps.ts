@@ -161,7 +161,10 @@ export function searchGapsSuite(): void {
         expect(await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Searches' }).getAttribute('href')).toBe('/admin/searches/');
         const table = await page.locator('[data-rows] tr').evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent?.trim() ?? '')));
         for (const query of [FILLED.listed, TYPED, SUBMITTED]) {
-          expect(table.find((cells) => cells[0] === query), query).toEqual([query, '1', '0', expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/)]);
+          expect(
+            table.find((cells) => cells[0] === query),
+            query,
+          ).toEqual([query, '1', '0', expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/)]);
         }
         // Each query links to what the site shows for it now.
         expect(await page.getByRole('link', { name: SUBMITTED }).getAttribute('href')).toBe(`/deals/search/?search=${SUBMITTED}&scope=all`);

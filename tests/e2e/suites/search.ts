@@ -18,9 +18,9 @@ async function apiTitles(query: Record<string, string>): Promise<{ titles: strin
 
 /** Each result card's visible text, one line per element, for comparing cards drawn by the server and by the script. */
 function cardTexts(page: Page): Promise<string[]> {
-  return page.locator('[data-results] > li.card').evaluateAll((cards) =>
-    cards.map((card) => [...card.querySelectorAll('h3, p, li')].map((e) => `${e.tagName.toLowerCase()}: ${e.textContent?.trim() ?? ''}`).join('\n')),
-  );
+  return page
+    .locator('[data-results] > li.card')
+    .evaluateAll((cards) => cards.map((card) => [...card.querySelectorAll('h3, p, li')].map((e) => `${e.tagName.toLowerCase()}: ${e.textContent?.trim() ?? ''}`).join('\n')));
 }
 
 export function searchSuite(): void {
@@ -124,7 +124,15 @@ export function searchSuite(): void {
       try {
         await page.goto(e2e().url(start));
         await page.getByRole('searchbox').first().fill('accelerator');
-        if (!javaScriptEnabled) await Promise.all([page.waitForURL('**/deals/search/?**'), page.getByRole('button').filter({ hasText: /Filter|Search/ }).first().click()]);
+        if (!javaScriptEnabled)
+          await Promise.all([
+            page.waitForURL('**/deals/search/?**'),
+            page
+              .getByRole('button')
+              .filter({ hasText: /Filter|Search/ })
+              .first()
+              .click(),
+          ]);
         await expect.poll(async () => (await cardTitles(page)).filter((t) => accelerators.includes(t)).length, { timeout: 10_000 }).toBeGreaterThan(0);
       } finally {
         await close();

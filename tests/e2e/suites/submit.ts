@@ -168,7 +168,14 @@ export function submitSuite(): void {
           expect((await page.locator('main h1').textContent())?.trim()).toBe('Thank you');
           expect(pendingSubmissions().length).toBe(before + 1);
           // Stored as typed, with the site category chosen and SPEC's category derived from it.
-          expect(storedRecord(id)).toMatchObject({ company_name: entry.company_name, site_category: 'developer-tools', category: 'saas', redemption_method: 'code', redemption_link: 'STARTUP50', is_exclusive: true });
+          expect(storedRecord(id)).toMatchObject({
+            company_name: entry.company_name,
+            site_category: 'developer-tools',
+            category: 'saas',
+            redemption_method: 'code',
+            redemption_link: 'STARTUP50',
+            is_exclusive: true,
+          });
           expect(pageErrors).toEqual([]);
         } finally {
           await close();
@@ -179,7 +186,12 @@ export function submitSuite(): void {
     test('a post from another site is refused by the origin check (403) and stores nothing', async () => {
       const before = pendingSubmissions().length;
       const form = new URLSearchParams({ ...valid(`E2E Foreign Co ${Date.now()}`), is_exclusive: 'true' });
-      const response = await fetch(e2e().url('/submit/'), { method: 'POST', redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'https://attacker.example' }, body: form });
+      const response = await fetch(e2e().url('/submit/'), {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'https://attacker.example' },
+        body: form,
+      });
       expect(response.status).toBe(403);
       expect(pendingSubmissions().length).toBe(before);
     });
@@ -201,7 +213,12 @@ export function submitSuite(): void {
 
     test('a form elsewhere posting to the API is sent back to /submit/?error=<code>&field=<field>; the page shows its own message next to that field', async () => {
       const form = new URLSearchParams({ ...valid('A'), category: 'saas', is_exclusive: 'true', redemption_method: 'code' });
-      const response = await fetch(e2e().url('/api/v1/submit-deal'), { method: 'POST', redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/html' }, body: form });
+      const response = await fetch(e2e().url('/api/v1/submit-deal'), {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/html' },
+        body: form,
+      });
       expect(response.status).toBe(303);
       const location = new URL(response.headers.get('location') ?? '', e2e().url('/'));
       expect(Object.fromEntries(location.searchParams)).toEqual({ error: 'too_short', field: 'company_name' });
