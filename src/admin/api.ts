@@ -45,6 +45,21 @@ export function sayPublished(message: string, slug: string): void {
   region.append(' ', link(`/deals/${path}/`, 'View the page'), ' · ', link(`/admin/deal/?slug=${path}`, 'Edit the deal'));
 }
 
+/**
+ * Say records were deleted, each with a link to its admin page, where its history restores it
+ * (`kind`: `deal` or `startup`, the page's name). Built as nodes: names are user text.
+ */
+export function sayDeleted(message: string, kind: 'deal' | 'startup', deleted: ReadonlyArray<{ name: string; slug: string }>): void {
+  say(message);
+  const region = document.querySelector<HTMLElement>('[data-status]');
+  if (!region || deleted.length === 0) return;
+  region.append(' Undo: ');
+  deleted.forEach(({ name, slug }, i) => {
+    if (i > 0) region.append(' · ');
+    region.append(Object.assign(document.createElement('a'), { href: `/admin/${kind}/?slug=${encodeURIComponent(slug)}`, textContent: deleted.length === 1 ? 'restore it' : `restore ${name}` }));
+  });
+}
+
 /** Show the pending count in the admin navigation ("Review queue (3)"); quietly nothing when the queue cannot be read. */
 export async function showPendingCount(): Promise<void> {
   const link = document.querySelector<HTMLElement>('[data-queue-link]');

@@ -10,8 +10,8 @@ import { contentJsonSchemas } from '../schemas/json-schemas.ts';
 import type { DealInput } from '../schemas/deal.ts';
 import type { Startup } from '../schemas/startup.ts';
 
-/** How a field is edited: one line, a link, one item per line, Markdown, a choice, a date, a whole number, a tick box. */
-export type Control = 'text' | 'url' | 'lines' | 'markdown' | 'select' | 'date' | 'number' | 'checkbox';
+/** How a field is edited: one line, a link, one item per line, Markdown, a choice, several choices (tick boxes), a date, a number, a tick box. */
+export type Control = 'text' | 'url' | 'lines' | 'markdown' | 'select' | 'choices' | 'date' | 'number' | 'checkbox';
 
 export interface FormField {
   name: string;
@@ -48,8 +48,18 @@ const GROUPS: Groups<DealInput> = [
     legend: 'Value',
     fields: [
       ['value', 'Value', 'text'],
+      ['valueUsd', 'Value in US dollars', 'number'],
       ['savings', 'Savings', 'text'],
       ['expiryDate', 'Expiry date', 'date'],
+    ],
+  },
+  {
+    legend: 'Program facts (accelerators, incubators, grants)',
+    fields: [
+      ['equityPercent', 'Equity taken (%)', 'number'],
+      ['stages', 'Stages', 'choices'],
+      ['regions', 'Regions', 'choices'],
+      ['nextDeadline', 'Next deadline', 'date'],
     ],
   },
   {

@@ -4,7 +4,8 @@
  * first, each with when, who, whether it came through the admin or by hand in git, what kind of
  * change, and every field old → new (long values cut short, the whole in a disclosure); "Older
  * changes" pages back. "Restore this version" reverts to it (POST …/revert with `If-Match`) as
- * one new commit, behind a confirmation. Markup: src/components/admin/HistoryPanel.astro.
+ * one new commit, behind a confirmation. A deleted record's page shows its history alone, from
+ * which a version is restored. Markup: src/components/admin/HistoryPanel.astro.
  */
 import type { RecordHistory, RecordVersion } from '../schemas/answers.ts';
 import { api, failureText, say } from './api.ts';
@@ -31,14 +32,13 @@ const CHANGES: Record<RecordVersion['change'], string> = { created: 'Created', u
  * Fill `panel` with the record's history and keep it in step: `show()` (re)reads the first page.
  * @example const history = historyPanel(section, { kind: 'deal', current, label, restored }); await history.show();
  */
-export function historyPanel(panel: HTMLElement, options: HistoryOptions): { show: () => Promise<void> } {
+export function historyPanel(panel: HTMLElement, options: HistoryOptions): { show: () => Promise<void>; showDeleted: (form: HTMLFormElement) => Promise<void> } {
   const list = panel.querySelector<HTMLOListElement>('[data-history-list]')!;
   const more = panel.querySelector<HTMLButtonElement>('[data-history-more]')!;
   let offset = 0;
 
   async function page(from: number): Promise<void> {
-    const { id } = options.current();
-    const answer = await api<RecordHistory>('GET', `/api/v1/admin/${options.kind}s/history?id=${encodeURIComponent(id)}&offset=${from}`);
+    const answer = await api<RecordHistory>('GET', `/api/v1/admin/${options.kind}s/history?${recordKey()}&offset=${from}`);
     if (from === 0) list.replaceChildren();
     list.append(...answer.history.map((version, i) => entry(version, from === 0 && i === 0)));
     offset = from + answer.history.length;
@@ -69,7 +69,7 @@ export function historyPanel(panel: HTMLElement, options: HistoryOptions): { sho
       }
       item.append(changes);
     }
-    if (latest) item.append(element('p', 'version-current', 'This is the current version.'));
+    if (latest) item.append(element('p', 'version-current', version.change === 'deleted' ? 'The latest change: since then it is on no page.' : 'This is the current version.'));
     else if (version.change !== 'deleted') {
       const restore = element('button', 'restore', 'Restore this version');
       restore.type = 'button';
@@ -82,9 +82,9 @@ export function historyPanel(panel: HTMLElement, options: HistoryOptions): { sho
   async function restoreTo(version: RecordVersion): Promise<void> {
     const when = readableWhen(version.date);
     if (!confirm(`Restore the version of ${when} by ${version.author.name}? Every field goes back to how it was then, as one new commit; the changes since stay in the history.`)) return;
-    const { id, etag } = options.current();
+    const { id, slug, etag } = options.current();
     try {
-      const answer = await api<Record<string, unknown>>('POST', `/api/v1/admin/${options.kind}s/revert`, { id, commit: version.commit }, etag ? { 'If-Match': etag } : {});
+      const answer = await api<Record<string, unknown>>('POST', `/api/v1/admin/${options.kind}s/revert`, { ...(id ? { id } : { slug }), commit: version.commit }, etag ? { 'If-Match': etag } : {});
       await options.restored(answer);
       document.querySelector('[data-status]')?.scrollIntoView({ block: 'center' });
       say(`Restored the version of ${when}${typeof answer.commit === 'string' ? ` (new commit ${answer.commit.slice(0, 7)})` : ''}. The form shows it now.`);
@@ -99,8 +99,30 @@ export function historyPanel(panel: HTMLElement, options: HistoryOptions): { sho
     }
   }
 
+  /** The record in the history's query: by id, or by slug once deleted (it has no id then). */
+  function recordKey(): string {
+    const { id, slug } = options.current();
+    return id ? `id=${encodeURIComponent(id)}` : `slug=${encodeURIComponent(slug)}`;
+  }
+
+  /**
+   * The record is not in the catalog: when its history has it (deleted), show that with `form`
+   * hidden, each earlier version restorable; otherwise say there is no such record.
+   */
+  async function showDeleted(form: HTMLFormElement): Promise<void> {
+    const { slug } = options.current();
+    const found = await page(0).then(
+      () => true,
+      () => false,
+    );
+    if (!found) return say(`No ${options.kind} has slug ${slug}.`, 'error');
+    form.hidden = true;
+    document.querySelector('h1')!.textContent = `Deleted ${options.kind}: ${slug}`;
+    say(`This ${options.kind} was deleted; it is on no page. Its history is below: restore a version to bring it back, as one new commit.`);
+  }
+
   more.addEventListener('click', () => void page(offset).catch((f: unknown) => say(failureText(f), 'error')));
-  return { show: () => page(0) };
+  return { show: () => page(0), showDeleted };
 }
 
 /** A field value in a change: `(none)` when absent, lists joined, long text cut with the whole behind "Show all". */

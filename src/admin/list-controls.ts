@@ -4,7 +4,7 @@
  * column headers, the pager, and "Deleted …" said once on arriving from an edit page's Delete.
  * Each list brings its own view reading and query (src/admin/deal-list.ts, startup-list.ts).
  */
-import { failureText, say } from './api.ts';
+import { failureText, say, sayDeleted } from './api.ts';
 
 /** What every list view has: a sort column, its direction, a page. */
 export interface PagedView {
@@ -20,6 +20,8 @@ export interface ListOptions<V extends PagedView> {
   query: (view: V) => string;
   /** Show the current view (read with `current()`). */
   render: () => void;
+  /** Whose records the list shows: the edit page a "restore it" link opens. */
+  kind: 'deal' | 'startup';
 }
 
 export interface ListControls<V extends PagedView> {
@@ -28,7 +30,7 @@ export interface ListControls<V extends PagedView> {
   go: (view: V, how?: 'push' | 'replace') => void;
   /** Put the view into the filter form, the sort marks and the pager (`at` of `pages`). */
   show: (view: V, at: number, pages: number) => void;
-  /** Load the records, then say "Deleted …" when the address carries it (and drop it from there). */
+  /** Load the records, then say "Deleted …" (with a link to restore it) when the address carries it, and drop it from there. */
   start: (load: () => Promise<void>) => void;
 }
 
@@ -101,12 +103,14 @@ export function listControls<V extends PagedView>(options: ListOptions<V>): List
   addEventListener('popstate', render);
 
   function start(load: () => Promise<void>): void {
-    const deleted = new URLSearchParams(location.search).get('deleted');
+    const params = new URLSearchParams(location.search);
+    const deleted = params.get('deleted');
+    const slug = params.get('slug');
     void load()
       .then(() => {
         if (deleted === null) return;
         history.replaceState(null, '', location.pathname + query(current()));
-        say(`Deleted "${deleted}".`);
+        sayDeleted(`Deleted "${deleted}".`, options.kind, slug ? [{ name: deleted, slug }] : []);
       })
       .catch((f: unknown) => say(failureText(f), 'error'));
   }

@@ -35,11 +35,18 @@ async function adminPage(size = DESKTOP, scheme: 'light' | 'dark' = 'light'): Pr
 const overflows = (page: Page): Promise<boolean> => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
 
 describe('deal form', () => {
-  test("fields sit in five groups with the schema's descriptions as help, tied to their fields", async () => {
+  test("fields sit in six groups with the schema's descriptions as help, tied to their fields", async () => {
     const { page, pageErrors, close } = await adminPage();
     try {
       await page.goto(e2e().url('/admin/deal/'));
-      expect(await page.locator('form[data-deal] fieldset > legend').allTextContents()).toEqual(['Basics', 'Value', 'Eligibility', 'Links', 'Placement']);
+      expect(await page.locator('form[data-deal] > fieldset > legend').allTextContents()).toEqual([
+        'Basics',
+        'Value',
+        'Program facts (accelerators, incubators, grants)',
+        'Eligibility',
+        'Links',
+        'Placement',
+      ]);
       // Every control of the form is inside one of them.
       expect(await page.locator('form[data-deal] :is(input, select, textarea):not(fieldset *)').count()).toBe(0);
       const help = await page.locator('#title-help').textContent();
@@ -97,14 +104,66 @@ describe('deal form', () => {
       page.once('dialog', (dialog) => void dialog.accept());
       await page.getByRole('button', { name: 'Delete deal…' }).click();
       await page.waitForURL(/\/admin\/(\?deleted=.*)?$/);
-      await expect.poll(() => page.locator('[data-status]').textContent()).toBe('Deleted "E2E Forms Fixed credits".');
+      await expect.poll(() => page.locator('[data-status]').textContent()).toBe('Deleted "E2E Forms Fixed credits". Undo: restore it');
       expect(page.url()).toMatch(/\/admin\/$/);
       expect((await fetch(e2e().url('/api/v1/deals?slug=e2e-forms-fixed-credits'))).status).toBe(404);
+
+      // Undone: the deleted deal's page shows its history alone; its last version comes back, live again.
+      await page.locator('[data-status]').getByRole('link', { name: 'restore it' }).click();
+      await expect.poll(() => page.locator('h1').textContent()).toBe('Deleted deal: e2e-forms-fixed-credits');
+      expect(await page.locator('form[data-deal]').isVisible()).toBe(false);
+      const versions = page.locator('[data-history] .version');
+      await expect.poll(() => versions.count()).toBe(2);
+      page.once('dialog', (dialog) => void dialog.accept());
+      await versions.nth(1).getByRole('button', { name: 'Restore this version' }).click();
+      await expect.poll(() => page.locator('[data-status]').textContent()).toMatch(/^Restored the version of /);
+      expect(await page.locator('#title').inputValue()).toBe('E2E Forms Fixed credits');
+      expect((await fetch(e2e().url('/api/v1/deals?slug=e2e-forms-fixed-credits'))).status).toBe(200);
       expect(pageErrors).toEqual([]);
     } finally {
       await close();
     }
   });
+});
+
+test("a program's facts (value in dollars, equity, stages, regions, deadline) are saved from the form and shown again when it reopens", async () => {
+  const { page, pageErrors, close } = await adminPage();
+  try {
+    await page.goto(e2e().url('/admin/deal/'));
+    await page.locator('#title').fill('E2E Program facts accelerator');
+    await page.locator('#provider').fill('Facts Ventures');
+    await page.locator('#applicationUrl').fill('https://facts.example/apply');
+    await page.locator('#valueUsd').fill('125,000');
+    await page.locator('#equityPercent').fill('7.5');
+    const stages = page.getByRole('group', { name: 'Stages' });
+    await stages.getByRole('checkbox', { name: 'Pre-seed', exact: true }).check();
+    await stages.getByRole('checkbox', { name: 'Seed', exact: true }).check();
+    await page.getByRole('group', { name: 'Regions' }).getByRole('checkbox', { name: 'Europe', exact: true }).check();
+    await page.locator('#nextDeadline').fill('2027-03-01');
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await expect.poll(() => page.locator('[data-status]').textContent()).toContain('Saved "E2E Program facts accelerator"');
+    const { deal } = (await getJson(e2e().url('/api/v1/deals?slug=e2e-program-facts-accelerator'))) as { deal: ApiDeal & Record<string, unknown> };
+    expect({ valueUsd: deal.valueUsd, equityPercent: deal.equityPercent, stages: deal.stages, regions: deal.regions, nextDeadline: deal.nextDeadline }).toEqual({
+      valueUsd: 125_000,
+      equityPercent: 7.5,
+      stages: ['pre-seed', 'seed'],
+      regions: ['europe'],
+      nextDeadline: '2027-03-01',
+    });
+    // Reopened, the form shows what is stored; unticking every region removes the field.
+    await page.goto(e2e().url('/admin/deal/?slug=e2e-program-facts-accelerator'));
+    await expect.poll(() => stages.getByRole('checkbox', { name: 'Seed', exact: true }).isChecked()).toBe(true);
+    expect(await stages.getByRole('checkbox', { name: 'Idea', exact: true }).isChecked()).toBe(false);
+    await page.getByRole('group', { name: 'Regions' }).getByRole('checkbox', { name: 'Europe', exact: true }).uncheck();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => page.locator('[data-status]').textContent()).toContain('It is live now');
+    const after = (await getJson(e2e().url('/api/v1/deals?slug=e2e-program-facts-accelerator'))) as { deal: Record<string, unknown> };
+    expect(after.deal.regions).toBeUndefined();
+    expect(after.deal.stages).toEqual(['pre-seed', 'seed']);
+    expect(pageErrors).toEqual([]);
+  } finally {
+    await close();
+  }
 });
 
 describe('description editor', () => {
@@ -231,7 +290,7 @@ describe('deal list', () => {
 
       await page.getByRole('button', { name: 'Delete selected…' }).click();
       await dialog.getByRole('button', { name: 'Delete 2 deals' }).click();
-      await expect.poll(() => page.locator('[data-status]').textContent()).toBe('Deleted 2 deals.');
+      await expect.poll(() => page.locator('[data-status]').textContent()).toBe('Deleted 2 deals. Undo: restore E2E Bulkword Alpha · restore E2E Bulkword Gamma');
       expect((await fetch(e2e().url('/api/v1/deals?slug=e2e-bulkword-alpha'))).status).toBe(404);
       expect((await fetch(e2e().url('/api/v1/deals?slug=e2e-bulkword-gamma'))).status).toBe(404);
       expect((await fetch(e2e().url('/api/v1/deals?slug=e2e-bulkword-beta'))).status).toBe(200);

@@ -260,9 +260,26 @@ describe('startups in the admin', () => {
       page.once('dialog', (dialog) => void dialog.accept());
       await page.getByRole('button', { name: 'Delete startup…' }).click();
       await page.waitForURL(/\/admin\/startups\/(\?deleted=.*)?$/);
-      await expect.poll(() => status(page)).toBe('Deleted "E2E Harbor Analytics".');
+      await expect.poll(() => status(page)).toBe('Deleted "E2E Harbor Analytics". Undo: restore it');
       expect(await publicSlugs()).not.toContain('e2e-harbor-analytics');
       expect(await read(`/api/v1/admin/startups?slug=e2e-harbor-analytics`, await signInCookie(ADMIN))).toBe(404);
+
+      // Restored from its history: the deleted listing's page has no form, only its history; an earlier version comes back as a new commit.
+      await page.locator('[data-status]').getByRole('link', { name: 'restore it' }).click();
+      await page.waitForURL(/\/admin\/startup\/\?slug=e2e-harbor-analytics$/);
+      await expect.poll(() => page.locator('h1').textContent()).toBe('Deleted startup: e2e-harbor-analytics');
+      expect(await page.locator('form[data-startup]').isVisible()).toBe(false);
+      await expect.poll(() => versions.count()).toBe(4);
+      expect(await versions.nth(0).locator('.version-head').textContent()).toContain('Deleted');
+      expect(await versions.nth(0).getByRole('button', { name: 'Restore this version' }).count()).toBe(0);
+      expect(await overflows(page)).toBe(false);
+      expect(await scan(page, 'deleted startup', 'light')).toEqual([]);
+      page.once('dialog', (dialog) => void dialog.accept());
+      await versions.nth(1).getByRole('button', { name: 'Restore this version' }).click();
+      await expect.poll(() => status(page)).toMatch(/^Restored the version of /);
+      expect(await page.locator('#summary').inputValue()).toBe('Analytics for small harbours.');
+      expect(await page.locator('h1').textContent()).toBe('Edit: E2E Harbor Analytics');
+      expect(await publicSlugs()).toContain('e2e-harbor-analytics');
       expect(pageErrors).toEqual([]);
     } finally {
       await close();

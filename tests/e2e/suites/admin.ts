@@ -89,7 +89,7 @@ export function adminSuite(): void {
         await row.locator('[data-select]').check();
         await page.getByRole('button', { name: 'Delete selected…' }).click();
         await page.getByRole('dialog').getByRole('button', { name: 'Delete 1 deal' }).click();
-        await expect.poll(() => page.locator('[data-status]').textContent(), { timeout: 10_000 }).toBe('Deleted 1 deal.');
+        await expect.poll(() => page.locator('[data-status]').textContent(), { timeout: 10_000 }).toBe('Deleted 1 deal. Undo: restore it');
         expect((await dealBySlug('e2e-rocket-credits')).status).toBe(404);
         expect((await dealPage.reload())?.status()).toBe(404);
         expect(pageErrors).toEqual([]);
