@@ -88,7 +88,7 @@ export function createDeps(
     now: () => deps.clock(),
     log,
   });
-  const accounts = new AccountBook(config.dataDir, { readOnly: config.serverless });
+  const accounts = new AccountBook({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, readOnly: config.serverless });
   // On a function each instance's memory is its own: without Redis these limits refuse (503) rather than count per instance.
   const rolling = (prefix: string, limit: number, windowMs: number): RollingLimit =>
     redis

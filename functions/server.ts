@@ -44,6 +44,8 @@ export async function startServer(config: Config, log: Logger = createLogger(), 
   // Old submissions out of the content repository (once), then the e-mail sweep: now and hourly.
   await migrateSubmissions(deps);
   await deps.submissions.start();
+  // The accounts database now: its schema up to date, an old users.json moved in; the catalog is served even when it cannot be reached.
+  await deps.auth.accounts.ready().catch((error: unknown) => log.warn('accounts_unavailable', { problem: String(error) }));
   const clientDir = existsSync(join(config.distDir, 'client')) ? join(config.distDir, 'client') : config.distDir;
   deps.render = await loadAstroRender(config.distDir);
   const site = createSite(deps, { clientDir, render: deps.render, submit: (request, address) => submitForm(request, deps, address) });
@@ -76,6 +78,7 @@ export async function startServer(config: Config, log: Logger = createLogger(), 
       // Notices under way finish first (each within its timeout): one may still delete an e-mail.
       await deps.notify.close();
       await deps.submissions.close();
+      await deps.auth.accounts.close();
       await redis?.close();
     },
   };

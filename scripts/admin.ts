@@ -4,28 +4,31 @@
  * (a new account, a new password or role, a re-added one) and every revoke gives the account a
  * new session generation, which ends all its existing sessions. Without --password (or
  * ADMIN_PASSWORD) the password is asked for on the terminal, or generated and printed once when there is none. `--sso` adds an
- * account with no password, which signs in only through the OpenID Connect provider.
+ * account with no password, which signs in only through the OpenID Connect provider. Accounts
+ * live in the service's database: PostgreSQL with DATABASE_URL, else SQLite in DATA_DIR.
  */
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { settings } from './_settings.ts';
-import { accountsFile } from '../functions/auth/accounts.ts';
+import { openAccountStore } from '../functions/auth/account-store.ts';
 import { hashPassword } from '../functions/auth/passwords.ts';
-import { newGeneration, normalizeEmail, readAccounts, ROLES, writeAccounts, type Role } from '../functions/auth/users.ts';
+import { normalizeEmail, ROLES, type Role } from '../functions/auth/users.ts';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
   options: { role: { type: 'string', default: 'member' }, password: { type: 'string' }, sso: { type: 'boolean', default: false } },
 });
 const [command, emailArg] = positionals;
-const file = accountsFile(settings().dataDir);
-const accounts = await readAccounts(file);
+const { dataDir, databaseUrl } = settings();
+const store = await openAccountStore({ dataDir, databaseUrl });
+const file = store.where;
 
 const fail = (message: string): never => {
   console.error(message);
   process.exit(2);
 };
+const accounts = await store.list();
 
 if (command === 'list') {
   for (const account of accounts) console.log(`${account.email}\t${account.role}${account.passwordHash ? '' : '\tsso only'}`);
@@ -35,11 +38,11 @@ if (command === 'list') {
   if (!/^[^@\s]+@[^@\s]+$/.test(email)) fail('usage: npm run admin -- add <email> --role admin|member [--password <pw> | --sso]');
   const role = values.role as Role;
   if (!ROLES.includes(role)) fail(`--role must be one of ${ROLES.join(', ')}`);
-  const rest = accounts.filter((a) => a.email !== email);
-  const verb = rest.length === accounts.length ? 'added' : 'updated';
+  const verb = accounts.some((a) => a.email === email) ? 'updated' : 'added';
   if (values.sso) {
-    await writeAccounts(file, [...rest, { email, role, generation: newGeneration() }]);
+    await store.put({ email, role });
     console.log(`${verb} ${email} (${role}, signs in through the OpenID Connect provider only) in ${file}`);
+    await store.close();
     process.exit(0);
   }
   let password = values.password ?? process.env.ADMIN_PASSWORD ?? (await ask(`password for ${email} (empty: generate one): `));
@@ -48,25 +51,21 @@ if (command === 'list') {
     console.log(`generated password for ${email}: ${password}`);
   }
   if (password.length < 8) fail('the password needs at least 8 characters');
-  await writeAccounts(file, [...rest, { email, role, passwordHash: await hashPassword(password), generation: newGeneration() }]);
+  await store.put({ email, role, passwordHash: await hashPassword(password) });
   console.log(`${verb} ${email} (${role}) in ${file}`);
 } else if (command === 'remove') {
   const email = normalizeEmail(emailArg ?? '');
-  const rest = accounts.filter((a) => a.email !== email);
-  if (rest.length === accounts.length) fail(`no account ${email}`);
-  await writeAccounts(file, rest);
+  if (!(await store.remove(email))) fail(`no account ${email}`);
   console.log(`removed ${email}`);
 } else if (command === 'revoke') {
   const email = normalizeEmail(emailArg ?? '');
-  if (!accounts.some((a) => a.email === email)) fail(`no account ${email}`);
-  await writeAccounts(
-    file,
-    accounts.map((a) => (a.email === email ? { ...a, generation: newGeneration() } : a)),
-  );
+  if (!(await store.renewGeneration(email))) fail(`no account ${email}`);
   console.log(`signed ${email} out everywhere (its existing sessions no longer work)`);
 } else {
+  await store.close();
   fail('usage: npm run admin -- add <email> --role admin|member [--password <pw> | --sso] | remove <email> | revoke <email> | list');
 }
+await store.close();
 
 // --- internal ---
 

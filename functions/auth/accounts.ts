@@ -1,27 +1,31 @@
 /**
- * Accounts and the session secret as the running server sees them: the accounts file is
- * re-read when it changes (so `npm run admin -- remove` takes effect within seconds), and the
- * secret comes from SESSION_SECRET or a random one kept in the data folder.
+ * Accounts and the session secret as the running server sees them: accounts are read from the
+ * database (account-store.ts) at most every 2 s (so `npm run admin -- remove` takes effect
+ * within seconds on every instance), and the secret comes from SESSION_SECRET or a random one
+ * kept in the data folder.
  */
 import { randomBytes } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiError } from '../http/errors.ts';
 import { createFileAtomic } from '../store/durable-file.ts';
+import { openAccountStore, type AccountStore } from './account-store.ts';
 import { MIN_SECRET_BYTES } from './session.ts';
-import { newGeneration, normalizeEmail, readAccounts, writeAccounts, type Account } from './users.ts';
+import { normalizeEmail, type Account } from './users.ts';
 
-export const accountsFile = (dataDir: string): string => join(dataDir, 'users.json');
+/** How long a read of the accounts is reused. */
+const FRESH_MS = 2000;
 
 export class AccountBook {
-  private readonly file: string;
-  private readonly readOnly: boolean;
-  private cache: { checkedAt: number; mtimeMs: number; accounts: Map<string, Account> } | undefined;
+  private readonly options: { dataDir: string; databaseUrl?: string; readOnly?: boolean };
+  private store: Promise<AccountStore> | undefined;
+  private cache: { checkedAt: number; accounts: Map<string, Account> } | undefined;
 
-  /** @param options.readOnly the file is bundled with a serverless function: read, never written (sign-out everywhere answers 503) */
-  constructor(dataDir: string, options: { readOnly?: boolean } = {}) {
-    this.file = accountsFile(dataDir);
-    this.readOnly = options.readOnly ?? false;
+  /**
+   * @param options.readOnly a serverless function without `DATABASE_URL`: its bundled accounts are read, never written (sign-out everywhere answers 503)
+   */
+  constructor(options: { dataDir: string; databaseUrl?: string; readOnly?: boolean }) {
+    this.options = options;
   }
 
   /** The account for an e-mail, if it exists now. */
@@ -36,35 +40,50 @@ export class AccountBook {
 
   /** Sign an account out everywhere: a new session generation voids every cookie it had. */
   async signOutEverywhere(email: string): Promise<void> {
-    if (this.readOnly) {
-      throw new ApiError(503, 'service_unavailable', 'Signing out everywhere changes the accounts file, which this deployment only reads; this session is signed out.', {
-        hint: 'Run `npm run admin -- revoke <email>` where the accounts file is kept, and deploy it again (docs/deploying.md, Serverless).',
+    if (this.options.readOnly && !this.options.databaseUrl) {
+      throw new ApiError(503, 'service_unavailable', 'Signing out everywhere changes the accounts, which this deployment only reads; this session is signed out.', {
+        hint: 'Set DATABASE_URL so functions share a writable accounts database, or run `npm run admin -- revoke <email>` where the accounts are kept and deploy again (docs/deploying.md, Serverless).',
         headers: { 'Retry-After': '3600' },
       });
     }
-    const accounts = await readAccounts(this.file);
-    const key = normalizeEmail(email);
-    await writeAccounts(
-      this.file,
-      accounts.map((a) => (normalizeEmail(a.email) === key ? { ...a, generation: newGeneration() } : a)),
-    );
+    await (await this.opened()).renewGeneration(email);
     this.cache = undefined;
   }
 
-  private async accounts(now: number): Promise<Map<string, Account>> {
-    if (this.cache && now - this.cache.checkedAt < 2000) return this.cache.accounts;
-    const mtimeMs = await stat(this.file).then(
-      (s) => s.mtimeMs,
-      () => 0,
-    );
-    if (!this.cache || this.cache.mtimeMs !== mtimeMs) {
-      const accounts = new Map((await readAccounts(this.file)).map((a) => [normalizeEmail(a.email), a]));
-      this.cache = { checkedAt: now, mtimeMs, accounts };
-    } else {
-      this.cache.checkedAt = now;
-    }
-    return this.cache.accounts;
+  /** Open the store now (moving an old accounts file in), rather than at the first sign-in. */
+  async ready(): Promise<void> {
+    await this.opened();
   }
+
+  async close(): Promise<void> {
+    const store = this.store;
+    this.store = undefined;
+    await store?.then((s) => s.close()).catch(() => undefined);
+  }
+
+  private async accounts(now: number): Promise<Map<string, Account>> {
+    if (this.cache && now - this.cache.checkedAt < FRESH_MS) return this.cache.accounts;
+    const store = await this.opened();
+    const list = await store.list().catch(() => Promise.reject(unavailable()));
+    const accounts = new Map(list.map((a) => [normalizeEmail(a.email), a]));
+    this.cache = { checkedAt: now, accounts };
+    return accounts;
+  }
+
+  /** The store, opened on first use; a failed open is tried again on the next call, and answers 503 meanwhile. */
+  private async opened(): Promise<AccountStore> {
+    this.store ??= openAccountStore(this.options);
+    try {
+      return await this.store;
+    } catch {
+      this.store = undefined;
+      throw unavailable();
+    }
+  }
+}
+
+function unavailable(): ApiError {
+  return new ApiError(503, 'service_unavailable', 'The accounts database cannot be reached now.', { hint: 'Try again in a minute.', headers: { 'Retry-After': '30' } });
 }
 
 /**

@@ -1,10 +1,11 @@
 /**
- * Local accounts (the embedded sign-in): a JSON file of e-mail, role and scrypt hash, managed
- * with `npm run admin`. Kept outside the content store: it is not content and never published.
+ * Local accounts (the embedded sign-in): e-mail, role and scrypt hash, managed with `npm run
+ * admin`, kept in the service's database (account-store.ts), outside the content store: they
+ * are not content and never published. Earlier versions kept them in a JSON file, read here
+ * once to move them into the database.
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from '../store/durable-file.ts';
 
 export const ROLES = ['admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
@@ -28,7 +29,7 @@ export const newGeneration = (): string => randomBytes(12).toString('base64url')
 /** Normalised e-mail: trimmed, lower-case. */
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
-/** Every account in the file (none when it does not exist yet). */
+/** Every account in an accounts file of earlier versions (none when there is no file). */
 export async function readAccounts(file: string): Promise<Account[]> {
   try {
     const parsed = JSON.parse(await readFile(file, 'utf8')) as { accounts?: Account[] };
@@ -37,9 +38,4 @@ export async function readAccounts(file: string): Promise<Account[]> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-}
-
-/** Replace the file's accounts (atomically and durably; readable by the owner only). */
-export async function writeAccounts(file: string, accounts: readonly Account[]): Promise<void> {
-  await writeFileAtomic(file, `${JSON.stringify({ accounts }, null, 2)}\n`);
 }

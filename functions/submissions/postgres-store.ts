@@ -6,6 +6,7 @@
  * durable (PostgreSQL's `synchronous_commit`, on by default).
  */
 import pg from 'pg';
+import { pgTransaction } from '../db/database.ts';
 import { LOCKS, migrate } from './postgres-schema.ts';
 import { duplicateKey, SubmissionStoreUnavailableError, type Admission, type PutOutcome, type StatusFilter, type SubmissionRecord, type SubmissionStore } from './store.ts';
 
@@ -101,20 +102,7 @@ export class PostgresSubmissionStore implements SubmissionStore {
   }
 
   private transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    return this.ensure(async () => {
-      const client = await this.pool.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await work(client);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    });
+    return this.ensure(() => pgTransaction(this.pool, work));
   }
 
   /** Run `work` once the schema is up to date; a database that cannot be reached is unavailability, not a bug. */

@@ -7,7 +7,9 @@
 import { HttpGitStore } from '../../functions/store/http-git-store.ts';
 
 const { url, token, name, writes } = JSON.parse(process.argv[2] ?? '{}') as { url: string; token: string; name: string; writes: { path: string; text: string }[] };
-const store = await HttpGitStore.open({ url, token });
+// The test checks that no write is lost under contention, not how fast: a loaded CI machine (other
+// test files in parallel) made 4 writers outlast the 8 s a request keeps retrying (ci8, 2 of 20).
+const store = await HttpGitStore.open({ url, token, retryMs: 60_000 });
 process.stdout.write('ready\n');
 await new Promise((resolve) => process.stdin.once('data', resolve));
 for (const { path, text } of writes) {

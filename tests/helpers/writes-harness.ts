@@ -24,12 +24,15 @@ export interface TestAccount {
 export const ADMIN: TestAccount = { email: 'ada@example.com', role: 'admin', password: 'correct-horse-1' };
 export const MEMBER: TestAccount = { email: 'mel@example.com', role: 'member', password: 'battery-staple-2' };
 
-/** Add (or replace) an account in `dataDir` through the project's own CLI (`password: ''`: an SSO-only account). */
-export function addAccount(dataDir: string, account: TestAccount): void {
+/**
+ * Add (or replace) an account in `dataDir`'s database through the project's own CLI (`password: ''`:
+ * an SSO-only account); `env` may name another database (`DATABASE_URL`).
+ */
+export function addAccount(dataDir: string, account: TestAccount, env: Record<string, string> = {}): void {
   const secret = account.password ? ['--password', account.password] : ['--sso'];
   execFileSync(process.execPath, ['scripts/admin.ts', 'add', account.email, '--role', account.role, ...secret], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, DATA_DIR: dataDir },
+    env: { ...process.env, DATA_DIR: dataDir, ...env },
     stdio: 'pipe',
   });
 }

@@ -40,7 +40,6 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'deals-netlify-writes-'));
   await createRemote(join(FIXTURES, 'valid'), work);
   await buildGenerated(join(FIXTURES, 'valid'), join(work, 'generated'));
-  addAccount(join(work, 'data'), ADMIN);
   hookServer = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
@@ -51,6 +50,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => hookServer.listen(0, '127.0.0.1', resolve));
   [host, redis, postgres] = await Promise.all([startGitHttpServer(work, TOKEN), startRedisServer(), startPostgresServer()]);
+  // The functions read accounts from the shared database, where `npm run admin` puts them with DATABASE_URL.
+  addAccount(join(work, 'data'), ADMIN, { DATABASE_URL: postgres.url });
   const env = (name: string) => ({
     GENERATED_DIR: join(work, 'generated'),
     DATA_DIR: join(work, 'data'),

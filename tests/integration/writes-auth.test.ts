@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, test } from 'vitest';
 import { signSession } from '../../functions/auth/session.ts';
 import { ADMIN, call, callFrom, expectError, expectUnchanged, login, MEMBER, PROJECT_ROOT, repoState, uniqueWord, useWriteServer, type WriteServer } from '../helpers/writes-harness.ts';
@@ -208,10 +209,14 @@ describe('sessions signed with the real secret', () => {
     const secret = readFileSync(join(env.dataDir, 'session-secret'), 'utf8').trim();
     return `deals_session=${signSession({ gen: generationOf(session.email), sid: `test-${Math.random()}`, ...session }, secret)}`;
   }
-  /** The account's session generation as the accounts file holds it. */
+  /** The account's session generation as the accounts database holds it (read on its own connection, read-only). */
   function generationOf(email: string): string {
-    const { accounts } = JSON.parse(readFileSync(join(env.dataDir, 'users.json'), 'utf8')) as { accounts: { email: string; generation?: string }[] };
-    return accounts.find((a) => a.email === email)?.generation ?? '';
+    const db = new DatabaseSync(join(env.dataDir, 'database.sqlite'), { readOnly: true });
+    try {
+      return (db.prepare('SELECT generation FROM accounts WHERE email = ?').get(email) as { generation: string } | undefined)?.generation ?? '';
+    } finally {
+      db.close();
+    }
   }
   const now = () => Math.floor(Date.now() / 1000);
   // From an address of their own, so these calls never eat into 127.0.0.1's sign-in rate budget.

@@ -207,6 +207,7 @@ const ODD_PATHS = [
   '/.git/config',
   '/.env',
   '/.data/users.json',
+  '/.data/database.sqlite',
   '/package.json',
   '/node_modules/.package-lock.json',
   '/_astro/../../package.json',

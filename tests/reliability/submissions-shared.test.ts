@@ -41,7 +41,8 @@ beforeAll(async () => {
     const generatedDir = join(work, name, 'generated');
     await buildGenerated(contentDir, generatedDir);
     const dataDir = join(work, name, 'data');
-    addAccount(dataDir, ADMIN);
+    // Accounts are in the shared database too: added there, as an operator does with DATABASE_URL set.
+    addAccount(dataDir, ADMIN, { DATABASE_URL: databaseUrl });
     const env = { DATABASE_URL: databaseUrl, SESSION_SECRET: 'one-secret-for-every-instance-of-this-test', SUBMISSIONS_MAX_PENDING: String(MAX_PENDING) };
     return startChildServer({ contentDir, generatedDir, dataDir, env });
   };

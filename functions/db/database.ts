@@ -1,0 +1,144 @@
+/**
+ * The service's own database (issue 18): accounts now; members' saved items, alerts and plans
+ * next. Never content: the catalog stays in git. One small interface over two engines:
+ * - SQLite through Node's built-in `node:sqlite` (the embedded default, `DATA_DIR/database.sqlite`,
+ *   nothing to set up; its calls are synchronous, and each takes microseconds on tables this size);
+ * - PostgreSQL through `pg` when `DATABASE_URL` is set, shared by several instances.
+ * Queries are written once, with `$1`, `$2`… placeholders and SQL both engines read.
+ */
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import pg from 'pg';
+
+export type SqlValue = string | number | null;
+
+/** What a query runs against: the database, or one transaction on it. */
+export interface Queries {
+  /** The rows a query returns. */
+  all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
+  /** Run a statement; resolves with how many rows it changed. */
+  run(sql: string, params?: readonly SqlValue[]): Promise<number>;
+}
+
+export interface Database extends Queries {
+  readonly engine: 'sqlite' | 'postgres';
+  /**
+   * Run `work` as one transaction, serialised with every other transaction on this database
+   * (across processes too: SQLite's write lock, PostgreSQL's advisory lock `lock`).
+   */
+  transaction<T>(lock: number, work: (tx: Queries) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Advisory lock keys (PostgreSQL): the app's key, then one per purpose. */
+export const LOCK_APP = 0x5d3a1;
+export const LOCKS = { schema: 10, accounts: 11 } as const;
+
+/**
+ * @example openDatabase({ url: process.env.DATABASE_URL }) // PostgreSQL
+ * @example openDatabase({ file: '.data/database.sqlite' }) // SQLite; `readOnly` for a bundled copy
+ */
+export function openDatabase(where: { url: string } | { file: string; readOnly?: boolean }): Database {
+  return 'url' in where ? new PostgresDatabase(where.url) : new SqliteDatabase(where.file, where.readOnly ?? false);
+}
+
+/**
+ * Run `work` on one pooled PostgreSQL connection as one transaction: committed when it resolves,
+ * rolled back when it throws.
+ */
+export async function pgTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+// --- internal ---
+
+class SqliteDatabase implements Database {
+  readonly engine = 'sqlite';
+  private readonly db: DatabaseSync;
+  /** Transactions of this process, one after another (the connection is shared). */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(file: string, readOnly: boolean) {
+    this.db = new DatabaseSync(file, { readOnly, timeout: 5000 });
+    // The default rollback journal, not WAL: the file alone is the whole database, so it can be copied or bundled read-only.
+    if (!readOnly) this.db.exec('PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;');
+  }
+
+  all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    return Promise.resolve(this.db.prepare(sqlite(sql)).all(...(params as SQLInputValue[])) as T[]);
+  }
+
+  run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
+    return Promise.resolve(Number(this.db.prepare(sqlite(sql)).run(...(params as SQLInputValue[])).changes));
+  }
+
+  transaction<T>(_lock: number, work: (tx: Queries) => Promise<T>): Promise<T> {
+    const next = this.queue.then(async () => {
+      // IMMEDIATE: the write lock is taken now, so two processes never both read then write.
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await work(this);
+        this.db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        this.db.exec('ROLLBACK');
+        throw error;
+      }
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  close(): Promise<void> {
+    this.db.close();
+    return Promise.resolve();
+  }
+}
+
+/** `$1` → `?1`: SQLite numbers its parameters that way. */
+function sqlite(sql: string): string {
+  return sql.replace(/\$(\d+)/g, '?$1');
+}
+
+class PostgresDatabase implements Database {
+  readonly engine = 'postgres';
+  private readonly pool: pg.Pool;
+
+  constructor(url: string) {
+    this.pool = new pg.Pool({ connectionString: url, max: 3, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 });
+    // Without a listener, an idle connection dropped by the server would crash the process; the pool replaces it.
+    this.pool.on('error', () => undefined);
+  }
+
+  async all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    return (await this.pool.query(sql, params as SqlValue[])).rows as T[];
+  }
+
+  async run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
+    return (await this.pool.query(sql, params as SqlValue[])).rowCount ?? 0;
+  }
+
+  transaction<T>(lock: number, work: (tx: Queries) => Promise<T>): Promise<T> {
+    return pgTransaction(this.pool, async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_APP, lock]);
+      return work({
+        all: async <R>(sql: string, params: readonly SqlValue[] = []) => (await client.query(sql, params as SqlValue[])).rows as R[],
+        run: async (sql: string, params: readonly SqlValue[] = []) => (await client.query(sql, params as SqlValue[])).rowCount ?? 0,
+      });
+    });
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * The database's schema as numbered migrations, applied once each, in order, when the database
+ * is opened: `schema_migrations` records which ran, and one transaction under the schema lock
+ * makes instances that start together apply them once. The SQL is read by both engines.
+ */
+import { LOCKS, type Database } from './database.ts';
+
+/** Applied in order; never edit one that shipped, add the next. */
+export const MIGRATIONS: readonly string[] = [
+  // 1: accounts (admins and members). `generation`: sessions carry it and die when it changes.
+  `CREATE TABLE accounts (
+     email text PRIMARY KEY,
+     role text NOT NULL CHECK (role IN ('admin', 'member')),
+     password_hash text,
+     generation text NOT NULL,
+     created_at text NOT NULL
+   )`,
+];
+
+/**
+ * Bring the schema up to date (idempotent; safe when several instances run it at once).
+ * @example await migrate(openDatabase({ file: ':memory:' }))
+ */
+export async function migrate(db: Database): Promise<void> {
+  await db.transaction(LOCKS.schema, async (tx) => {
+    await tx.run('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at text NOT NULL)');
+    const [row] = await tx.all<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
+    for (let version = Number(row?.version ?? 0) + 1; version <= MIGRATIONS.length; version += 1) {
+      await tx.run(MIGRATIONS[version - 1] as string);
+      await tx.run('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [version, new Date().toISOString()]);
+    }
+  });
+}
