@@ -1,8 +1,8 @@
 /**
  * Discovery documents for agents: the RFC 9727 API catalog, the A2A agent card, and the
  * OAuth/OIDC documents of SPEC "Authentication" 6. Each says only what really works: this
- * service signs admins in with its own session cookie, accepts no bearer tokens, issues no
- * tokens and offers no A2A messaging endpoint (agents use the JSON API and MCP).
+ * service signs admins in with its own session cookie, accepts no bearer tokens and issues no
+ * tokens; agents use the JSON API, MCP or the A2A endpoint (functions/a2a/).
  */
 import { absolute, paths } from '../../src/agents/site-urls.ts';
 import type { Site } from '../../src/schemas/site.ts';
@@ -43,16 +43,18 @@ export function apiCatalog(site: Site): object {
 }
 
 /**
- * A2A agent card (protocol 1.0 field names). There is no A2A messaging endpoint, so no
- * interface is advertised; the skills say where each capability really is.
+ * A2A agent card (protocol 1.0 field names). The one interface is the A2A endpoint
+ * (functions/a2a/handler.ts), JSON-RPC, protocol 1.0 only (no 0.3 fields: nothing here speaks
+ * 0.3). Each skill says where it really is: a message runs `search_deals` and `search_startups`
+ * (functions/a2a/executor.ts); `submit_deal` is the JSON API's alone.
  */
 export function agentCard(site: Site): object {
   const url = (path: string) => absolute(site.baseUrl, path);
   return {
     name: site.name,
-    description: `${site.description} This card describes capabilities reachable over the public JSON API (${url(paths.api)}, OpenAPI at ${url(paths.openapi)}) and the MCP server (${url(paths.mcp)}, Streamable HTTP). A2A messaging is not offered, so no A2A interface is listed.`,
+    description: `${site.description} An A2A message (SendMessage, answered at once with a message: a short text and a data part with the records) searches deals and programs, or startups for sale. The same data is in the public JSON API (${url(paths.api)}, OpenAPI at ${url(paths.openapi)}) and the MCP server (${url(paths.mcp)}, Streamable HTTP). Read-only; no credentials needed.`,
     version: '1.0.0',
-    supportedInterfaces: [],
+    supportedInterfaces: [{ url: url(paths.a2a), protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
     provider: { organization: site.name, url: url('/') },
     documentationUrl: url(paths.developers),
     capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false, extensions: [] },
@@ -64,25 +66,25 @@ export function agentCard(site: Site): object {
       {
         id: 'search_deals',
         name: 'Search deals',
-        description: `Search and filter verified startup deals, credits and programs: GET ${url(`${paths.api}/deals`)}?search=… or the MCP tool search_deals.`,
+        description: `Search and filter verified startup deals, credits and programs. A2A: a text part ("cloud credits for a pre-seed startup") or a data part of filters as the API names them ({"search": "aws", "category": "cloud-credits", "limit": 5}); at most 10 deals unless limit says otherwise (up to 50). Also GET ${url(`${paths.api}/deals`)}?search=… and the MCP tools search_deals and get_deal.`,
         tags: ['deals', 'credits', 'startups', 'search'],
-        examples: ['aws credits', 'accelerators with no equity', 'legal discounts for startups'],
+        examples: ['aws credits', 'accelerators with no equity', 'legal discounts for startups', 'cloud credits for a pre-seed startup'],
         inputModes: ['text/plain', 'application/json'],
-        outputModes: ['application/json'],
+        outputModes: ['application/json', 'text/markdown'],
       },
       {
-        id: 'list_startups',
-        name: 'List startups for sale',
-        description: `Filter startups listed for sale by category, country, revenue and source: GET ${url(`${paths.api}/startups`)}.`,
+        id: 'search_startups',
+        name: 'Search startups for sale',
+        description: `Filter startups listed for sale by category, country, revenue, source and text. A2A: a text part starting with "startups:" ("startups: saas") or a data part {"skill": "search_startups", "category": "saas", "minRevenue": 100000}. Also GET ${url(`${paths.api}/startups`)} and the MCP tool search_startups.`,
         tags: ['startups', 'acquisitions', 'marketplace'],
-        examples: ['SaaS businesses for sale in the US with over $100k revenue'],
-        inputModes: ['application/json'],
-        outputModes: ['application/json'],
+        examples: ['startups: saas', 'SaaS businesses for sale in the US with over $100k revenue'],
+        inputModes: ['text/plain', 'application/json'],
+        outputModes: ['application/json', 'text/markdown'],
       },
       {
         id: 'submit_deal',
         name: 'Submit a deal',
-        description: `Submit a deal for editorial review, no credential needed: POST ${url(`${paths.api}/submit-deal`)} (5 per hour per address).`,
+        description: `Submit a deal for editorial review, no credential needed: POST ${url(`${paths.api}/submit-deal`)} (5 per hour per address). Not an A2A message: only the JSON API takes submissions.`,
         tags: ['submission', 'deals'],
         inputModes: ['application/json'],
         outputModes: ['application/json'],

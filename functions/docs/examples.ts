@@ -97,6 +97,21 @@ export function catalogExamples(catalog: Catalog) {
       },
       search: { summary: 'Call the search tool', value: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_deals', arguments: { query: 'cloud credits', limit: 3 } } } },
     },
+    a2a: {
+      text: {
+        summary: 'Ask in words (searches deals and programs)',
+        value: { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'msg-1', role: 'ROLE_USER', parts: [{ text: 'cloud credits for a pre-seed startup' }] } } },
+      },
+      filters: {
+        summary: 'Filters in a data part, named as GET /api/v1/startups names them',
+        value: {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'SendMessage',
+          params: { message: { messageId: 'msg-2', role: 'ROLE_USER', parts: [{ data: { skill: 'search_startups', category: 'saas', limit: 5 } }] } },
+        },
+      },
+    },
   };
 }
 

@@ -111,7 +111,7 @@ export function openApiDocument(catalog: Catalog, lifecycle: ReadonlyMap<string,
         ...requestComponents(),
         JsonRpcRequest: {
           type: 'object',
-          description: 'One JSON-RPC 2.0 request (with `id`) or notification (without), such as `initialize`, `tools/list`, `tools/call`, `resources/read`.',
+          description: 'One JSON-RPC 2.0 request (with `id`) or notification (without), such as `initialize`, `tools/list`, `tools/call`, `resources/read` (MCP) or `SendMessage` (A2A).',
           required: ['jsonrpc', 'method'],
           properties: { jsonrpc: { const: '2.0' }, id: ref('JsonRpcId'), method: { type: 'string', minLength: 1 }, params: { type: 'object' } },
         },

@@ -160,7 +160,7 @@ export function rateLimit(deps: Pick<Deps, 'rateLimits' | 'clock'>): Middleware 
 
 const EXPOSED_HEADERS = 'API-Version, ETag, Link, Retry-After, RateLimit, RateLimit-Policy, Server-Timing, Deprecation, Sunset, X-Request-Id';
 const CORS_FIELDS = checkedFields({ 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': EXPOSED_HEADERS });
-const ALLOWED_HEADERS = 'Content-Type, If-None-Match, If-Match, Accept, Accept-Encoding, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, Search-Intent';
+const ALLOWED_HEADERS = 'Content-Type, If-None-Match, If-Match, Accept, Accept-Encoding, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, Search-Intent, A2A-Version, A2A-Extensions';
 
 /**
  * CORS (DESIGN "CORS"): public routes and documents answer any origin; same-origin routes and

@@ -12,6 +12,7 @@ import { limitKey } from './limit-key.ts';
 export const RATE_POLICIES = {
   read: { points: 6000, seconds: 60 },
   mcp: { points: 1200, seconds: 60 },
+  a2a: { points: 1200, seconds: 60 },
   submit: { points: 60, seconds: 60 },
   auth: { points: 30, seconds: 60 },
   write: { points: 300, seconds: 60 },
@@ -29,6 +30,7 @@ export interface RateDecision {
 /** Which policy limits a request to a route below `/api/v1` (or `/api`). */
 export function policyFor(path: string, method: string): PolicyName {
   if (path === '/mcp') return 'mcp';
+  if (path === '/a2a') return 'a2a';
   if (path.startsWith('/auth/')) return 'auth';
   if (path === '/submit-deal') return 'submit';
   if (path.startsWith('/admin/') || (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS')) return 'write';

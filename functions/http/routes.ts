@@ -78,7 +78,7 @@ export interface ApiRoute {
   path: string;
   cors: 'public' | 'same-origin';
   rate: PolicyName;
-  /** Not part of the versioned API (the MCP endpoint): no `/api/v1` form, no successor link. */
+  /** Not part of the versioned API (the MCP and A2A endpoints): no `/api/v1` form, no successor link. */
   unversioned?: boolean;
   methods: Partial<Record<Method, Operation>>;
 }
@@ -93,6 +93,9 @@ const handleMcp: Handler = async (request, deps) =>
     if (!route) throw new Error(`${path} is not a document`);
     return documentText(route, catalog, deps);
   });
+
+/** The A2A SDK is loaded on the first A2A request, like the MCP SDK. */
+const handleA2a: Handler = async (request, deps) => (await import('../a2a/handler.ts')).handleA2a(request, deps);
 
 /** A preview's answer: the page's HTML, kept by nobody, indexed by nobody. */
 const preview = answer('The rendered page.', {
@@ -669,6 +672,42 @@ export const API_ROUTES: readonly ApiRoute[] = [
       },
     },
   },
+  {
+    path: '/a2a',
+    cors: 'public',
+    rate: 'a2a',
+    unversioned: true,
+    methods: {
+      POST: {
+        handler: handleA2a,
+        access: 'public',
+        doc: (examples) => ({
+          operationId: 'a2a',
+          tags: ['agents'],
+          summary: 'A2A agent (protocol 1.0, JSON-RPC binding)',
+          description:
+            'The agent of /.well-known/agent-card.json, on the official A2A SDK. `SendMessage` with a text part searches deals and programs (a text starting with `startups:` searches startups for sale); a data part carries filters named as GET /api/v1/deals or /api/v1/startups name them (`"skill": "search_startups"` for startups; `limit` 1 to 50, default 10). The answer is a message, never a task: a short text and a data part with `total`, `count` and the records in the list shape of the API. No streaming (`SendStreamingMessage` answers -32004), no push notifications, no tasks. Stateless; one JSON-RPC message per POST (no batches), at most 64 KiB. Protocol errors (unknown method -32601, bad params -32602, unsupported version -32009) are JSON-RPC errors with status 200, as the SDK answers them. Only POST: other methods answer 405.',
+          parameters: [
+            {
+              name: 'A2A-Version',
+              in: 'header',
+              required: true,
+              description: 'The A2A protocol version: `1.0`. Absent means 0.3 (A2A 1.0 §3.6.2), which this agent does not speak (-32009).',
+              schema: { type: 'string', enum: ['1.0'] },
+            },
+          ],
+          requestBody: { required: true, content: json(ref('JsonRpcRequest'), examples.a2a) },
+          responses: {
+            '200': answer('The JSON-RPC answer: a `result` (`{ "message": … }` for `SendMessage`), or an `error`.', { common: MCP_HEADERS, content: json(ref('JsonRpcResponse')) }),
+            '400': answer('Not one valid JSON-RPC message: not JSON (-32700), a batch or nested too deep (-32600).', { common: MCP_HEADERS, content: json(ref('JsonRpcError')) }),
+            '413': answer('The body is larger than 64 KiB (-32000).', { common: MCP_HEADERS, content: json(ref('JsonRpcError')) }),
+            '415': answer('`Content-Type` is not `application/json` (-32005).', { common: MCP_HEADERS, content: json(ref('JsonRpcError')) }),
+            ...errors('429', '500'),
+          },
+        }),
+      },
+    },
+  },
 ];
 
 /** What a document's renderer reads besides the catalog: the route lifecycle (OpenAPI) and the OIDC issuer (discovery documents). */
@@ -751,5 +790,5 @@ export function crossOriginMethods(route: ApiRoute): string[] {
   return allowedMethods(route).filter((method) => route.methods[(method === 'HEAD' ? 'GET' : method) as Method]?.access !== 'admin');
 }
 
-/** The public path of a row: `/api/v1/deals`, or `/api/mcp` for an unversioned one. */
+/** The public path of a row: `/api/v1/deals`, or `/api/mcp` (`/api/a2a`) for an unversioned one. */
 export const publicPath = (route: ApiRoute): string => (route.unversioned ? `/api${route.path}` : `${VERSIONED_PREFIX}${route.path}`);

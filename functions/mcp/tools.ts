@@ -1,18 +1,21 @@
 /**
  * The MCP tools and resources (SPEC: tools `search_deals`, `get_site_info`, `list_categories`;
- * resources `llms.txt`, `llms-full.txt`, `sitemap.xml`), registered on a fresh server per
- * request. They call the same pure catalog functions as the JSON API.
+ * issue 20: `get_deal`, `search_startups`; resources `llms.txt`, `llms-full.txt`,
+ * `sitemap.xml`), registered on a fresh server per request. They call the same pure catalog
+ * functions as the JSON API.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
+import { dealLine, listText, noDealsText, startupLine } from '../../src/agents/answer-text.ts';
 import { markdownText } from '../../src/agents/markdown-policy.ts';
 import { absolute, paths } from '../../src/agents/site-urls.ts';
 import type { Catalog } from '../../src/catalog/catalog.ts';
-import { dealStats, listDeals } from '../../src/catalog/deals-query.ts';
-import { nearestCategories, noResultsText } from '../../src/catalog/empty-result.ts';
-import { DEAL_STATUSES, type Deal } from '../../src/schemas/deal.ts';
+import { dealStats, findDeal, listDeals } from '../../src/catalog/deals-query.ts';
+import { listStartups } from '../../src/catalog/startups-query.ts';
+import { DEAL_STATUSES, DealSchema, type Deal } from '../../src/schemas/deal.ts';
 import { REGIONS, STAGES } from '../../src/schemas/program.ts';
-import { DEAL_SORTS } from '../../src/schemas/query.ts';
+import { DEAL_SORTS, parseFilters, STARTUP_LIST_PARAMS } from '../../src/schemas/query.ts';
+import { StartupSchema, type Startup } from '../../src/schemas/startup.ts';
 
 const DealSummary = z.object({
   id: z.string(),
@@ -99,17 +102,14 @@ export function buildMcpServer(catalog: Catalog, version: string, documentText: 
       if (query !== undefined && query.trim() !== '') searched?.(query, stats.total);
       const deals = positions.map((p) => summary(catalog.deals[p] as Deal, url));
       const structured = { total: stats.total, count: deals.length, deals };
-      // Clients show tool text as Markdown: content fields go through the Markdown content policy.
-      const lines = deals.map((d) => `- ${markdownText(d.title)} (${markdownText(d.provider)}; ${d.status}${d.value ? `; ${markdownText(d.value)}` : ''}): ${d.pageUrl}`);
       const text =
         stats.total === 0
-          ? noResultsText(
-              query === undefined ? undefined : markdownText(query),
-              scope,
-              nearestCategories(query ?? '', catalog.categories.deals, scope),
-              (c) => `\`${c.slug}\` (${markdownText(c.name)})`,
-            )
-          : `${stats.total} matching deal(s)${stats.total > deals.length ? `, showing ${deals.length}` : ''}.\n${lines.join('\n')}`;
+          ? noDealsText(catalog, query, scope)
+          : listText(
+              stats.total,
+              'deal',
+              deals.map((d) => dealLine(d, d.pageUrl)),
+            );
       return { content: [{ type: 'text', text }], structuredContent: structured };
     },
   );
@@ -182,6 +182,81 @@ export function buildMcpServer(catalog: Catalog, version: string, documentText: 
     },
   );
 
+  server.registerTool(
+    'get_deal',
+    {
+      title: 'Get one deal',
+      description:
+        'One deal or program by `slug` or `id` (as search_deals returns them), with every published field: the full description, eligibility, requirements, value, dates and links. Answers what GET /api/v1/deals?slug=… answers.',
+      inputSchema: {
+        slug: z.string().max(200).optional().describe('The deal\'s slug, such as "aws-activate".'),
+        id: z.string().max(200).optional().describe("The deal's id; with `slug` too, both must name the same deal."),
+      },
+      outputSchema: { deal: DealSchema.describe('The deal as GET /api/v1/deals?slug= answers it.'), pageUrl: z.string() },
+      annotations: { title: 'Get one deal', ...READ_ONLY },
+    },
+    async ({ slug, id }) => {
+      if (slug === undefined && id === undefined) return toolError('Give `slug` or `id` (search_deals lists both).');
+      const deal = findDeal(catalog, { slug, id });
+      if (!deal) {
+        const named = [slug !== undefined && `slug "${markdownText(slug)}"`, id !== undefined && `id "${markdownText(id)}"`].filter(Boolean).join(' and ');
+        return toolError(`No deal matches ${named}. Find deals with search_deals.`);
+      }
+      const pageUrl = url(paths.deal(deal));
+      const text = [
+        `# ${markdownText(deal.title)} (${markdownText(deal.provider)})`,
+        `${deal.category}; ${deal.status}${deal.value ? `; ${markdownText(deal.value)}` : ''}`,
+        deal.description ? markdownText(deal.description) : '',
+        `Apply: ${deal.applicationUrl}`,
+        `Page: ${pageUrl}`,
+      ]
+        .filter(Boolean)
+        .join('\n\n');
+      return { content: [{ type: 'text', text }], structuredContent: { deal, pageUrl } };
+    },
+  );
+
+  server.registerTool(
+    'search_startups',
+    {
+      title: 'Search startups for sale',
+      description:
+        'Filter startups and small businesses listed for sale, with the filters of GET /api/v1/startups: category, country, revenue bounds (inclusive; a listing without a revenue figure never satisfies one), source marketplace, featured, for sale, and free-text search. Order: featured, for sale, newest, name (with `search`: relevance first).',
+      inputSchema: {
+        search: z.string().max(500).optional().describe('Free text across name, description and category.'),
+        category: z.string().max(120).optional().describe('Startup category slug, such as "saas".'),
+        country: z.string().max(2).optional().describe('ISO 3166-1 alpha-2 country code, such as "US".'),
+        minRevenue: z.number().int().optional().describe('Annual revenue lower bound in USD, inclusive.'),
+        maxRevenue: z.number().int().optional().describe('Annual revenue upper bound in USD, inclusive.'),
+        source: z.string().max(120).optional().describe('Listing source slug, such as "acquire".'),
+        featured: z.boolean().optional().describe('Only featured listings.'),
+        forSale: z.boolean().optional().describe('Only listings for sale (true) or no longer for sale (false).'),
+        limit: z.number().int().min(1).max(50).default(10).describe('How many listings to return (1 to 50).'),
+      },
+      outputSchema: { total: z.number().int().describe('Matches before the limit.'), count: z.number().int(), startups: z.array(StartupSchema.extend({ pageUrl: z.string() })) },
+      annotations: { title: 'Search startups for sale', ...READ_ONLY },
+    },
+    async ({ limit, featured, ...filters }) => {
+      // The API's own parameter table reads the filters, so both refuse and accept the same values.
+      const parsed = parseFilters(STARTUP_LIST_PARAMS, { ...filters, featured: featured ? true : undefined });
+      if (!parsed.ok) return toolError(`${parsed.problem.name}: ${parsed.problem.message}.`);
+      const { positions, total } = listStartups(catalog, parsed.value);
+      const startups = positions.slice(0, limit).map((p) => {
+        const startup = catalog.startups[p] as Startup;
+        return { ...startup, pageUrl: url(paths.startup(startup)) };
+      });
+      const text =
+        total === 0
+          ? 'No startup listing matches these filters.'
+          : listText(
+              total,
+              'listing',
+              startups.map((s) => startupLine(s, s.pageUrl)),
+            );
+      return { content: [{ type: 'text', text }], structuredContent: { total, count: startups.length, startups } };
+    },
+  );
+
   // The same text as GET of the document, rendered once per catalog version, not once per read.
   const resource = (name: string, path: string, mimeType: string, description: string) =>
     server.registerResource(name, url(path), { title: name, description, mimeType }, async (uri) => ({
@@ -190,10 +265,18 @@ export function buildMcpServer(catalog: Catalog, version: string, documentText: 
   resource('llms.txt', paths.llms, 'text/markdown', 'Site summary and links for language models (llmstxt.org).');
   resource('llms-full.txt', paths.llmsFull, 'text/markdown', 'The whole public catalog as Markdown, deals grouped by category.');
   resource('sitemap.xml', paths.sitemap, 'application/xml', 'Every public page with its last modification date.');
+  // The SDK declares `listChanged` for tools and resources, but a stateless server has no stream
+  // to send that notification on, and the lists change only with the code: claim nothing.
+  server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false, subscribe: false } });
   return server;
 }
 
 // --- internal ---
+
+/** A tool error the client shows (`isError`), never a protocol failure. */
+function toolError(text: string): { content: { type: 'text'; text: string }[]; isError: true } {
+  return { content: [{ type: 'text', text }], isError: true };
+}
 
 function summary(deal: Deal, url: (path: string) => string): z.infer<typeof DealSummary> {
   return {

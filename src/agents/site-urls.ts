@@ -31,6 +31,8 @@ export const paths = {
   api: '/api/v1',
   openapi: '/openapi.json',
   mcp: '/api/mcp',
+  /** The A2A agent (JSON-RPC, protocol 1.0); its card is `agentCard`. */
+  a2a: '/api/a2a',
   llms: '/llms.txt',
   llmsFull: '/llms-full.txt',
   sitemap: '/sitemap.xml',

@@ -134,5 +134,24 @@ export function parseQuery<T extends Record<string, QueryParam>>(table: T, param
   return { ok: true, value: value as Parsed<T> };
 }
 
+/**
+ * Read the parameters of `table` from a JSON object of filters, as agents send them (A2A data
+ * parts, MCP arguments): a number or boolean counts as its text, so `{ "limit": 5 }` is read as
+ * `limit=5` by the same schema; `null` and `undefined` count as absent; unknown names are ignored.
+ * @example parseFilters(DEAL_LIST_PARAMS, { search: 'aws', limit: 5 }) // { ok: true, value: { search: 'aws', limit: 5 } }
+ */
+export function parseFilters<T extends Record<string, QueryParam>>(table: T, filters: Record<string, unknown>): ReturnType<typeof parseQuery<T>> {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(filters)) {
+    if (!Object.hasOwn(table, name) || value === undefined || value === null) continue;
+    const param = table[name] as QueryParam;
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+      return { ok: false, problem: { name, message: `expected ${param.allowed}`, allowed: param.allowed } };
+    }
+    params.set(name, String(value));
+  }
+  return parseQuery(table, params);
+}
+
 export type DealListQuery = Parsed<typeof DEAL_LIST_PARAMS>;
 export type StartupListQuery = Parsed<typeof STARTUP_LIST_PARAMS>;

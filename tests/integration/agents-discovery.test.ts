@@ -208,7 +208,7 @@ describe('/.well-known/agent-card.json (A2A 1.0)', () => {
     expect(new Set(skills.map((s) => s.id)).size).toBe(skills.length);
   });
 
-  test('skills: searching deals, listing startups and submitting a deal, each naming the endpoint that serves it', async () => {
+  test('skills: searching deals, searching startups and submitting a deal, each naming the endpoint that serves it', async () => {
     const skills = (await card()).skills as Skill[];
     const find = (pattern: RegExp) => skills.find((s) => pattern.test(`${s.id} ${s.name}`));
     const search = find(/search.*deal|deal.*search/i);
@@ -222,18 +222,31 @@ describe('/.well-known/agent-card.json (A2A 1.0)', () => {
     expect(submit?.description).toContain(siteUrl(site, '/api/v1/submit-deal'));
   });
 
-  test('honest: every advertised interface is complete, and nothing claims streaming or push without an A2A endpoint', async () => {
+  test('honest: one interface, the A2A endpoint (JSON-RPC, 1.0) that answers on this server; no streaming or push claimed', async () => {
     const c = await card();
-    for (const i of c.supportedInterfaces as Record<string, unknown>[]) {
-      expect(typeof i.url).toBe('string');
-      expect(['JSONRPC', 'GRPC', 'HTTP+JSON']).toContain(i.protocolBinding);
-      expect(typeof i.protocolVersion).toBe('string');
-    }
+    expect(c.supportedInterfaces).toEqual([{ url: siteUrl(site, '/api/a2a'), protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
+    // No 0.3 fields: the endpoint speaks 1.0 only.
+    for (const legacy of ['url', 'protocolVersion', 'preferredTransport']) expect(c, legacy).not.toHaveProperty(legacy);
     const capabilities = c.capabilities as Record<string, unknown>;
-    if ((c.supportedInterfaces as unknown[]).length === 0) {
-      expect(capabilities.streaming ?? false).toBe(false);
-      expect(capabilities.pushNotifications ?? false).toBe(false);
-    }
+    expect(capabilities.streaming).toBe(false);
+    expect(capabilities.pushNotifications).toBe(false);
+    // The interface is real: a JSON-RPC call there is answered by A2A, not 404 (tests/integration/agents-a2a.test.ts drives it).
+    const answer = await fetchText(onServer(server, siteUrl(site, '/api/a2a')), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'aws' }] } } }),
+    });
+    expect(answer.status).toBe(200);
+    expect((parseJson(answer.text) as { result?: { message?: unknown } }).result?.message).toBeDefined();
+  });
+
+  test('every skill says where it is served: A2A messages for the searches, the API for submissions', async () => {
+    const skills = (await card()).skills as Skill[];
+    expect(skills.map((s) => s.id)).toEqual(['search_deals', 'search_startups', 'submit_deal']);
+    const byId = Object.fromEntries(skills.map((s) => [s.id, s.description]));
+    expect(byId.search_deals).toMatch(/A2A: a text part/);
+    expect(byId.search_startups).toMatch(/"skill": "search_startups"/);
+    expect(byId.submit_deal).toMatch(/Not an A2A message/);
   });
 });
 

@@ -101,6 +101,14 @@ describe('connection', () => {
     expect(capabilities?.resources).toBeDefined();
   });
 
+  test('no capability it cannot honour: a stateless server sends no list-changed or resource-updated notifications', () => {
+    const capabilities = client.getServerCapabilities();
+    expect(capabilities?.tools?.listChanged ?? false).toBe(false);
+    expect(capabilities?.resources?.listChanged ?? false).toBe(false);
+    expect(capabilities?.resources?.subscribe ?? false).toBe(false);
+    expect(Object.keys(capabilities ?? {}).sort()).toEqual(['resources', 'tools']);
+  });
+
   test('an older client version is answered in that version; an unknown newer one is answered with the latest', async () => {
     for (const [asked, expected] of [
       ['2025-03-26', '2025-03-26'],
@@ -121,9 +129,9 @@ describe('connection', () => {
 });
 
 describe('tools/list', () => {
-  test('exactly search_deals, get_site_info and list_categories, each described, read-only, with an output schema', async () => {
+  test('exactly search_deals, get_deal, search_startups, get_site_info and list_categories, each described, read-only, with an output schema', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get_site_info', 'list_categories', 'search_deals']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['get_deal', 'get_site_info', 'list_categories', 'search_deals', 'search_startups']);
     for (const tool of tools) {
       expect(tool.description?.length ?? 0, tool.name).toBeGreaterThan(30);
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
@@ -254,6 +262,65 @@ describe('search_deals answers what GET /api/v1/deals answers for the same filte
     const structured = expectToolOk(result);
     const text = result.content[0]?.text ?? '';
     for (const deal of structured.deals as DealSummary[]) expect(text).toContain(deal.title);
+  });
+});
+
+describe('get_deal', () => {
+  test('by slug or id: the deal as GET /api/v1/deals?slug= answers it, description included, and its page', async () => {
+    const { deal } = (await getJson(server.url, '/api/v1/deals?slug=aws-activate')).body as { deal: { id: string; description?: string } };
+    expect(deal.description?.length ?? 0).toBeGreaterThan(0);
+    for (const args of [{ slug: 'aws-activate' }, { id: deal.id }, { slug: 'aws-activate', id: deal.id }]) {
+      const result = await callTool('get_deal', args);
+      expect(result.isError ?? false, JSON.stringify(args)).toBe(false);
+      expect(result.structuredContent).toEqual({ deal, pageUrl: siteUrl(site, '/deals/aws-activate/') });
+      expect(result.content[0]?.text).toContain(siteUrl(site, '/deals/aws-activate/'));
+    }
+  });
+
+  test('not found, or nothing named: a tool error that says what to do, and the client keeps working', async () => {
+    const missing = await callTool('get_deal', { slug: 'no-such-deal' });
+    expect(missing.isError).toBe(true);
+    expect(missing.content[0]?.text).toMatch(/No deal matches slug "no-such-deal".*search_deals/);
+    const mismatched = await callTool('get_deal', { slug: 'aws-activate', id: 'no-such-id' });
+    expect(mismatched.isError).toBe(true);
+    const none = await callTool('get_deal', {});
+    expect(none.isError).toBe(true);
+    expect(none.content[0]?.text).toMatch(/slug.*id/);
+    expect((await callTool('get_deal', { slug: 'aws-activate' })).isError ?? false).toBe(false);
+  });
+});
+
+describe('search_startups answers what GET /api/v1/startups answers', () => {
+  test.each([
+    [{}, ''],
+    [{ category: 'saas', minRevenue: 100000 }, 'category=saas&minRevenue=100000'],
+    [{ country: 'us', forSale: true }, 'country=us&forSale=true'],
+    [{ search: 'saas', limit: 2 }, 'search=saas'],
+    [{ featured: true }, 'featured=true'],
+  ] as const)('%j', async (args, query) => {
+    const list = expectStartupList((await getJson(server.url, `/api/v1/startups?${query}`)).body);
+    const result = await callTool('search_startups', args);
+    expect(result.isError ?? false).toBe(false);
+    const limit = 'limit' in args ? args.limit : 10;
+    const structured = result.structuredContent as { total: number; count: number; startups: { slug: string; pageUrl: string }[] };
+    expect(structured.total).toBe(list.total);
+    expect(structured.startups.map(({ pageUrl, ...startup }) => startup)).toEqual(list.startups.slice(0, limit));
+    expect(structured.count).toBe(Math.min(limit, list.total));
+    for (const s of structured.startups) expect(s.pageUrl).toBe(siteUrl(site, `/startups/${s.slug}/`));
+  });
+
+  test('a value the API refuses is a tool error naming the parameter', async () => {
+    const result = await callTool('search_startups', { country: 'USA' });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toMatch(/country/);
+  });
+});
+
+describe('one call for the issue 20 target', () => {
+  test('search_deals "cloud credits for a pre-seed startup": a cloud-credits deal first', async () => {
+    const result = await callTool('search_deals', { query: 'cloud credits for a pre-seed startup' });
+    const deals = (result.structuredContent as { deals: DealSummary[] }).deals;
+    expect(deals[0]?.category).toBe('cloud-credits');
   });
 });
 
