@@ -8,6 +8,7 @@ import type { RequestContext } from './http/middleware.ts';
 import { createCatalogState, type CatalogState } from './reads/catalog-state.ts';
 import { PINNED } from './reads/pinned.ts';
 import { PreparedCache } from './reads/prepared-cache.ts';
+import { AccountMail } from './auth/account-mail.ts';
 import { AccountBook } from './auth/accounts.ts';
 import { LoginThrottle } from './auth/login-throttle.ts';
 import { MemoryRevocations, RedisRevocations, type Revocations } from './auth/revocations.ts';
@@ -49,7 +50,17 @@ export interface Deps {
   submissions: SubmissionDesk;
   /** SPEC: 5 accepted submissions per IP per hour. */
   submitLimit: RollingLimit;
-  auth: { secret: string; accounts: AccountBook; loginThrottle: LoginThrottle; revocations: Revocations; oidc: OidcSignIn | undefined };
+  auth: {
+    secret: string;
+    accounts: AccountBook;
+    loginThrottle: LoginThrottle;
+    revocations: Revocations;
+    oidc: OidcSignIn | undefined;
+    /** Confirmation and reset links to people's own addresses (auth/account-mail.ts). */
+    mail: AccountMail;
+    /** Requests that send such mail, per address (sign-up, reset): a form cannot flood a mailbox. */
+    mailLimit: RollingLimit;
+  };
   /** Deprecated routes and their dates (checked at start-up). */
   lifecycle: Map<string, RouteLifecycle>;
   /** General per-route limits on every `/api` request. */
@@ -125,6 +136,8 @@ export function createDeps(
       loginThrottle: new LoginThrottle(rolling),
       revocations: redis ? new RedisRevocations(redis.client, redis.failed) : new MemoryRevocations(),
       oidc: config.oidc ? new OidcSignIn(config.oidc, sessionSecret) : undefined,
+      mail: new AccountMail(config.notify, config.dataDir, log),
+      mailLimit: rolling('account-mail', 10, 60 * 60 * 1000),
     },
     lifecycle: lifecycleTable(config.apiLifecycle),
     rateLimits: new RateLimits({ enabled: config.rateLimits, redis: redis?.client, log }),

@@ -79,6 +79,7 @@ export async function startServer(config: Config, log: Logger = createLogger(), 
       await deps.notify.close();
       await deps.submissions.close();
       await deps.auth.accounts.close();
+      deps.auth.mail.close();
       await redis?.close();
     },
   };

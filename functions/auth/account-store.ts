@@ -21,7 +21,10 @@ interface AccountRow {
   role: Role;
   password_hash: string | null;
   generation: string;
+  email_verified_at: string | null;
 }
+
+const COLUMNS = 'email, role, password_hash, generation, email_verified_at';
 
 export class AccountStore {
   private readonly db: Database;
@@ -36,26 +39,54 @@ export class AccountStore {
   }
 
   async list(): Promise<Account[]> {
-    return (await this.db.all<AccountRow>('SELECT email, role, password_hash, generation FROM accounts ORDER BY email')).map(fromRow);
+    return (await this.db.all<AccountRow>(`SELECT ${COLUMNS} FROM accounts ORDER BY email`)).map(fromRow);
   }
 
   async find(email: string): Promise<Account | undefined> {
-    const [row] = await this.db.all<AccountRow>('SELECT email, role, password_hash, generation FROM accounts WHERE email = $1', [normalizeEmail(email)]);
+    const [row] = await this.db.all<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE email = $1`, [normalizeEmail(email)]);
     return row && fromRow(row);
   }
 
   /**
-   * Add the account, or replace the one with its e-mail; always with a new session generation,
-   * so a re-added account or a new password or role ends every earlier session.
+   * Add the account, or replace the one with its e-mail (an operator's `npm run admin`; its
+   * address counts as confirmed); always with a new session generation, so a re-added account
+   * or a new password or role ends every earlier session.
    * @returns whether it was new
    */
   put(account: { email: string; role: Role; passwordHash?: string }): Promise<boolean> {
     const email = normalizeEmail(account.email);
     return this.db.transaction(LOCKS.accounts, async (tx) => {
       const existed = (await tx.run('DELETE FROM accounts WHERE email = $1', [email])) > 0;
-      await insert(tx, { email, role: account.role, passwordHash: account.passwordHash, generation: newGeneration() });
+      await insert(tx, { email, role: account.role, passwordHash: account.passwordHash, generation: newGeneration(), verified: true });
       return !existed;
     });
+  }
+
+  /** A member who signed up, not yet confirmed; nothing changes when the e-mail has an account. @returns whether it was made */
+  async addMember(email: string, passwordHash: string): Promise<boolean> {
+    return (await insert(this.db, { email, role: 'member', passwordHash, generation: newGeneration(), verified: false })) > 0;
+  }
+
+  /** The owner of the address confirmed it (the confirmation link). @returns whether there was such an account */
+  async markVerified(email: string): Promise<boolean> {
+    return (await this.db.run('UPDATE accounts SET email_verified_at = coalesce(email_verified_at, $1) WHERE email = $2', [new Date().toISOString(), normalizeEmail(email)])) > 0;
+  }
+
+  /**
+   * A new password (a reset through an e-mailed link, which also confirms the address) and a new
+   * generation: every session and every other reset link of the account ends.
+   * @returns whether there was such an account
+   */
+  async setPassword(email: string, passwordHash: string): Promise<boolean> {
+    const now = new Date().toISOString();
+    return (
+      (await this.db.run('UPDATE accounts SET password_hash = $1, generation = $2, email_verified_at = coalesce(email_verified_at, $3) WHERE email = $4', [
+        passwordHash,
+        newGeneration(),
+        now,
+        normalizeEmail(email),
+      ])) > 0
+    );
   }
 
   /** @returns whether there was such an account */
@@ -105,16 +136,25 @@ export async function openAccountStore(options: { dataDir: string; databaseUrl?:
 // --- internal ---
 
 function fromRow(row: AccountRow): Account {
-  return { email: row.email, role: row.role, ...(row.password_hash ? { passwordHash: row.password_hash } : {}), generation: row.generation };
+  return {
+    email: row.email,
+    role: row.role,
+    ...(row.password_hash ? { passwordHash: row.password_hash } : {}),
+    generation: row.generation,
+    ...(row.email_verified_at ? { emailVerifiedAt: row.email_verified_at } : {}),
+  };
 }
 
-function insert(tx: Queries, account: { email: string; role: Role; passwordHash?: string; generation: string }): Promise<number> {
-  return tx.run('INSERT INTO accounts (email, role, password_hash, generation, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (email) DO NOTHING', [
+/** Insert unless the e-mail has an account; resolves with the rows added (0 or 1). */
+function insert(tx: Queries, account: { email: string; role: Role; passwordHash?: string; generation: string; verified: boolean }): Promise<number> {
+  const now = new Date().toISOString();
+  return tx.run('INSERT INTO accounts (email, role, password_hash, generation, created_at, email_verified_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (email) DO NOTHING', [
     normalizeEmail(account.email),
     account.role,
     account.passwordHash ?? null,
     account.generation,
-    new Date().toISOString(),
+    now,
+    account.verified ? now : null,
   ]);
 }
 
@@ -122,7 +162,7 @@ function insert(tx: Queries, account: { email: string; role: Role; passwordHash?
 function importAccounts(db: Database, accounts: readonly Account[]): Promise<number> {
   return db.transaction(LOCKS.accounts, async (tx) => {
     let added = 0;
-    for (const a of accounts) added += await insert(tx, { email: a.email, role: a.role, passwordHash: a.passwordHash, generation: a.generation ?? '' });
+    for (const a of accounts) added += await insert(tx, { email: a.email, role: a.role, passwordHash: a.passwordHash, generation: a.generation ?? '', verified: true });
     return added;
   });
 }

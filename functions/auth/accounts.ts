@@ -40,14 +40,22 @@ export class AccountBook {
 
   /** Sign an account out everywhere: a new session generation voids every cookie it had. */
   async signOutEverywhere(email: string): Promise<void> {
-    if (this.options.readOnly && !this.options.databaseUrl) {
-      throw new ApiError(503, 'service_unavailable', 'Signing out everywhere changes the accounts, which this deployment only reads; this session is signed out.', {
-        hint: 'Set DATABASE_URL so functions share a writable accounts database, or run `npm run admin -- revoke <email>` where the accounts are kept and deploy again (docs/deploying.md, Serverless).',
-        headers: { 'Retry-After': '3600' },
-      });
-    }
-    await (await this.opened()).renewGeneration(email);
-    this.cache = undefined;
+    await this.change('Signing out everywhere', 'this session is signed out', (store) => store.renewGeneration(email));
+  }
+
+  /** A member who signed up (unconfirmed); false when the e-mail has an account already. */
+  addMember(email: string, passwordHash: string): Promise<boolean> {
+    return this.change('Signing up', 'nothing was stored', (store) => store.addMember(email, passwordHash));
+  }
+
+  /** The address was confirmed through its link. */
+  markVerified(email: string): Promise<boolean> {
+    return this.change('Confirming an address', 'nothing was changed', (store) => store.markVerified(email));
+  }
+
+  /** A new password through a reset link: a new generation ends every session and every other link. */
+  setPassword(email: string, passwordHash: string): Promise<boolean> {
+    return this.change('Resetting a password', 'nothing was changed', (store) => store.setPassword(email, passwordHash));
   }
 
   /** Open the store now (moving an old accounts file in), rather than at the first sign-in. */
@@ -59,6 +67,22 @@ export class AccountBook {
     const store = this.store;
     this.store = undefined;
     await store?.then((s) => s.close()).catch(() => undefined);
+  }
+
+  /** Change the accounts, then read them afresh; where they are only read (a bundled copy), 503 naming `what`. */
+  private async change<T>(what: string, outcome: string, work: (store: AccountStore) => Promise<T>): Promise<T> {
+    if (this.options.readOnly && !this.options.databaseUrl) {
+      throw new ApiError(503, 'service_unavailable', `${what} changes the accounts, which this deployment only reads; ${outcome}.`, {
+        hint: 'Set DATABASE_URL so functions share a writable accounts database, or change accounts with `npm run admin` where they are kept and deploy again (docs/deploying.md, Serverless).',
+        headers: { 'Retry-After': '3600' },
+      });
+    }
+    const store = await this.opened();
+    try {
+      return await work(store);
+    } finally {
+      this.cache = undefined;
+    }
   }
 
   private async accounts(now: number): Promise<Map<string, Account>> {

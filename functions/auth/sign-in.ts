@@ -54,6 +54,11 @@ export async function postLogin(request: Request, deps: SessionDeps & Pick<Deps,
     throw new ApiError(401, 'unauthorized', 'The e-mail or password is not right.', { hint: 'Check both and try again.' });
   }
   await deps.auth.loginThrottle.succeeded(throttle.attempt);
+  // A member who signed up signs in once the address is confirmed (the link mailed at sign-up).
+  if (!account.emailVerifiedAt) {
+    if (form) return redirect('/login?error=unverified');
+    throw new ApiError(403, 'forbidden', 'Confirm your e-mail address first: the link is in the mail sent when you signed up.', { hint: 'Sign up again with the same address to get a new link.' });
+  }
 
   const cookie = newSessionCookie(request, deps, account, now);
   if (form) return redirect(landingPage(account), cookie);

@@ -21,6 +21,8 @@ export interface Account {
    * sign-out everywhere. Absent in files written before it existed (then it is the empty string).
    */
   generation?: string;
+  /** When the owner confirmed the e-mail address (ISO 8601); absent until then (a member who signed up). */
+  emailVerifiedAt?: string;
 }
 
 /** A fresh session generation. */

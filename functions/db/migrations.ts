@@ -5,16 +5,20 @@
  */
 import { LOCKS, type Database } from './database.ts';
 
-/** Applied in order; never edit one that shipped, add the next. */
-export const MIGRATIONS: readonly string[] = [
+/** Applied in order, each one statement after another; never edit one that shipped, add the next. */
+export const MIGRATIONS: readonly (readonly string[])[] = [
   // 1: accounts (admins and members). `generation`: sessions carry it and die when it changes.
-  `CREATE TABLE accounts (
+  [
+    `CREATE TABLE accounts (
      email text PRIMARY KEY,
      role text NOT NULL CHECK (role IN ('admin', 'member')),
      password_hash text,
      generation text NOT NULL,
      created_at text NOT NULL
    )`,
+  ],
+  // 2: members sign up themselves and confirm their e-mail; accounts made before (by an operator) count as confirmed.
+  ['ALTER TABLE accounts ADD COLUMN email_verified_at text', 'UPDATE accounts SET email_verified_at = created_at'],
 ];
 
 /**
@@ -26,7 +30,7 @@ export async function migrate(db: Database): Promise<void> {
     await tx.run('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at text NOT NULL)');
     const [row] = await tx.all<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
     for (let version = Number(row?.version ?? 0) + 1; version <= MIGRATIONS.length; version += 1) {
-      await tx.run(MIGRATIONS[version - 1] as string);
+      for (const statement of MIGRATIONS[version - 1] ?? []) await tx.run(statement);
       await tx.run('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [version, new Date().toISOString()]);
     }
   });

@@ -18,6 +18,7 @@ import { DealCategorySchema, StartupCategorySchema } from '../../src/schemas/cat
 import { DEAL_LIST_PARAMS, STARTUP_LIST_PARAMS } from '../../src/schemas/query.ts';
 import { deleteDeals, postDeals, putDeals } from '../writes/admin-deals.ts';
 import { getSession, postLogin, postLogout } from '../auth/sign-in.ts';
+import { getVerify, postPasswordReset, postPasswordResetRequest, postSignUp } from '../auth/member-accounts.ts';
 import { postContentHook } from '../writes/content-hook.ts';
 import { getCategories } from '../reads/categories.ts';
 import { getDeals } from '../reads/deals.ts';
@@ -317,6 +318,114 @@ export const API_ROUTES: readonly ApiRoute[] = [
             '200': ok('Signed out.', ref('SignedOut'), { headers: { 'Set-Cookie': SET_COOKIE } }),
             '303': answer('Form post: to /login.', { headers: { Location: LOCATION, 'Set-Cookie': SET_COOKIE } }),
             ...errors('403', '429', '500', '503'),
+          },
+        }),
+      },
+    },
+  },
+  {
+    path: '/auth/signup',
+    cors: 'same-origin',
+    rate: 'auth',
+    methods: {
+      POST: {
+        handler: postSignUp,
+        access: 'public',
+        doc: () => ({
+          operationId: 'signUp',
+          tags: ['auth'],
+          summary: 'Sign up as a member',
+          description:
+            'For people in a browser (same-origin only; no agent credential flow exists): makes a member account and mails a link that confirms the address (good for 48 hours); the account signs in once confirmed. The answer is the same whether or not the address has an account already (its owner is told by mail). At most 10 requests that send mail per address and hour (429). A form post gets a 303 redirect to /signup.',
+          requestBody: {
+            required: true,
+            content: {
+              ...json(ref('SignUp'), { signUp: { summary: 'E-mail and password', value: { email: 'founder@example.com', password: 'correct horse battery staple' } } }),
+              ...forms(ref('SignUp')),
+            },
+          },
+          responses: {
+            '202': ok('The confirmation mail is on its way.', ref('AccountMessage')),
+            '303': answer('Form post: back to /signup, saying the mail was sent or which field to fix.', { headers: { Location: LOCATION } }),
+            ...errors('400', '403', '413', '415', '429', '500', '503'),
+          },
+        }),
+      },
+    },
+  },
+  {
+    path: '/auth/verify',
+    cors: 'same-origin',
+    rate: 'auth',
+    methods: {
+      GET: {
+        handler: getVerify,
+        access: 'public',
+        doc: () => ({
+          operationId: 'confirmEmail',
+          tags: ['auth'],
+          summary: 'Confirm an e-mail address (the link of the sign-up mail)',
+          description: 'Marks the address confirmed and redirects to /login, which says whether it worked.',
+          parameters: [{ name: 'token', in: 'query', required: true, description: 'The signed token of the mailed link.', schema: { type: 'string' } }],
+          responses: {
+            '303': answer('To /login?verified=1, or /login?error=link_expired for a link that expired or was replaced.', { headers: { Location: LOCATION } }),
+            ...errors('429', '500', '503'),
+          },
+        }),
+      },
+    },
+  },
+  {
+    path: '/auth/password-reset-request',
+    cors: 'same-origin',
+    rate: 'auth',
+    methods: {
+      POST: {
+        handler: postPasswordResetRequest,
+        access: 'public',
+        doc: () => ({
+          operationId: 'requestPasswordReset',
+          tags: ['auth'],
+          summary: 'Mail a link to choose a new password',
+          description:
+            'Sends the link (good for one hour and one use) when the address has an account; the answer is the same either way. Same-origin; at most 10 requests that send mail per address and hour.',
+          requestBody: {
+            required: true,
+            content: { ...json(ref('PasswordResetRequest'), { reset: { summary: 'The address', value: { email: 'founder@example.com' } } }), ...forms(ref('PasswordResetRequest')) },
+          },
+          responses: {
+            '202': ok('Said what happens next.', ref('AccountMessage')),
+            '303': answer('Form post: back to /forgot-password.', { headers: { Location: LOCATION } }),
+            ...errors('400', '403', '413', '415', '429', '500', '503'),
+          },
+        }),
+      },
+    },
+  },
+  {
+    path: '/auth/password-reset',
+    cors: 'same-origin',
+    rate: 'auth',
+    methods: {
+      POST: {
+        handler: postPasswordReset,
+        access: 'public',
+        doc: () => ({
+          operationId: 'resetPassword',
+          tags: ['auth'],
+          summary: 'Choose a new password with a mailed link',
+          description: 'Sets the password and ends every session and every other link of the account (it also confirms the address). Same-origin only.',
+          requestBody: {
+            required: true,
+            content: {
+              ...json(ref('PasswordReset'), { reset: { summary: 'Token and new password', value: { token: '<from the link>', password: 'a new long password' } } }),
+              ...forms(ref('PasswordReset')),
+            },
+          },
+          responses: {
+            '200': ok('Changed.', ref('AccountMessage')),
+            '303': answer('Form post: to /login?reset=1, or back with an `error` reason.', { headers: { Location: LOCATION } }),
+            ...errors('400', '403', '413', '415', '429', '500', '503'),
           },
         }),
       },

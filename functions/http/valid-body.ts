@@ -27,7 +27,9 @@ export function checkBody<S extends z.ZodType>(schema: S, value: unknown): { ok:
   if (parsed.success) return { ok: true, value: parsed.data };
   const issue = parsed.error.issues[0] as z.core.$ZodIssue;
   const field = issuePath(issue);
-  const problem = issueMessage(issue, value, issue.code === 'unrecognized_keys' ? fieldNamesAt(schema, issue.path) : []);
+  const said = issueMessage(issue, value, issue.code === 'unrecognized_keys' ? fieldNamesAt(schema, issue.path) : []);
+  // A password or a link's token is never repeated back (answers and logs would hold it).
+  const problem = SECRET_FIELDS.has(String(issue.path.at(-1))) ? said.replace(/,? got [\s\S]*$/, '') : said;
   // A sentence, unless it already ends with the question "did you mean `x`?".
   const message = problem.endsWith('?') ? problem : `${problem}.`;
   const name = Object.entries(REQUEST_SCHEMAS).find(([, known]) => (known as z.ZodType) === schema)?.[0];
@@ -40,6 +42,9 @@ export function checkBody<S extends z.ZodType>(schema: S, value: unknown): { ok:
 }
 
 // --- internal ---
+
+/** Body fields whose values are credentials. */
+const SECRET_FIELDS = new Set(['password', 'token']);
 
 const jsonSchemas = new WeakMap<z.ZodType, BodySchema>();
 

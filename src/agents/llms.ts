@@ -24,7 +24,7 @@ export function llmsTxt(data: CatalogData): string {
     '',
     `${live.length} live deals and programs in ${data.categories.deals.length} categories, and ${data.startups.length} startups listed for sale.`,
     'Public data needs no key: use the JSON API, the MCP server or the A2A agent. Every page is also available as Markdown: send `Accept: text/markdown`.',
-    "Signing in is for the site's editors, in a browser; there are no member accounts and no agent credential flow.",
+    'Accounts are for people in a browser: editors, and members who sign up on the site (`/signup`, confirmed by e-mail). Their sessions are same-origin cookies only; there is no agent credential flow, and agents never need an account.',
     '',
     '## API',
     '',

@@ -123,6 +123,9 @@ export const SessionAnswerSchema = z.looseObject({
 });
 export const SignedOutSchema = z.looseObject({ success });
 
+/** What sign-up and the password-reset steps answer: what happens next, in words (never whether an address has an account). */
+export const AccountMessageSchema = z.looseObject({ success, message: z.string() });
+
 export const SubmissionAcceptedSchema = z.looseObject({
   success,
   id: z.string(),
@@ -199,6 +202,7 @@ export const ANSWER_SCHEMAS = {
   WriteResult: WriteResultSchema,
   SessionAnswer: SessionAnswerSchema,
   SignedOut: SignedOutSchema,
+  AccountMessage: AccountMessageSchema,
   SubmissionAccepted: SubmissionAcceptedSchema,
   SubmissionRecord: SubmissionRecordSchema,
   SubmissionPage: SubmissionPageSchema,

@@ -1,5 +1,5 @@
 /**
- * The small request bodies of the API: sign-in and sign-out, the review of submissions, and
+ * The small request bodies of the API: sign-in, sign-up, password reset and sign-out, the review of submissions, and
  * reverting a record to an earlier version.
  * Handlers check bodies with these schemas (functions/http/valid-body.ts) and /openapi.json
  * publishes them under the names in `REQUEST_SCHEMAS`. Deals and submissions have schemas of
@@ -14,6 +14,28 @@ const filled = (field: string) => z.string({ error: `is required (${field})` }).
 export const SignInSchema = z.object({
   email: filled('an e-mail address').describe('Compared without surrounding spaces or case.'),
   password: z.string({ error: 'is required' }).min(1, { error: 'must not be empty' }),
+});
+
+/** A new password: what sign-up and a password reset take. */
+const newPassword = z.string({ error: 'is required' }).min(8, { error: 'must have at least 8 characters' }).max(200, { error: 'must have at most 200 characters' }).describe('At least 8 characters.');
+
+export const SignUpSchema = z.object({
+  email: z
+    .string({ error: 'is required (an e-mail address)' })
+    .trim()
+    .max(254, { error: 'must have at most 254 characters' })
+    .regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, { error: 'expected an e-mail address such as `you@example.com`' })
+    .describe('Where the confirmation link is sent; compared without case.'),
+  password: newPassword,
+});
+
+export const PasswordResetRequestSchema = z.object({
+  email: filled('an e-mail address').describe('The account to send a reset link to; the answer is the same whether or not it exists.'),
+});
+
+export const PasswordResetSchema = z.object({
+  token: filled('the token of the e-mailed link').describe('From the link of the reset e-mail; good for one hour and one use.'),
+  password: newPassword,
 });
 
 export const SignOutSchema = z
@@ -66,6 +88,9 @@ export const RevertSchema = z.object({
 export const REQUEST_SCHEMAS = {
   SignIn: SignInSchema,
   SignOut: SignOutSchema,
+  SignUp: SignUpSchema,
+  PasswordResetRequest: PasswordResetRequestSchema,
+  PasswordReset: PasswordResetSchema,
   Approval: ApprovalSchema,
   Rejection: RejectionSchema,
   Revert: RevertSchema,

@@ -49,7 +49,7 @@ describe('the account store on SQLite', () => {
       expect(first?.generation).toMatch(/^[\w-]{16}$/);
       expect(await store.put({ email: 'ada@example.com', role: 'member' })).toBe(false);
       const second = await store.find('ADA@example.com');
-      expect(second).toEqual({ email: 'ada@example.com', role: 'member', generation: second?.generation });
+      expect(second).toEqual({ email: 'ada@example.com', role: 'member', generation: second?.generation, emailVerifiedAt: expect.any(String) });
       expect(second?.generation).not.toBe(first?.generation);
       expect(await store.renewGeneration('ada@example.com')).toBe(true);
       expect((await store.find('ada@example.com'))?.generation).not.toBe(second?.generation);
@@ -59,6 +59,30 @@ describe('the account store on SQLite', () => {
       expect(await store.remove('ada@example.com')).toBe(true);
       expect(await store.remove('ada@example.com')).toBe(false);
       expect(await store.find('ada@example.com')).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a member who signs up is unconfirmed until marked; a new password confirms the address and renews the generation', async () => {
+    const store = await openAccountStore({ dataDir });
+    try {
+      expect(await store.addMember('Mel@Example.com', 'h1')).toBe(true);
+      expect(await store.addMember('mel@example.com', 'h2')).toBe(false);
+      const member = await store.find('mel@example.com');
+      expect(member).toMatchObject({ role: 'member', passwordHash: 'h1' });
+      expect(member?.emailVerifiedAt).toBeUndefined();
+      expect(await store.markVerified('mel@example.com')).toBe(true);
+      const verified = (await store.find('mel@example.com'))?.emailVerifiedAt;
+      expect(verified).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+      // Marking again keeps the first time.
+      await store.markVerified('mel@example.com');
+      expect((await store.find('mel@example.com'))?.emailVerifiedAt).toBe(verified);
+      await store.addMember('new@example.com', 'h3');
+      expect(await store.setPassword('new@example.com', 'h4')).toBe(true);
+      const reset = await store.find('new@example.com');
+      expect(reset).toMatchObject({ passwordHash: 'h4', emailVerifiedAt: expect.any(String) });
+      expect(await store.setPassword('nobody@example.com', 'h5')).toBe(false);
     } finally {
       await store.close();
     }
@@ -91,8 +115,9 @@ describe("an earlier version's users.json", () => {
     const store = await openAccountStore({ dataDir });
     try {
       expect(await store.list()).toEqual([
-        { email: 'ada@example.com', role: 'admin', passwordHash: expect.stringMatching(/^scrypt/), generation: 'gen-ada-0001' },
-        { email: 'old@example.com', role: 'member', passwordHash: expect.stringMatching(/^scrypt/), generation: '' },
+        // Accounts an operator made count as confirmed.
+        { email: 'ada@example.com', role: 'admin', passwordHash: expect.stringMatching(/^scrypt/), generation: 'gen-ada-0001', emailVerifiedAt: expect.any(String) },
+        { email: 'old@example.com', role: 'member', passwordHash: expect.stringMatching(/^scrypt/), generation: '', emailVerifiedAt: expect.any(String) },
       ]);
     } finally {
       await store.close();
@@ -143,7 +168,7 @@ describe('read-only (a serverless function without DATABASE_URL)', () => {
     await writeFile(legacyAccountsFile(dataDir), JSON.stringify({ accounts: [{ email: 'ada@example.com', role: 'admin', passwordHash: 'scrypt$x', generation: 'g1' }] }));
     const store = await openAccountStore({ dataDir, readOnly: true });
     try {
-      expect(await store.find('ada@example.com')).toEqual({ email: 'ada@example.com', role: 'admin', passwordHash: 'scrypt$x', generation: 'g1' });
+      expect(await store.find('ada@example.com')).toEqual({ email: 'ada@example.com', role: 'admin', passwordHash: 'scrypt$x', generation: 'g1', emailVerifiedAt: expect.any(String) });
     } finally {
       await store.close();
     }

@@ -85,6 +85,7 @@ export async function startSite(): Promise<Site> {
 async function stopChild(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  (child as StoppableChild).stopping = true;
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
   await exited;
@@ -106,10 +107,13 @@ async function gitContentCopy(source: string, work: string): Promise<string> {
   return contentDir;
 }
 
+/** A server child, marked once the test stops it (so its exit is no crash). */
+type StoppableChild = ChildProcess & { stopping?: boolean };
+
 function serve(env: Record<string, string>, errors: string[]): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((done, fail) => {
     const log: string[] = [];
-    const child = fork(join(ROOT, 'scripts', 'serve.ts'), [], {
+    const child: StoppableChild = fork(join(ROOT, 'scripts', 'serve.ts'), [], {
       cwd: ROOT,
       execPath: process.execPath,
       execArgv: [],
@@ -135,9 +139,11 @@ function serve(env: Record<string, string>, errors: string[]): Promise<{ child: 
         done({ child, url: message.listening });
       }
     });
-    child.once('exit', (code) => {
+    child.once('exit', (code, signal) => {
       clearTimeout(timer);
       fail(new Error(`server exited with ${code} before listening:\n${log.join('\n')}`));
+      // Not stopped by the test: a crash, whose last words the run shows (a test that merely fails on ECONNREFUSED says nothing of why).
+      if (!child.stopping) console.error(`server exited unexpectedly (${code ?? signal}):\n${log.slice(-30).join('\n')}`);
     });
   });
 }

@@ -1,0 +1,129 @@
+/**
+ * The e-mails of people's own accounts (issue 18): the link that confirms a new member's
+ * address, the link that resets a password, and the notice that an address already has an
+ * account (so sign-up never reveals which addresses do). Links carry a signed token (the session
+ * secret, separated by purpose) naming the account and its session generation: a reset changes
+ * the generation, so each reset link works once, and a later one voids the earlier ones.
+ * Mail goes through SMTP_URL; without it (a fresh clone) each message is written to
+ * `DATA_DIR/outbox/` for the operator to open, and the log says where.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { absolute } from '../../src/agents/site-urls.ts';
+import type { NotifyConfig } from '../config.ts';
+import type { Logger } from '../ops/log.ts';
+import { smtpMailer, type Mailer } from '../notify/mailer.ts';
+import type { Mail, SiteRef } from '../notify/messages.ts';
+import { seal, unseal } from './session.ts';
+import type { Account } from './users.ts';
+
+export type TokenPurpose = 'verify' | 'reset';
+
+/** How long a link works, in seconds. */
+export const TOKEN_TTL: Record<TokenPurpose, number> = { verify: 48 * 3600, reset: 3600 };
+
+/** The pages the links open. */
+export const ACCOUNT_PAGES = { verify: '/api/v1/auth/verify', reset: '/reset-password', forgot: '/forgot-password', login: '/login' } as const;
+
+interface TokenData {
+  exp: number;
+  email: string;
+  gen: string;
+}
+
+/**
+ * A signed token for `purpose`, good for `TOKEN_TTL[purpose]` from `nowMs`.
+ * @example accountToken('reset', account, secret, Date.now())
+ */
+export function accountToken(purpose: TokenPurpose, account: Pick<Account, 'email' | 'generation'>, secret: string, nowMs: number): string {
+  const data: TokenData = { exp: Math.floor(nowMs / 1000) + TOKEN_TTL[purpose], email: account.email, gen: account.generation ?? '' };
+  return seal(data, purposeSecret(secret, purpose));
+}
+
+/** The account a token names, if it was signed for `purpose` and has not expired (the caller compares `gen`). */
+export function readAccountToken(token: string, purpose: TokenPurpose, secret: string, nowMs: number): { email: string; gen: string } | undefined {
+  const data = unseal<TokenData>(token, purposeSecret(secret, purpose), Math.floor(nowMs / 1000));
+  return data && typeof data.email === 'string' && typeof data.gen === 'string' ? { email: data.email, gen: data.gen } : undefined;
+}
+
+export function verifyMail(link: string, site: SiteRef): Mail {
+  return {
+    subject: `Confirm your e-mail address for ${site.name}`,
+    text: [
+      `Someone (we hope you) signed up to ${site.name} with this address.`,
+      '',
+      `Confirm it within 48 hours: ${link}`,
+      '',
+      'If it was not you, ignore this message: nothing happens without the link.',
+    ].join('\n'),
+  };
+}
+
+export function resetMail(link: string, site: SiteRef): Mail {
+  return {
+    subject: `Reset your password for ${site.name}`,
+    text: [
+      `A new password was asked for the account with this address on ${site.name}.`,
+      '',
+      `Choose one within an hour: ${link}`,
+      '',
+      'If it was not you, ignore this message: your password stays as it is.',
+    ].join('\n'),
+  };
+}
+
+export function alreadyRegisteredMail(site: SiteRef): Mail {
+  return {
+    subject: `You already have an account on ${site.name}`,
+    text: [
+      `Someone (we hope you) tried to sign up to ${site.name} with this address, which already has an account.`,
+      '',
+      `Sign in: ${absolute(site.baseUrl, ACCOUNT_PAGES.login)}`,
+      `Forgot the password? ${absolute(site.baseUrl, ACCOUNT_PAGES.forgot)}`,
+    ].join('\n'),
+  };
+}
+
+/** Sends account mail through SMTP, or into the outbox folder when no SMTP server is set. */
+export class AccountMail {
+  private readonly mailer: Mailer | undefined;
+  private readonly outbox: string;
+  private readonly log: Pick<Logger, 'info' | 'warn' | 'error'>;
+
+  constructor(settings: NotifyConfig, dataDir: string, log: Pick<Logger, 'info' | 'warn' | 'error'>) {
+    this.mailer = settings.smtp ? smtpMailer(settings.smtp, settings.timeoutMs) : undefined;
+    this.outbox = join(dataDir, 'outbox');
+    this.log = log;
+  }
+
+  /**
+   * Send one message. A failure is logged, never thrown: the answer to the person must not
+   * depend on (or reveal) whether mail went out; they can ask again.
+   */
+  async send(to: string, mail: Mail, kind: string): Promise<void> {
+    try {
+      if (this.mailer) {
+        await this.mailer.send([to], mail);
+        this.log.info('account_mail_sent', { kind });
+        return;
+      }
+      await mkdir(this.outbox, { recursive: true, mode: 0o700 });
+      const file = join(this.outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${kind}.txt`);
+      await writeFile(file, `To: ${to}\nSubject: ${mail.subject}\n\n${mail.text}\n`, { mode: 0o600 });
+      this.log.warn('account_mail_in_outbox', { kind, file, hint: 'set SMTP_URL and SMTP_FROM to send it (docs/members.md)' });
+    } catch (error) {
+      this.log.error('account_mail_failed', { kind, error: String(error) });
+    }
+  }
+
+  close(): void {
+    this.mailer?.close();
+  }
+}
+
+// --- internal ---
+
+/** A key per purpose: a reset token is no confirmation token, and neither is a session. */
+function purposeSecret(secret: string, purpose: TokenPurpose): string {
+  return `${secret}\u0000account-${purpose}`;
+}
