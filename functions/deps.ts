@@ -58,8 +58,10 @@ export interface Deps {
     oidc: OidcSignIn | undefined;
     /** Confirmation and reset links to people's own addresses (auth/account-mail.ts). */
     mail: AccountMail;
-    /** Requests that send such mail, per address (sign-up, reset): a form cannot flood a mailbox. */
+    /** Requests that send such mail (sign-up, reset), per client. */
     mailLimit: RollingLimit;
+    /** Such mails per recipient address: many clients together cannot flood one mailbox. */
+    recipientLimit: RollingLimit;
   };
   /** Deprecated routes and their dates (checked at start-up). */
   lifecycle: Map<string, RouteLifecycle>;
@@ -138,6 +140,7 @@ export function createDeps(
       oidc: config.oidc ? new OidcSignIn(config.oidc, sessionSecret) : undefined,
       mail: new AccountMail(config.notify, config.dataDir, log),
       mailLimit: rolling('account-mail', 10, 60 * 60 * 1000),
+      recipientLimit: rolling('account-mail-to', 5, 60 * 60 * 1000),
     },
     lifecycle: lifecycleTable(config.apiLifecycle),
     rateLimits: new RateLimits({ enabled: config.rateLimits, redis: redis?.client, log }),

@@ -63,7 +63,7 @@ export default async function handler(request: Request, context: { ip?: string; 
   const pulled = deps.config.contentGit ? deps.content.pullIfDue(deps.config.contentPullSeconds * 1000) : undefined;
   const response = await app.fetch(request, { address: context.ip ?? 'unknown', requestId: context.requestId });
   // Notices, the build hook and the pull finish after the answer: the platform keeps the function alive until they are done.
-  context.waitUntil?.(Promise.all([deps.notify.settled(), hook?.settled(), pulled]));
+  context.waitUntil?.(Promise.all([deps.notify.settled(), deps.auth.mail.settled(), hook?.settled(), pulled]));
   // A plain Response for the platform, which may read bodies through Response internals rather than `body`.
   return response instanceof BytesResponse ? new Response(response.body, response) : response;
 }

@@ -4,9 +4,11 @@
  * account (so sign-up never reveals which addresses do). Links carry a signed token (the session
  * secret, separated by purpose) naming the account and its session generation: a reset changes
  * the generation, so each reset link works once, and a later one voids the earlier ones.
- * Mail goes through SMTP_URL; without it (a fresh clone) each message is written to
+ * The confirmation link opens a page whose button confirms (a POST): a mail scanner that fetches
+ * every link confirms nothing. Mail goes through SMTP_URL; without it (a fresh clone) each message is written to
  * `DATA_DIR/outbox/` for the operator to open, and the log says where.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { absolute } from '../../src/agents/site-urls.ts';
@@ -23,7 +25,7 @@ export type TokenPurpose = 'verify' | 'reset';
 export const TOKEN_TTL: Record<TokenPurpose, number> = { verify: 48 * 3600, reset: 3600 };
 
 /** The pages the links open. */
-export const ACCOUNT_PAGES = { verify: '/api/v1/auth/verify', reset: '/reset-password', forgot: '/forgot-password', login: '/login' } as const;
+export const ACCOUNT_PAGES = { confirm: '/confirm-email', reset: '/reset-password', forgot: '/forgot-password', login: '/login' } as const;
 
 interface TokenData {
   exp: number;
@@ -89,6 +91,7 @@ export class AccountMail {
   private readonly mailer: Mailer | undefined;
   private readonly outbox: string;
   private readonly log: Pick<Logger, 'info' | 'warn' | 'error'>;
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(settings: NotifyConfig, dataDir: string, log: Pick<Logger, 'info' | 'warn' | 'error'>) {
     this.mailer = settings.smtp ? smtpMailer(settings.smtp, settings.timeoutMs) : undefined;
@@ -97,9 +100,20 @@ export class AccountMail {
   }
 
   /**
-   * Send one message. A failure is logged, never thrown: the answer to the person must not
-   * depend on (or reveal) whether mail went out; they can ask again.
+   * Send one message in the background: the answer to the person must not wait for it (its
+   * time would tell whether the address has an account) nor depend on it. A failure is logged.
    */
+  later(to: string, mail: Mail, kind: string): void {
+    const sending = this.send(to, mail, kind).finally(() => this.inFlight.delete(sending));
+    this.inFlight.add(sending);
+  }
+
+  /** Resolves once every message under way is sent or has failed (a serverless function's `waitUntil`). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.inFlight]);
+  }
+
+  /** Send one message now; a failure is logged, never thrown. */
   async send(to: string, mail: Mail, kind: string): Promise<void> {
     try {
       if (this.mailer) {
@@ -108,8 +122,8 @@ export class AccountMail {
         return;
       }
       await mkdir(this.outbox, { recursive: true, mode: 0o700 });
-      const file = join(this.outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${kind}.txt`);
-      await writeFile(file, `To: ${to}\nSubject: ${mail.subject}\n\n${mail.text}\n`, { mode: 0o600 });
+      const file = join(this.outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}-${kind}.txt`);
+      await writeFile(file, `To: ${to}\nSubject: ${mail.subject}\n\n${mail.text}\n`, { mode: 0o600, flag: 'wx' });
       this.log.warn('account_mail_in_outbox', { kind, file, hint: 'set SMTP_URL and SMTP_FROM to send it (docs/members.md)' });
     } catch (error) {
       this.log.error('account_mail_failed', { kind, error: String(error) });

@@ -11,6 +11,9 @@ import { LOCKS, openDatabase, type Database, type Queries } from '../db/database
 import { migrate } from '../db/migrations.ts';
 import { newGeneration, normalizeEmail, readAccounts, type Account, type Role } from './users.ts';
 
+/** How long an unconfirmed sign-up is kept: as long as its link works. */
+export const UNCONFIRMED_TTL_MS = 48 * 3600 * 1000;
+
 /** The embedded database's file in `DATA_DIR`. */
 export const databaseFile = (dataDir: string): string => join(dataDir, 'database.sqlite');
 /** Where accounts were kept before the database (read once, then renamed). */
@@ -47,44 +50,89 @@ export class AccountStore {
     return row && fromRow(row);
   }
 
+  /** The admin accounts (who hears of a new submission). */
+  async admins(): Promise<Account[]> {
+    return (await this.db.all<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE role = 'admin' ORDER BY email`)).map(fromRow);
+  }
+
   /**
    * Add the account, or replace the one with its e-mail (an operator's `npm run admin`; its
    * address counts as confirmed); always with a new session generation, so a re-added account
-   * or a new password or role ends every earlier session.
+   * or a new password or role ends every earlier session. One upsert: a sign-up for the same
+   * address at the same moment cannot end up as the row.
    * @returns whether it was new
    */
   put(account: { email: string; role: Role; passwordHash?: string }): Promise<boolean> {
     const email = normalizeEmail(account.email);
+    const now = new Date().toISOString();
     return this.db.transaction(LOCKS.accounts, async (tx) => {
-      const existed = (await tx.run('DELETE FROM accounts WHERE email = $1', [email])) > 0;
-      await insert(tx, { email, role: account.role, passwordHash: account.passwordHash, generation: newGeneration(), verified: true });
+      const existed = (await tx.all('SELECT 1 FROM accounts WHERE email = $1', [email])).length > 0;
+      await tx.run(
+        `INSERT INTO accounts (email, role, password_hash, generation, created_at, email_verified_at) VALUES ($1, $2, $3, $4, $5, $5)
+         ON CONFLICT (email) DO UPDATE SET role = excluded.role, password_hash = excluded.password_hash, generation = excluded.generation, email_verified_at = excluded.email_verified_at`,
+        [email, account.role, account.passwordHash ?? null, newGeneration(), now],
+      );
       return !existed;
     });
   }
 
-  /** A member who signed up, not yet confirmed; nothing changes when the e-mail has an account. @returns whether it was made */
-  async addMember(email: string, passwordHash: string): Promise<boolean> {
-    return (await insert(this.db, { email, role: 'member', passwordHash, generation: newGeneration(), verified: false })) > 0;
+  /**
+   * A member who signed up, unconfirmed. The newest sign-up for an unconfirmed address owns it:
+   * its password replaces the earlier one and a new generation voids the earlier links (someone
+   * who signed up with another's address first cannot have the owner confirm their password).
+   * A confirmed account is left as it is. Unconfirmed accounts older than `UNCONFIRMED_TTL_MS`
+   * are removed on the way.
+   * @returns the account to send a confirmation link for, or undefined when the address has a confirmed account
+   */
+  async addMember(email: string, passwordHash: string, nowMs = Date.now()): Promise<Account | undefined> {
+    const key = normalizeEmail(email);
+    await this.db.run('DELETE FROM accounts WHERE email_verified_at IS NULL AND created_at < $1', [new Date(nowMs - UNCONFIRMED_TTL_MS).toISOString()]);
+    const changed = await this.db.run(
+      `INSERT INTO accounts (email, role, password_hash, generation, created_at, email_verified_at) VALUES ($1, 'member', $2, $3, $4, NULL)
+       ON CONFLICT (email) DO UPDATE SET password_hash = excluded.password_hash, generation = excluded.generation, created_at = excluded.created_at
+       WHERE accounts.email_verified_at IS NULL`,
+      [key, passwordHash, newGeneration(), new Date(nowMs).toISOString()],
+    );
+    return changed > 0 ? this.find(key) : undefined;
   }
 
-  /** The owner of the address confirmed it (the confirmation link). @returns whether there was such an account */
-  async markVerified(email: string): Promise<boolean> {
-    return (await this.db.run('UPDATE accounts SET email_verified_at = coalesce(email_verified_at, $1) WHERE email = $2', [new Date().toISOString(), normalizeEmail(email)])) > 0;
+  /** The owner of the address confirmed it with the link made for generation `gen`. @returns whether it matched */
+  async markVerified(email: string, gen: string): Promise<boolean> {
+    return (
+      (await this.db.run('UPDATE accounts SET email_verified_at = coalesce(email_verified_at, $1) WHERE email = $2 AND generation = $3', [new Date().toISOString(), normalizeEmail(email), gen])) > 0
+    );
   }
 
   /**
-   * A new password (a reset through an e-mailed link, which also confirms the address) and a new
-   * generation: every session and every other reset link of the account ends.
-   * @returns whether there was such an account
+   * Signed in through the identity provider, which vouched for the address: an unconfirmed
+   * account (a password someone chose by signing up with it) loses that password and its links,
+   * and counts as confirmed. @returns whether there was such an unconfirmed account
    */
-  async setPassword(email: string, passwordHash: string): Promise<boolean> {
+  async claimUnconfirmed(email: string): Promise<boolean> {
+    return (
+      (await this.db.run('UPDATE accounts SET password_hash = NULL, generation = $1, email_verified_at = $2 WHERE email = $3 AND email_verified_at IS NULL', [
+        newGeneration(),
+        new Date().toISOString(),
+        normalizeEmail(email),
+      ])) > 0
+    );
+  }
+
+  /**
+   * A new password through a reset link made for generation `gen` (it also confirms the
+   * address) and a new generation: every session and every other link of the account ends, and
+   * the link cannot be used twice, even by two requests at once.
+   * @returns whether the account still had that generation
+   */
+  async setPassword(email: string, passwordHash: string, gen: string): Promise<boolean> {
     const now = new Date().toISOString();
     return (
-      (await this.db.run('UPDATE accounts SET password_hash = $1, generation = $2, email_verified_at = coalesce(email_verified_at, $3) WHERE email = $4', [
+      (await this.db.run('UPDATE accounts SET password_hash = $1, generation = $2, email_verified_at = coalesce(email_verified_at, $3) WHERE email = $4 AND generation = $5', [
         passwordHash,
         newGeneration(),
         now,
         normalizeEmail(email),
+        gen,
       ])) > 0
     );
   }
@@ -121,9 +169,9 @@ export async function openAccountStore(options: { dataDir: string; databaseUrl?:
   }
   if (!databaseUrl) await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const db = databaseUrl ? openDatabase({ url: databaseUrl }) : openDatabase({ file: databaseFile(dataDir) });
-  // Password hashes: readable by the service's own user only, as the accounts file was.
-  if (!databaseUrl) await chmod(databaseFile(dataDir), 0o600);
   try {
+    // Password hashes: readable by the service's own user only, as the accounts file was.
+    if (!databaseUrl) await chmod(databaseFile(dataDir), 0o600);
     await migrate(db);
     await moveLegacyFile(db, dataDir);
   } catch (error) {
@@ -159,10 +207,13 @@ function insert(tx: Queries, account: { email: string; role: Role; passwordHash?
 }
 
 /** Accounts from the old file, each unless the database has its e-mail already; generations kept, so nobody is signed out by the move. */
-function importAccounts(db: Database, accounts: readonly Account[]): Promise<number> {
+function importAccounts(db: Database, accounts: readonly Account[], once?: string): Promise<number> {
   return db.transaction(LOCKS.accounts, async (tx) => {
+    // Done before (by this instance or another sharing the database): accounts removed since must not come back.
+    if (once && (await tx.all('SELECT 1 FROM app_state WHERE key = $1', [once])).length > 0) return 0;
     let added = 0;
     for (const a of accounts) added += await insert(tx, { email: a.email, role: a.role, passwordHash: a.passwordHash, generation: a.generation ?? '', verified: true });
+    if (once) await tx.run('INSERT INTO app_state (key, value) VALUES ($1, $2)', [once, new Date().toISOString()]);
     return added;
   });
 }
@@ -171,9 +222,7 @@ function importAccounts(db: Database, accounts: readonly Account[]): Promise<num
 async function moveLegacyFile(db: Database, dataDir: string): Promise<void> {
   const file = legacyAccountsFile(dataDir);
   if (!existsSync(file)) return;
-  await importAccounts(db, await readAccounts(file));
-  // Another instance may have moved it meanwhile: then it is gone, and that is fine.
-  await rename(file, `${file}.moved-to-database`).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error;
-  });
+  await importAccounts(db, await readAccounts(file), 'users-json-moved');
+  // Renamed where possible (another instance may have done it; a read-only folder keeps it): it is never read again either way.
+  await rename(file, `${file}.moved-to-database`).catch(() => undefined);
 }

@@ -13,49 +13,74 @@ import { openAccountStore, type AccountStore } from './account-store.ts';
 import { MIN_SECRET_BYTES } from './session.ts';
 import { normalizeEmail, type Account } from './users.ts';
 
-/** How long a read of the accounts is reused. */
+/** How long a read of an account is reused (a change made elsewhere, such as `npm run admin`, shows within this). */
 const FRESH_MS = 2000;
+/** Accounts whose last read is kept at most; beyond, the memory starts afresh. */
+const MAX_CACHED = 10_000;
 
 export class AccountBook {
   private readonly options: { dataDir: string; databaseUrl?: string; readOnly?: boolean };
   private store: Promise<AccountStore> | undefined;
-  private cache: { checkedAt: number; accounts: Map<string, Account> } | undefined;
+  /** The last read of each account asked for (`undefined`: it had none), by normalised e-mail. */
+  private readonly cache = new Map<string, { checkedAt: number; account: Account | undefined }>();
 
   /**
-   * @param options.readOnly a serverless function without `DATABASE_URL`: its bundled accounts are read, never written (sign-out everywhere answers 503)
+   * @param options.readOnly a serverless function without `DATABASE_URL`: its bundled accounts are read, never written (changes answer 503)
    */
   constructor(options: { dataDir: string; databaseUrl?: string; readOnly?: boolean }) {
     this.options = options;
   }
 
-  /** The account for an e-mail, if it exists now. */
+  /** The account for an e-mail, if it exists now (read at most `FRESH_MS` ago). */
   async find(email: string, now = Date.now()): Promise<Account | undefined> {
-    return (await this.accounts(now)).get(normalizeEmail(email));
+    const key = normalizeEmail(email);
+    const cached = this.cache.get(key);
+    if (cached && now - cached.checkedAt < FRESH_MS) return cached.account;
+    const store = await this.opened();
+    const account = await store.find(key).catch(() => Promise.reject(unavailable()));
+    if (this.cache.size >= MAX_CACHED) this.cache.clear();
+    this.cache.set(key, { checkedAt: now, account });
+    return account;
   }
 
   /** The e-mails of the admin accounts now: who hears of a new submission unless NOTIFY_ADMIN_EMAILS names others. */
-  async adminEmails(now = Date.now()): Promise<string[]> {
-    return [...(await this.accounts(now)).values()].filter((a) => a.role === 'admin').map((a) => a.email);
+  async adminEmails(): Promise<string[]> {
+    const store = await this.opened();
+    return (await store.admins().catch(() => Promise.reject(unavailable()))).map((a) => a.email);
   }
 
   /** Sign an account out everywhere: a new session generation voids every cookie it had. */
   async signOutEverywhere(email: string): Promise<void> {
-    await this.change('Signing out everywhere', 'this session is signed out', (store) => store.renewGeneration(email));
+    await this.change('Signing out everywhere', 'this session is signed out', email, (store) => store.renewGeneration(email));
   }
 
-  /** A member who signed up (unconfirmed); false when the e-mail has an account already. */
-  addMember(email: string, passwordHash: string): Promise<boolean> {
-    return this.change('Signing up', 'nothing was stored', (store) => store.addMember(email, passwordHash));
+  /** A member who signed up (unconfirmed); undefined when the address has a confirmed account (account-store.ts). */
+  addMember(email: string, passwordHash: string): Promise<Account | undefined> {
+    return this.change('Signing up', 'nothing was stored', email, (store) => store.addMember(email, passwordHash));
   }
 
-  /** The address was confirmed through its link. */
-  markVerified(email: string): Promise<boolean> {
-    return this.change('Confirming an address', 'nothing was changed', (store) => store.markVerified(email));
+  /** The address was confirmed through its link, made for generation `gen`. */
+  markVerified(email: string, gen: string): Promise<boolean> {
+    return this.change('Confirming an address', 'nothing was changed', email, (store) => store.markVerified(email, gen));
   }
 
-  /** A new password through a reset link: a new generation ends every session and every other link. */
-  setPassword(email: string, passwordHash: string): Promise<boolean> {
-    return this.change('Resetting a password', 'nothing was changed', (store) => store.setPassword(email, passwordHash));
+  /** Signed in through the identity provider: an unconfirmed account loses the password someone chose by signing up with the address. */
+  claimUnconfirmed(email: string): Promise<boolean> {
+    return this.change('Signing in', 'nothing was changed', email, (store) => store.claimUnconfirmed(email));
+  }
+
+  /** A new password through a reset link made for generation `gen`: false when the link was used or replaced meanwhile. */
+  setPassword(email: string, passwordHash: string, gen: string): Promise<boolean> {
+    return this.change('Resetting a password', 'nothing was changed', email, (store) => store.setPassword(email, passwordHash, gen));
+  }
+
+  /** 503 naming `what` where accounts are only read (a bundled copy on a serverless function). */
+  assertWritable(what: string, outcome: string): void {
+    if (!this.options.readOnly || this.options.databaseUrl) return;
+    throw new ApiError(503, 'service_unavailable', `${what} changes the accounts, which this deployment only reads; ${outcome}.`, {
+      hint: 'Set DATABASE_URL so functions share a writable accounts database, or change accounts with `npm run admin` where they are kept and deploy again (docs/deploying.md, Serverless).',
+      headers: { 'Retry-After': '3600' },
+    });
   }
 
   /** Open the store now (moving an old accounts file in), rather than at the first sign-in. */
@@ -69,29 +94,15 @@ export class AccountBook {
     await store?.then((s) => s.close()).catch(() => undefined);
   }
 
-  /** Change the accounts, then read them afresh; where they are only read (a bundled copy), 503 naming `what`. */
-  private async change<T>(what: string, outcome: string, work: (store: AccountStore) => Promise<T>): Promise<T> {
-    if (this.options.readOnly && !this.options.databaseUrl) {
-      throw new ApiError(503, 'service_unavailable', `${what} changes the accounts, which this deployment only reads; ${outcome}.`, {
-        hint: 'Set DATABASE_URL so functions share a writable accounts database, or change accounts with `npm run admin` where they are kept and deploy again (docs/deploying.md, Serverless).',
-        headers: { 'Retry-After': '3600' },
-      });
-    }
+  /** Change the account of `email`; its next read is afresh. A database that fails is 503, as a failed read is. */
+  private async change<T>(what: string, outcome: string, email: string, work: (store: AccountStore) => Promise<T>): Promise<T> {
+    this.assertWritable(what, outcome);
     const store = await this.opened();
     try {
-      return await work(store);
+      return await work(store).catch(() => Promise.reject(unavailable()));
     } finally {
-      this.cache = undefined;
+      this.cache.delete(normalizeEmail(email));
     }
-  }
-
-  private async accounts(now: number): Promise<Map<string, Account>> {
-    if (this.cache && now - this.cache.checkedAt < FRESH_MS) return this.cache.accounts;
-    const store = await this.opened();
-    const list = await store.list().catch(() => Promise.reject(unavailable()));
-    const accounts = new Map(list.map((a) => [normalizeEmail(a.email), a]));
-    this.cache = { checkedAt: now, accounts };
-    return accounts;
   }
 
   /** The store, opened on first use; a failed open is tried again on the next call, and answers 503 meanwhile. */

@@ -2,9 +2,10 @@
  * People's own accounts (issue 18, item 2): sign-up with a confirmed e-mail address, and a
  * password reset through an e-mailed link. Each takes an HTML form post (303 to the page that
  * says what happened: the pages work without JavaScript) or JSON. Answers never say whether an
- * address has an account: sign-up and a reset request answer the same either way, and the
- * mail says the rest to the owner of the address. Same-origin only; per address, requests that
- * send mail are limited (`deps.auth.mailLimit`), so the forms cannot be used to flood a mailbox.
+ * address has an account: sign-up and a reset request answer the same either way, in the same
+ * time (mail goes in the background), and the mail says the rest to the owner of the address.
+ * Same-origin only; requests that send mail are limited per client (`deps.auth.mailLimit`) and
+ * mails per recipient (`deps.auth.recipientLimit`), so the forms cannot flood a mailbox.
  */
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
@@ -13,7 +14,9 @@ import type { RequestContext } from '../http/middleware.ts';
 import { isFormBody, readBody } from '../http/request-body.ts';
 import { checkBody } from '../http/valid-body.ts';
 import { absolute } from '../../src/agents/site-urls.ts';
-import { PasswordResetRequestSchema, PasswordResetSchema, SignUpSchema } from '../../src/schemas/requests.ts';
+import { PasswordResetRequestSchema, PasswordResetSchema, SignUpSchema, TokenSchema } from '../../src/schemas/requests.ts';
+import type { Mail } from '../notify/messages.ts';
+import { limitKey } from '../http/limit-key.ts';
 import type * as z from 'zod';
 import { requireSameOrigin } from './guard.ts';
 import { accountToken, ACCOUNT_PAGES, alreadyRegisteredMail, readAccountToken, resetMail, verifyMail } from './account-mail.ts';
@@ -32,41 +35,45 @@ export async function postSignUp(request: Request, deps: MemberDeps, context: Re
   if (limited) return limited;
   const email = normalizeEmail(body.email);
   const site = deps.state().catalog.site;
-  const now = deps.clock().getTime();
-  if (await deps.auth.accounts.addMember(email, await hashPassword(body.password))) {
-    const account = await deps.auth.accounts.find(email);
-    if (account) await deps.auth.mail.send(email, verifyMail(verifyLink(deps, accountToken('verify', account, deps.auth.secret, now)), site), 'verify');
-  } else {
-    const existing = await deps.auth.accounts.find(email);
-    // Not confirmed yet: the link again (the password stays the one first chosen). Confirmed: a note, no link.
-    if (existing && !existing.emailVerifiedAt) await deps.auth.mail.send(email, verifyMail(verifyLink(deps, accountToken('verify', existing, deps.auth.secret, now)), site), 'verify');
-    else await deps.auth.mail.send(email, alreadyRegisteredMail(site), 'already-registered');
-  }
+  // Hashed whatever happens next, so both outcomes take the same time.
+  const account = await deps.auth.accounts.addMember(email, await hashPassword(body.password));
+  // A new or still unconfirmed account: the link (for its new generation). A confirmed one: a note to its owner, no link.
+  const mail = account ? verifyMail(pageLink(deps, ACCOUNT_PAGES.confirm, accountToken('verify', account, deps.auth.secret, deps.clock().getTime())), site) : alreadyRegisteredMail(site);
+  await mailOnce(deps, email, mail, account ? 'verify' : 'already-registered');
   if (form) return redirect('/signup?sent=1');
   return accepted(request, 'Check your e-mail: the link in it confirms the address and finishes the sign-up.');
 }
 
-/** GET /auth/verify?token=: the link of the confirmation mail; 303 to the sign-in page, which says whether it worked. */
-export async function getVerify(request: Request, deps: MemberDeps): Promise<Response> {
-  const token = new URL(request.url).searchParams.get('token') ?? '';
-  const named = readAccountToken(token, 'verify', deps.auth.secret, deps.clock().getTime());
-  const account = named && (await deps.auth.accounts.find(named.email));
-  if (!named || !account || (account.generation ?? '') !== named.gen) return redirect(`${ACCOUNT_PAGES.login}?error=link_expired`);
-  await deps.auth.accounts.markVerified(account.email);
-  return redirect(`${ACCOUNT_PAGES.login}?verified=1`);
+/** POST /auth/verify `{ token }`: the button of the page the confirmation mail links to; 303 to the sign-in page, which says whether it worked. */
+export async function postVerify(request: Request, deps: MemberDeps): Promise<Response> {
+  const form = isFormBody(request);
+  const body = await formOrJson(request, deps, TokenSchema, ACCOUNT_PAGES.login);
+  if (body instanceof Response) return form ? redirect(`${ACCOUNT_PAGES.login}?error=link_expired`) : body;
+  const named = readAccountToken(body.token, 'verify', deps.auth.secret, deps.clock().getTime());
+  // The generation must still be the link's: a newer sign-up for the address voided it.
+  const confirmed = named !== undefined && (await deps.auth.accounts.markVerified(named.email, named.gen));
+  if (form) return redirect(confirmed ? `${ACCOUNT_PAGES.login}?verified=1` : `${ACCOUNT_PAGES.login}?error=link_expired`);
+  if (!confirmed) throw expiredLink();
+  return answerResponse(request, jsonAnswer(200, { success: true, message: 'The address is confirmed; sign in.' }, { 'Cache-Control': 'no-store' }));
 }
 
-/** POST /auth/password-reset-request `{ email }`: a reset link to the address, when it has an account. */
+/**
+ * POST /auth/password-reset-request `{ email }`: a reset link to the address, when it is a
+ * member's with a password. Editors' accounts are reset by the operator (`npm run admin`), and
+ * an account that signs in only through the identity provider never gets a password by mail.
+ */
 export async function postPasswordResetRequest(request: Request, deps: MemberDeps, context: RequestContext): Promise<Response> {
   const form = isFormBody(request);
   const body = await formOrJson(request, deps, PasswordResetRequestSchema, ACCOUNT_PAGES.forgot);
   if (body instanceof Response) return body;
+  // Before anything is looked up: where accounts are only read, the answer is the same for every address.
+  deps.auth.accounts.assertWritable('Resetting a password', 'no link was sent');
   const limited = await overMailLimit(deps, context, form, ACCOUNT_PAGES.forgot);
   if (limited) return limited;
   const account = await deps.auth.accounts.find(normalizeEmail(body.email));
-  if (account) {
-    const link = `${absolute(deps.state().catalog.site.baseUrl, ACCOUNT_PAGES.reset)}?token=${encodeURIComponent(accountToken('reset', account, deps.auth.secret, deps.clock().getTime()))}`;
-    await deps.auth.mail.send(account.email, resetMail(link, deps.state().catalog.site), 'reset');
+  if (account?.role === 'member' && account.passwordHash) {
+    const link = pageLink(deps, ACCOUNT_PAGES.reset, accountToken('reset', account, deps.auth.secret, deps.clock().getTime()));
+    await mailOnce(deps, account.email, resetMail(link, deps.state().catalog.site), 'reset');
   }
   if (form) return redirect(`${ACCOUNT_PAGES.forgot}?sent=1`);
   return accepted(request, 'If the address has an account, a link to choose a new password is on its way; it works for an hour.');
@@ -78,12 +85,13 @@ export async function postPasswordReset(request: Request, deps: MemberDeps): Pro
   const body = await formOrJson(request, deps, PasswordResetSchema, ACCOUNT_PAGES.reset);
   if (body instanceof Response) return body;
   const named = readAccountToken(body.token, 'reset', deps.auth.secret, deps.clock().getTime());
-  const account = named && (await deps.auth.accounts.find(named.email));
-  if (!named || !account || (account.generation ?? '') !== named.gen) {
+  const hash = await hashPassword(body.password);
+  // Changed only while the account still has the link's generation: a link works once, even for two requests at once.
+  const changed = named !== undefined && (await deps.auth.accounts.setPassword(named.email, hash, named.gen));
+  if (!changed) {
     if (form) return redirect(`${ACCOUNT_PAGES.forgot}?error=link_expired`);
-    throw new ApiError(400, 'validation_error', 'token: the link has expired or was used already.', { hint: 'Ask for a new link on /forgot-password.' });
+    throw expiredLink();
   }
-  await deps.auth.accounts.setPassword(account.email, await hashPassword(body.password));
   if (form) return redirect(`${ACCOUNT_PAGES.login}?reset=1`);
   return answerResponse(request, jsonAnswer(200, { success: true, message: 'The password is changed; sign in with it.' }, { 'Cache-Control': 'no-store' }));
 }
@@ -106,9 +114,9 @@ async function formOrJson<S extends z.ZodType>(request: Request, deps: MemberDep
   return redirect(`${page}?error=${field}${typeof token === 'string' && token ? `&token=${encodeURIComponent(token)}` : ''}`);
 }
 
-/** 429 (or a 303 saying so) when this address asked for too many mails this hour; else nothing. */
+/** 429 (or a 303 saying so) when this client (IPv6: its /64) asked for too many mails this hour; else nothing. */
 async function overMailLimit(deps: MemberDeps, context: RequestContext, form: boolean, page: string): Promise<Response | undefined> {
-  const place = await deps.auth.mailLimit.reserve(context.address, deps.clock().getTime());
+  const place = await deps.auth.mailLimit.reserve(limitKey(context.address), deps.clock().getTime());
   if (place.allowed) return undefined;
   if (form) return redirect(`${page}?error=throttled`);
   throw new ApiError(429, 'rate_limited', 'Too many requests that send e-mail from this address.', {
@@ -117,8 +125,23 @@ async function overMailLimit(deps: MemberDeps, context: RequestContext, form: bo
   });
 }
 
-function verifyLink(deps: MemberDeps, token: string): string {
-  return `${absolute(deps.state().catalog.site.baseUrl, ACCOUNT_PAGES.verify)}?token=${encodeURIComponent(token)}`;
+/**
+ * Send `mail` in the background, unless the address had its share this hour
+ * (`deps.auth.recipientLimit`): then nothing is sent, and the answer is the same, so many
+ * clients together cannot flood one mailbox either.
+ */
+async function mailOnce(deps: MemberDeps, to: string, mail: Mail, kind: string): Promise<void> {
+  const place = await deps.auth.recipientLimit.reserve(to, deps.clock().getTime());
+  if (place.allowed) deps.auth.mail.later(to, mail, kind);
+}
+
+/** The site's page `path` with the token in its query. */
+function pageLink(deps: MemberDeps, path: string, token: string): string {
+  return `${absolute(deps.state().catalog.site.baseUrl, path)}?token=${encodeURIComponent(token)}`;
+}
+
+function expiredLink(): ApiError {
+  return new ApiError(400, 'validation_error', 'token: the link has expired, was used already or was replaced by a newer one.', { hint: 'Ask for a new link (sign up again, or /forgot-password).' });
 }
 
 function accepted(request: Request, message: string): Promise<Response> {

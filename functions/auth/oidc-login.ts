@@ -34,7 +34,9 @@ export async function getOidcCallback(request: Request, deps: Pick<Deps, 'state'
   try {
     const identity = await oidc.finish(url, readCookie(request.headers.get('cookie'), flowCookieName(isSecureRequest(request, deps))), nowSeconds(deps));
     const now = deps.clock().getTime();
-    const account = await deps.auth.accounts.find(identity.email, now);
+    let account = await deps.auth.accounts.find(identity.email, now);
+    // The provider vouched for the address: an unconfirmed sign-up with it (someone else's password, maybe) is claimed, its password dropped.
+    if (account && !account.emailVerifiedAt && (await deps.auth.accounts.claimUnconfirmed(account.email))) account = await deps.auth.accounts.find(identity.email, now);
     if (!account) {
       // A stranger's address is not ours to keep: a hash still matches reports of the same person.
       deps.log.info('sso sign-in refused: no account', { emailHash: emailHash(identity.email) });

@@ -2,7 +2,8 @@
  * The service's own database (issue 18): accounts now; members' saved items, alerts and plans
  * next. Never content: the catalog stays in git. One small interface over two engines:
  * - SQLite through Node's built-in `node:sqlite` (the embedded default, `DATA_DIR/database.sqlite`,
- *   nothing to set up; its calls are synchronous, and each takes microseconds on tables this size);
+ *   nothing to set up; its calls are synchronous, and each takes microseconds on tables this size;
+ *   the file is open only while used);
  * - PostgreSQL through `pg` when `DATABASE_URL` is set, shared by several instances.
  * Queries are written once, with `$1`, `$2`… placeholders and SQL both engines read.
  */
@@ -62,47 +63,84 @@ export async function pgTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
 
 // --- internal ---
 
+/**
+ * The file is open only while a statement or a transaction uses it (a few tens of microseconds
+ * to open): between requests nothing holds it, so a backup can copy it and its file system can
+ * be remounted read-only. `:memory:` stays open (closing it would lose it).
+ */
 class SqliteDatabase implements Database {
   readonly engine = 'sqlite';
-  private readonly db: DatabaseSync;
-  /** Transactions of this process, one after another (the connection is shared). */
+  private readonly file: string;
+  private readonly readOnly: boolean;
+  private readonly kept: DatabaseSync | undefined;
+  /** Transactions of this process, one after another. */
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(file: string, readOnly: boolean) {
-    this.db = new DatabaseSync(file, { readOnly, timeout: 5000 });
-    // The default rollback journal, not WAL: the file alone is the whole database, so it can be copied or bundled read-only.
-    if (!readOnly) this.db.exec('PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;');
+    this.file = file;
+    this.readOnly = readOnly;
+    this.kept = file === ':memory:' ? this.open() : undefined;
+    // Made (or checked) now: a file that cannot be opened fails here, not at the first request.
+    if (!this.kept) this.open().close();
   }
 
   all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
-    return Promise.resolve(this.db.prepare(sqlite(sql)).all(...(params as SQLInputValue[])) as T[]);
+    return this.using((db) => queries(db).all<T>(sql, params));
   }
 
   run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
-    return Promise.resolve(Number(this.db.prepare(sqlite(sql)).run(...(params as SQLInputValue[])).changes));
+    return this.using((db) => queries(db).run(sql, params));
   }
 
   transaction<T>(_lock: number, work: (tx: Queries) => Promise<T>): Promise<T> {
-    const next = this.queue.then(async () => {
-      // IMMEDIATE: the write lock is taken now, so two processes never both read then write.
-      this.db.exec('BEGIN IMMEDIATE');
-      try {
-        const result = await work(this);
-        this.db.exec('COMMIT');
-        return result;
-      } catch (error) {
-        this.db.exec('ROLLBACK');
-        throw error;
-      }
-    });
+    const next = this.queue.then(() =>
+      this.using(async (db) => {
+        // IMMEDIATE: the write lock is taken now, so two processes never both read then write.
+        db.exec('BEGIN IMMEDIATE');
+        try {
+          const result = await work(queries(db));
+          db.exec('COMMIT');
+          return result;
+        } catch (error) {
+          db.exec('ROLLBACK');
+          throw error;
+        }
+      }),
+    );
     this.queue = next.catch(() => undefined);
     return next;
   }
 
   close(): Promise<void> {
-    this.db.close();
+    this.kept?.close();
     return Promise.resolve();
   }
+
+  /** Run `work` on a connection: the kept one, or one opened for it and closed after. */
+  private async using<T>(work: (db: DatabaseSync) => T | Promise<T>): Promise<T> {
+    if (this.kept) return work(this.kept);
+    const db = this.open();
+    try {
+      return await work(db);
+    } finally {
+      db.close();
+    }
+  }
+
+  private open(): DatabaseSync {
+    const db = new DatabaseSync(this.file, { readOnly: this.readOnly, timeout: 5000 });
+    // The default rollback journal, not WAL: the file alone is the whole database, so it can be copied or bundled read-only.
+    if (!this.readOnly) db.exec('PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;');
+    return db;
+  }
+}
+
+/** Statements on one SQLite connection. */
+function queries(db: DatabaseSync): Queries {
+  return {
+    all: <T>(sql: string, params: readonly SqlValue[] = []) => Promise.resolve(db.prepare(sqlite(sql)).all(...(params as SQLInputValue[])) as T[]),
+    run: (sql: string, params: readonly SqlValue[] = []) => Promise.resolve(Number(db.prepare(sqlite(sql)).run(...(params as SQLInputValue[])).changes)),
+  };
 }
 
 /** `$1` → `?1`: SQLite numbers its parameters that way. */

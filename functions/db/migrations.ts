@@ -19,6 +19,8 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
   ],
   // 2: members sign up themselves and confirm their e-mail; accounts made before (by an operator) count as confirmed.
   ['ALTER TABLE accounts ADD COLUMN email_verified_at text', 'UPDATE accounts SET email_verified_at = created_at'],
+  // 3: one-time steps done (the move of an old users.json), so an instance starting later does not redo them.
+  ['CREATE TABLE app_state (key text PRIMARY KEY, value text NOT NULL)'],
 ];
 
 /**

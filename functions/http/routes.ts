@@ -18,7 +18,7 @@ import { DealCategorySchema, StartupCategorySchema } from '../../src/schemas/cat
 import { DEAL_LIST_PARAMS, STARTUP_LIST_PARAMS } from '../../src/schemas/query.ts';
 import { deleteDeals, postDeals, putDeals } from '../writes/admin-deals.ts';
 import { getSession, postLogin, postLogout } from '../auth/sign-in.ts';
-import { getVerify, postPasswordReset, postPasswordResetRequest, postSignUp } from '../auth/member-accounts.ts';
+import { postPasswordReset, postPasswordResetRequest, postSignUp, postVerify } from '../auth/member-accounts.ts';
 import { postContentHook } from '../writes/content-hook.ts';
 import { getCategories } from '../reads/categories.ts';
 import { getDeals } from '../reads/deals.ts';
@@ -358,18 +358,23 @@ export const API_ROUTES: readonly ApiRoute[] = [
     cors: 'same-origin',
     rate: 'auth',
     methods: {
-      GET: {
-        handler: getVerify,
+      POST: {
+        handler: postVerify,
         access: 'public',
         doc: () => ({
           operationId: 'confirmEmail',
           tags: ['auth'],
-          summary: 'Confirm an e-mail address (the link of the sign-up mail)',
-          description: 'Marks the address confirmed and redirects to /login, which says whether it worked.',
-          parameters: [{ name: 'token', in: 'query', required: true, description: 'The signed token of the mailed link.', schema: { type: 'string' } }],
+          summary: 'Confirm an e-mail address',
+          description:
+            'The button of /confirm-email, the page the sign-up mail links to (a POST, so a mail scanner that opens every link confirms nothing). Works only while the link is the newest for the address (48 hours). Same-origin only. A form post gets a 303 redirect to /login, which says whether it worked.',
+          requestBody: {
+            required: true,
+            content: { ...json(ref('EmailConfirmation'), { confirm: { summary: 'The token of the link', value: { token: '<from the link>' } } }), ...forms(ref('EmailConfirmation')) },
+          },
           responses: {
-            '303': answer('To /login?verified=1, or /login?error=link_expired for a link that expired or was replaced.', { headers: { Location: LOCATION } }),
-            ...errors('429', '500', '503'),
+            '200': ok('Confirmed.', ref('AccountMessage')),
+            '303': answer('Form post: to /login?verified=1, or /login?error=link_expired.', { headers: { Location: LOCATION } }),
+            ...errors('400', '403', '413', '415', '429', '500', '503'),
           },
         }),
       },

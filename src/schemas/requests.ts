@@ -24,13 +24,17 @@ export const SignUpSchema = z.object({
     .string({ error: 'is required (an e-mail address)' })
     .trim()
     .max(254, { error: 'must have at most 254 characters' })
-    .regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, { error: 'expected an e-mail address such as `you@example.com`' })
+    .regex(/^[^@\s<>(),;:"[\]\\]+@[^@\s<>(),;:"[\]\\]+\.[^@\s<>(),;:"[\]\\]+$/, { error: 'expected an e-mail address such as `you@example.com`' })
     .describe('Where the confirmation link is sent; compared without case.'),
   password: newPassword,
 });
 
 export const PasswordResetRequestSchema = z.object({
   email: filled('an e-mail address').describe('The account to send a reset link to; the answer is the same whether or not it exists.'),
+});
+
+export const TokenSchema = z.object({
+  token: filled('the token of the e-mailed link').describe('From the link of the confirmation e-mail; good for 48 hours.'),
 });
 
 export const PasswordResetSchema = z.object({
@@ -91,6 +95,7 @@ export const REQUEST_SCHEMAS = {
   SignUp: SignUpSchema,
   PasswordResetRequest: PasswordResetRequestSchema,
   PasswordReset: PasswordResetSchema,
+  EmailConfirmation: TokenSchema,
   Approval: ApprovalSchema,
   Rejection: RejectionSchema,
   Revert: RevertSchema,

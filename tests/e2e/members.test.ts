@@ -62,7 +62,10 @@ test('sign up, confirm the address from the mail, sign in; forgot the password, 
     await page.waitForURL(/\/login\?error=unverified$/);
     expect(await message(page)).toContain('Confirm your e-mail address first');
 
+    // The link opens a page whose button confirms (opening it alone confirms nothing).
     await page.goto(await mailedLink(email, 'verify'));
+    expect(await page.locator('h1').textContent()).toBe('Confirm your e-mail address');
+    await page.getByRole('button', { name: 'Confirm my address' }).click();
     await page.waitForURL(/\/login\?verified=1$/);
     expect(await page.getByRole('status').textContent()).toBe('Your e-mail address is confirmed: sign in.');
     await page.getByLabel('E-mail').fill(email);
@@ -104,7 +107,16 @@ test('the account pages at phone width in dark and desktop width in light: no pr
     // axe runs in the page: JavaScript on here (the walk above has it off).
     const { page, close } = await openPage(e2e().browser, { viewport, colorScheme: scheme });
     try {
-      for (const path of ['/signup', '/signup?sent=1', '/signup?error=password', '/forgot-password', '/reset-password?token=x', '/login?verified=1', '/login?error=unverified']) {
+      for (const path of [
+        '/signup',
+        '/signup?sent=1',
+        '/signup?error=password',
+        '/confirm-email?token=x',
+        '/forgot-password',
+        '/reset-password?token=x',
+        '/login?verified=1',
+        '/login?error=unverified',
+      ]) {
         await page.goto(e2e().url(path));
         expect(await scan(page, path, scheme)).toEqual([]);
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);

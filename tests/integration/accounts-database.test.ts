@@ -64,25 +64,66 @@ describe('the account store on SQLite', () => {
     }
   });
 
-  test('a member who signs up is unconfirmed until marked; a new password confirms the address and renews the generation', async () => {
+  test('sign-up: unconfirmed until marked with the current generation; a newer sign-up owns an unconfirmed address; a confirmed one is left alone', async () => {
     const store = await openAccountStore({ dataDir });
     try {
-      expect(await store.addMember('Mel@Example.com', 'h1')).toBe(true);
-      expect(await store.addMember('mel@example.com', 'h2')).toBe(false);
-      const member = await store.find('mel@example.com');
-      expect(member).toMatchObject({ role: 'member', passwordHash: 'h1' });
-      expect(member?.emailVerifiedAt).toBeUndefined();
-      expect(await store.markVerified('mel@example.com')).toBe(true);
+      const first = await store.addMember('Mel@Example.com', 'h1');
+      expect(first).toMatchObject({ email: 'mel@example.com', role: 'member', passwordHash: 'h1' });
+      expect(first?.emailVerifiedAt).toBeUndefined();
+      // Someone signs up with the address again before it is confirmed: their password, a new generation (the first link dies).
+      const second = await store.addMember('mel@example.com', 'h2');
+      expect(second).toMatchObject({ passwordHash: 'h2' });
+      expect(second?.generation).not.toBe(first?.generation);
+      expect(await store.markVerified('mel@example.com', first?.generation as string)).toBe(false);
+      expect(await store.markVerified('mel@example.com', second?.generation as string)).toBe(true);
       const verified = (await store.find('mel@example.com'))?.emailVerifiedAt;
       expect(verified).toMatch(/^\d{4}-\d{2}-\d{2}T/);
-      // Marking again keeps the first time.
-      await store.markVerified('mel@example.com');
-      expect((await store.find('mel@example.com'))?.emailVerifiedAt).toBe(verified);
-      await store.addMember('new@example.com', 'h3');
-      expect(await store.setPassword('new@example.com', 'h4')).toBe(true);
-      const reset = await store.find('new@example.com');
-      expect(reset).toMatchObject({ passwordHash: 'h4', emailVerifiedAt: expect.any(String) });
-      expect(await store.setPassword('nobody@example.com', 'h5')).toBe(false);
+      // Confirmed: a sign-up changes nothing.
+      expect(await store.addMember('mel@example.com', 'h3')).toBeUndefined();
+      expect(await store.find('mel@example.com')).toMatchObject({ passwordHash: 'h2', emailVerifiedAt: verified });
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a reset changes the password only with the generation its link was made for, once', async () => {
+    const store = await openAccountStore({ dataDir });
+    try {
+      const account = await store.addMember('new@example.com', 'h1');
+      const gen = account?.generation as string;
+      expect(await store.setPassword('new@example.com', 'h2', gen)).toBe(true);
+      expect(await store.setPassword('new@example.com', 'h3', gen)).toBe(false);
+      expect(await store.find('new@example.com')).toMatchObject({ passwordHash: 'h2', emailVerifiedAt: expect.any(String) });
+      expect(await store.setPassword('nobody@example.com', 'h5', gen)).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('unconfirmed sign-ups older than 48 hours are removed by the next sign-up; confirmed accounts stay', async () => {
+    const store = await openAccountStore({ dataDir });
+    try {
+      const long = Date.now() - 49 * 3600 * 1000;
+      await store.addMember('stale@example.com', 'h1', long);
+      await store.addMember('kept@example.com', 'h2', long);
+      await store.markVerified('kept@example.com', (await store.find('kept@example.com'))?.generation as string);
+      await store.addMember('fresh@example.com', 'h3');
+      expect((await store.list()).map((a) => a.email)).toEqual(['fresh@example.com', 'kept@example.com']);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('an identity-provider sign-in claims an unconfirmed address: the password someone chose is dropped', async () => {
+    const store = await openAccountStore({ dataDir });
+    try {
+      const planted = await store.addMember('victim@example.com', 'attackers-hash');
+      expect(await store.claimUnconfirmed('victim@example.com')).toBe(true);
+      const claimed = await store.find('victim@example.com');
+      expect(claimed?.passwordHash).toBeUndefined();
+      expect(claimed?.emailVerifiedAt).toEqual(expect.any(String));
+      expect(claimed?.generation).not.toBe(planted?.generation);
+      expect(await store.claimUnconfirmed('victim@example.com')).toBe(false);
     } finally {
       await store.close();
     }
@@ -124,11 +165,13 @@ describe("an earlier version's users.json", () => {
     }
     expect(existsSync(file)).toBe(false);
     expect(await readFile(`${file}.moved-to-database`, 'utf8')).toBe(text);
-    // A copy put back (a restore from backup) adds nothing that is there already and changes nothing.
-    await writeFile(file, JSON.stringify({ accounts: [{ email: 'ada@example.com', role: 'member', generation: 'other' }] }));
+    // Moved once: a file put back later (a backup restored, another instance's copy) is not read again, so removed accounts stay removed.
+    const store2 = await openAccountStore({ dataDir });
+    await store2.remove('old@example.com');
+    await store2.close();
+    await writeFile(file, text);
     const again = await openAccountStore({ dataDir });
-    expect(await again.find('ada@example.com')).toMatchObject({ role: 'admin', generation: 'gen-ada-0001' });
-    expect(await again.list()).toHaveLength(2);
+    expect((await again.list()).map((a) => a.email)).toEqual(['ada@example.com']);
     await again.close();
   });
 

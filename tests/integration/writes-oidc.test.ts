@@ -15,6 +15,7 @@ const USERS = {
   ada: { email: 'ada.sso@example.com', emailVerified: true },
   mel: { email: 'Mel.SSO@example.com', emailVerified: true },
   stranger: { email: 'nobody@example.com', emailVerified: true },
+  victim: { email: 'victim@example.com', emailVerified: true },
   unverified: { email: 'unverified@example.com', emailVerified: false },
 };
 /** Accounts in the site's book: SSO-only (no password). */
@@ -85,6 +86,16 @@ describe('sign-in through the provider', () => {
     const session = await call(site.url, 'GET', '/api/v1/auth/session', { cookie });
     expect(session.body).toMatchObject({ user: { email: SSO_MEMBER.email, role: 'member' } });
     expectError(await call(site.url, 'DELETE', '/api/v1/deals?slug=anything', { cookie }), 403, 'forbidden');
+  });
+
+  test("someone signed up with another's address and never confirmed it: the owner's provider sign-in claims it, the planted password stops working", async () => {
+    const planted = await call(site.url, 'POST', '/api/v1/auth/signup', { body: { email: 'victim@example.com', password: 'the planted password' } });
+    expect(planted.status).toBe(202);
+    const { response, jar } = await signIn('victim');
+    expect(response.headers.get('location')).toBe('/');
+    const session = await call(site.url, 'GET', '/api/v1/auth/session', { cookie: `deals_session=${jar.get('deals_session')}` });
+    expect(session.body).toMatchObject({ user: { email: 'victim@example.com', role: 'member' } });
+    expectError(await call(site.url, 'POST', '/api/v1/auth/login', { body: { email: 'victim@example.com', password: 'the planted password' } }), 401, 'unauthorized');
   });
 
   test('the start redirect carries PKCE (S256), state and nonce, and sets a short-lived flow cookie', async () => {

@@ -12,7 +12,7 @@
  * carries a real admin session, so the admin routes run past authentication and commit.
  *
  * Every answer: no 5xx (nor a dropped connection); every JSON error is the SPEC error object
- * (the MCP endpoint's JSON-RPC errors excepted: that protocol defines its own, checked as
+ * (the MCP and A2A endpoints' JSON-RPC errors excepted: that protocol defines its own, checked as
  * JSON-RPC); every `/api` error the application answers is JSON; no error body shows a stack
  * trace, a file path or a library name; and the server logs no error.
  *
@@ -1197,7 +1197,8 @@ function problemsOf(sent: Sent, out: Outcome): string[] {
       problems.push('JSON content type, but the body is not JSON');
     }
     if (parsed !== undefined && out.status >= 400) {
-      const jsonRpc = /^\/api(?:\/v1)?\/mcp\/?$/.test(pathname) && typeof parsed === 'object' && parsed !== null && 'jsonrpc' in parsed;
+      // MCP and A2A answer in JSON-RPC, whose protocol defines its own error object.
+      const jsonRpc = /^\/api(?:\/v1)?\/(?:mcp|a2a)\/?$/.test(pathname) && typeof parsed === 'object' && parsed !== null && 'jsonrpc' in parsed;
       if (jsonRpc) problems.push(...jsonRpcErrorProblems(parsed));
       else {
         try {
