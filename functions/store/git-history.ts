@@ -127,6 +127,10 @@ function parseBatch(out: Buffer): (string | undefined)[] {
 function git(cwd: string, args: readonly string[], input = ''): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const child = execFile('git', args, { cwd, encoding: 'buffer', maxBuffer: MAX_OUTPUT }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+    // A git that exits before reading its input (a quick `git log`, a failure) closes the pipe: the
+    // write's EPIPE is no error of its own (git's exit is what counts, above), and unheard it would
+    // end the process (it did, in CI: an unhandled 'error' event).
+    child.stdin?.on('error', () => undefined);
     child.stdin?.end(input);
   });
 }
