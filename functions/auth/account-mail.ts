@@ -25,7 +25,7 @@ export type TokenPurpose = 'verify' | 'reset';
 export const TOKEN_TTL: Record<TokenPurpose, number> = { verify: 48 * 3600, reset: 3600 };
 
 /** The pages the links open. */
-export const ACCOUNT_PAGES = { confirm: '/confirm-email', reset: '/reset-password', forgot: '/forgot-password', login: '/login' } as const;
+export const ACCOUNT_PAGES = { signup: '/signup', confirm: '/confirm-email', reset: '/reset-password', forgot: '/forgot-password', login: '/login' } as const;
 
 interface TokenData {
   exp: number;

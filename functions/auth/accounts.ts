@@ -36,8 +36,7 @@ export class AccountBook {
     const key = normalizeEmail(email);
     const cached = this.cache.get(key);
     if (cached && now - cached.checkedAt < FRESH_MS) return cached.account;
-    const store = await this.opened();
-    const account = await store.find(key).catch(() => Promise.reject(unavailable()));
+    const account = await this.using((store) => store.find(key));
     if (this.cache.size >= MAX_CACHED) this.cache.clear();
     this.cache.set(key, { checkedAt: now, account });
     return account;
@@ -45,8 +44,7 @@ export class AccountBook {
 
   /** The e-mails of the admin accounts now: who hears of a new submission unless NOTIFY_ADMIN_EMAILS names others. */
   async adminEmails(): Promise<string[]> {
-    const store = await this.opened();
-    return (await store.admins().catch(() => Promise.reject(unavailable()))).map((a) => a.email);
+    return (await this.using((store) => store.admins())).map((a) => a.email);
   }
 
   /** Sign an account out everywhere: a new session generation voids every cookie it had. */
@@ -97,12 +95,17 @@ export class AccountBook {
   /** Change the account of `email`; its next read is afresh. A database that fails is 503, as a failed read is. */
   private async change<T>(what: string, outcome: string, email: string, work: (store: AccountStore) => Promise<T>): Promise<T> {
     this.assertWritable(what, outcome);
-    const store = await this.opened();
     try {
-      return await work(store).catch(() => Promise.reject(unavailable()));
+      return await this.using(work);
     } finally {
       this.cache.delete(normalizeEmail(email));
     }
+  }
+
+  /** Run `work` on the store; a database that fails (down, busy) is 503, as a failed open is. */
+  private async using<T>(work: (store: AccountStore) => Promise<T>): Promise<T> {
+    const store = await this.opened();
+    return work(store).catch(() => Promise.reject(unavailable()));
   }
 
   /** The store, opened on first use; a failed open is tried again on the next call, and answers 503 meanwhile. */

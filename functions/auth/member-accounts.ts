@@ -29,9 +29,9 @@ export type MemberDeps = Pick<Deps, 'state' | 'clock' | 'auth' | 'config'>;
 /** POST /auth/signup `{ email, password }`: a member account, confirmed by the link mailed to the address. */
 export async function postSignUp(request: Request, deps: MemberDeps, context: RequestContext): Promise<Response> {
   const form = isFormBody(request);
-  const body = await formOrJson(request, deps, SignUpSchema, '/signup');
+  const body = await formOrJson(request, deps, SignUpSchema, ACCOUNT_PAGES.signup);
   if (body instanceof Response) return body;
-  const limited = await overMailLimit(deps, context, form, '/signup');
+  const limited = await overMailLimit(deps, context, form, ACCOUNT_PAGES.signup);
   if (limited) return limited;
   const email = normalizeEmail(body.email);
   const site = deps.state().catalog.site;
@@ -40,8 +40,8 @@ export async function postSignUp(request: Request, deps: MemberDeps, context: Re
   // A new or still unconfirmed account: the link (for its new generation). A confirmed one: a note to its owner, no link.
   const mail = account ? verifyMail(pageLink(deps, ACCOUNT_PAGES.confirm, accountToken('verify', account, deps.auth.secret, deps.clock().getTime())), site) : alreadyRegisteredMail(site);
   await mailOnce(deps, email, mail, account ? 'verify' : 'already-registered');
-  if (form) return redirect('/signup?sent=1');
-  return accepted(request, 'Check your e-mail: the link in it confirms the address and finishes the sign-up.');
+  if (form) return redirect(`${ACCOUNT_PAGES.signup}?sent=1`);
+  return said(request, 202, 'Check your e-mail: the link in it confirms the address and finishes the sign-up.');
 }
 
 /** POST /auth/verify `{ token }`: the button of the page the confirmation mail links to; 303 to the sign-in page, which says whether it worked. */
@@ -54,7 +54,7 @@ export async function postVerify(request: Request, deps: MemberDeps): Promise<Re
   const confirmed = named !== undefined && (await deps.auth.accounts.markVerified(named.email, named.gen));
   if (form) return redirect(confirmed ? `${ACCOUNT_PAGES.login}?verified=1` : `${ACCOUNT_PAGES.login}?error=link_expired`);
   if (!confirmed) throw expiredLink();
-  return answerResponse(request, jsonAnswer(200, { success: true, message: 'The address is confirmed; sign in.' }, { 'Cache-Control': 'no-store' }));
+  return said(request, 200, 'The address is confirmed; sign in.');
 }
 
 /**
@@ -76,7 +76,7 @@ export async function postPasswordResetRequest(request: Request, deps: MemberDep
     await mailOnce(deps, account.email, resetMail(link, deps.state().catalog.site), 'reset');
   }
   if (form) return redirect(`${ACCOUNT_PAGES.forgot}?sent=1`);
-  return accepted(request, 'If the address has an account, a link to choose a new password is on its way; it works for an hour.');
+  return said(request, 202, 'If the address has an account, a link to choose a new password is on its way; it works for an hour.');
 }
 
 /** POST /auth/password-reset `{ token, password }`: the new password; every session and every other link of the account ends. */
@@ -93,7 +93,7 @@ export async function postPasswordReset(request: Request, deps: MemberDeps): Pro
     throw expiredLink();
   }
   if (form) return redirect(`${ACCOUNT_PAGES.login}?reset=1`);
-  return answerResponse(request, jsonAnswer(200, { success: true, message: 'The password is changed; sign in with it.' }, { 'Cache-Control': 'no-store' }));
+  return said(request, 200, 'The password is changed; sign in with it.');
 }
 
 // --- internal ---
@@ -144,6 +144,7 @@ function expiredLink(): ApiError {
   return new ApiError(400, 'validation_error', 'token: the link has expired, was used already or was replaced by a newer one.', { hint: 'Ask for a new link (sign up again, or /forgot-password).' });
 }
 
-function accepted(request: Request, message: string): Promise<Response> {
-  return answerResponse(request, jsonAnswer(202, { success: true, message }, { 'Cache-Control': 'no-store' }));
+/** The JSON answer saying what happens next (`AccountMessage`), never cached. */
+function said(request: Request, status: 200 | 202, message: string): Promise<Response> {
+  return answerResponse(request, jsonAnswer(status, { success: true, message }, { 'Cache-Control': 'no-store' }));
 }

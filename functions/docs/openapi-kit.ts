@@ -11,6 +11,8 @@ export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 export const json = (schema: Json, examples?: Json) => ({ 'application/json': { schema, ...(examples ? { examples } : {}) } });
 /** The two HTML form encodings the server reads as the JSON object of the same fields (http/request-body.ts). */
 export const forms = (schema: Json) => ({ 'application/x-www-form-urlencoded': { schema }, 'multipart/form-data': { schema } });
+/** Content of a body taken as JSON or as an HTML form post (the pages that work without JavaScript). */
+export const jsonOrForm = (schema: Json, examples?: Json) => ({ ...json(schema, examples), ...forms(schema) });
 
 /** JSON Schema of a zod schema for embedding in components (no `$schema` key). */
 export function component(schema: z.ZodType, io: 'input' | 'output' = 'output'): Json {

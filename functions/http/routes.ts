@@ -45,10 +45,10 @@ import {
   errors,
   ERRORS_ALL,
   etag,
-  forms,
   headerRefs,
   IF_MATCH,
   json,
+  jsonOrForm,
   LOCATION,
   MCP_HEADERS,
   notModified,
@@ -253,7 +253,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
           description:
             'Anyone may submit; 5 are accepted per address per rolling hour (refused ones do not count). 201 once the submission is stored durably in the private submission store (no git commit); the same company and link within a day answers the earlier id with `duplicate: true`. The `RateLimit` fields of a 201 or 429 report the hourly submission limit. A refused submission is a 400 whose `error` names the first problem; with `errors=all` its `fields` lists every problem, one per field.',
           parameters: [ERRORS_ALL('the submission')],
-          requestBody: { required: true, content: { ...json(ref('DealSubmission'), examples.submitDeal), ...forms(ref('DealSubmission')) } },
+          requestBody: { required: true, content: jsonOrForm(ref('DealSubmission'), examples.submitDeal) },
           responses: {
             '201': ok('Accepted for review.', ref('SubmissionAccepted'), { examples: { accepted: { summary: 'Accepted', value: { success: true, id: 'sub-4f3c2b1a09e8d7c6' } } } }),
             '303': answer(
@@ -282,10 +282,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
             'Sets the session cookie. Same-origin only (`Origin`). Failed attempts are limited per address and e-mail (429 with `Retry-After`). A form post gets a 303 redirect instead of JSON. 503 where that limit cannot be shared by every instance (a serverless deployment without Redis).',
           requestBody: {
             required: true,
-            content: {
-              ...json(ref('SignIn'), { signIn: { summary: 'E-mail and password', value: { email: 'editor@example.com', password: 'correct horse battery staple' } } }),
-              ...forms(ref('SignIn')),
-            },
+            content: jsonOrForm(ref('SignIn'), { signIn: { summary: 'E-mail and password', value: { email: 'editor@example.com', password: 'correct horse battery staple' } } }),
           },
           responses: {
             '200': ok('Signed in.', ref('SessionAnswer'), { headers: { 'Set-Cookie': SET_COOKIE } }),
@@ -312,7 +309,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
             'The session sent is revoked until it would have expired (a copied cookie stops working too); `everywhere` ends every session of the account. Without a session it only clears the cookie. Same-origin only (`Origin`). A form post gets a 303 redirect. `everywhere` is 503 where the accounts are read-only (a serverless deployment); the session sent is revoked all the same.',
           requestBody: {
             required: false,
-            content: { ...json(ref('SignOut'), { everywhere: { summary: 'End every session of this account', value: { everywhere: true } } }), ...forms(ref('SignOut')) },
+            content: jsonOrForm(ref('SignOut'), { everywhere: { summary: 'End every session of this account', value: { everywhere: true } } }),
           },
           responses: {
             '200': ok('Signed out.', ref('SignedOut'), { headers: { 'Set-Cookie': SET_COOKIE } }),
@@ -339,10 +336,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
             'For people in a browser (same-origin only; no agent credential flow exists): makes a member account and mails a link that confirms the address (good for 48 hours); the account signs in once confirmed. The answer is the same whether or not the address has an account already (its owner is told by mail). At most 10 requests that send mail per address and hour (429). A form post gets a 303 redirect to /signup.',
           requestBody: {
             required: true,
-            content: {
-              ...json(ref('SignUp'), { signUp: { summary: 'E-mail and password', value: { email: 'founder@example.com', password: 'correct horse battery staple' } } }),
-              ...forms(ref('SignUp')),
-            },
+            content: jsonOrForm(ref('SignUp'), { signUp: { summary: 'E-mail and password', value: { email: 'founder@example.com', password: 'correct horse battery staple' } } }),
           },
           responses: {
             '202': ok('The confirmation mail is on its way.', ref('AccountMessage')),
@@ -369,7 +363,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
             'The button of /confirm-email, the page the sign-up mail links to (a POST, so a mail scanner that opens every link confirms nothing). Works only while the link is the newest for the address (48 hours). Same-origin only. A form post gets a 303 redirect to /login, which says whether it worked.',
           requestBody: {
             required: true,
-            content: { ...json(ref('EmailConfirmation'), { confirm: { summary: 'The token of the link', value: { token: '<from the link>' } } }), ...forms(ref('EmailConfirmation')) },
+            content: jsonOrForm(ref('EmailConfirmation'), { confirm: { summary: 'The token of the link', value: { token: '<from the link>' } } }),
           },
           responses: {
             '200': ok('Confirmed.', ref('AccountMessage')),
@@ -396,7 +390,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
             'Sends the link (good for one hour and one use) when the address has an account; the answer is the same either way. Same-origin; at most 10 requests that send mail per address and hour.',
           requestBody: {
             required: true,
-            content: { ...json(ref('PasswordResetRequest'), { reset: { summary: 'The address', value: { email: 'founder@example.com' } } }), ...forms(ref('PasswordResetRequest')) },
+            content: jsonOrForm(ref('PasswordResetRequest'), { reset: { summary: 'The address', value: { email: 'founder@example.com' } } }),
           },
           responses: {
             '202': ok('Said what happens next.', ref('AccountMessage')),
@@ -422,10 +416,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
           description: 'Sets the password and ends every session and every other link of the account (it also confirms the address). Same-origin only.',
           requestBody: {
             required: true,
-            content: {
-              ...json(ref('PasswordReset'), { reset: { summary: 'Token and new password', value: { token: '<from the link>', password: 'a new long password' } } }),
-              ...forms(ref('PasswordReset')),
-            },
+            content: jsonOrForm(ref('PasswordReset'), { reset: { summary: 'Token and new password', value: { token: '<from the link>', password: 'a new long password' } } }),
           },
           responses: {
             '200': ok('Changed.', ref('AccountMessage')),
