@@ -16,7 +16,6 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { loadConfig } from '../functions/config.ts';
 import type { CatalogData } from '../src/catalog/catalog.ts';
-import { buildContent } from './_build-steps.ts';
 
 const { values } = parseArgs({
   options: {
@@ -46,9 +45,13 @@ const contentDir = join(OUT, 'content');
 await run(fork(join(ROOT, 'scripts', 'generate.ts'), ['--deals', values.deals, '--startups', values.startups, '--out', contentDir]));
 const commit = initGitRepository(OUT);
 const config = { ...loadConfig(), contentDir, generatedDir: join(OUT, 'generated'), distDir: join(OUT, 'no-site') };
-const buildStarted = performance.now();
-if (!(await buildContent(config, () => undefined))) throw new Error('build failed');
-const buildMs = performance.now() - buildStarted;
+// In a process of its own, so its peak memory is the build's alone.
+const build = JSON.parse(
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'bench', 'build-peak.ts')], {
+    env: { ...process.env, CONTENT_DIR: contentDir, GENERATED_DIR: config.generatedDir, DIST_DIR: config.distDir },
+    encoding: 'utf8',
+  }),
+) as { ms: number; peakMb: number };
 const catalog = JSON.parse(readFileSync(join(config.generatedDir, 'catalog.json'), 'utf8')) as CatalogData;
 
 // 2. The requests of each case.
@@ -79,8 +82,16 @@ say(
   `State: Node ${process.version}; fresh synthetic catalog (npm run generate), content commit ${commit.slice(0, 12)} built before start; site not built (API only); rate limits off on both servers; autocannon ${connections} connections, ${duration} s per measurement; each side warmed right before each case by requesting every path of the case once, then 1 s of load (3 s for the cached search).`,
 );
 say('');
-say(`- content build (parse, validate, index, emit): ${Math.round(buildMs)} ms`);
-say(`- server start to first answer (answer cache off): ${Math.round(cold.startMs)} ms`);
+const records = catalog.deals.length + catalog.startups.length;
+const perThousand = (value: number) => ((value * 1000) / records).toFixed(1);
+// Resident memory once the server has answered and computed its pinned answers, before any load.
+await new Promise((r) => setTimeout(r, 1000));
+const rssLoaded = rss(cold.child);
+say(
+  `- content build (parse, validate, index, emit): ${Math.round(build.ms)} ms, peak memory ${Math.round(build.peakMb)} MB; per 1,000 records: ${perThousand(build.ms)} ms, ${perThousand(build.peakMb)} MB`,
+);
+say(`- server start to first answer (answer cache off): ${Math.round(cold.startMs)} ms; per 1,000 records: ${perThousand(cold.startMs)} ms`);
+say(`- resident memory after start, before any load (answer cache off): ${rssLoaded} MB; per 1,000 records: ${perThousand(rssLoaded)} MB`);
 
 const answers: Record<string, string> = {};
 for (const { paths } of cases) for (const path of paths) answers[path] = await (await fetch(cold.url + path)).text();

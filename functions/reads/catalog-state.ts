@@ -5,9 +5,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createCatalog, type Catalog, type CatalogData, type SearchPostings } from '../../src/catalog/catalog.ts';
+import { adoptRecordJson, createCatalog, type Catalog, type CatalogData, type SearchPostings } from '../../src/catalog/catalog.ts';
+import { recordViews, type RecordSpans } from '../../src/catalog/record-spans.ts';
 import { noDrafts, type Drafts } from '../../src/catalog/drafts.ts';
-import { CATALOG_FILE, DRAFTS_FILE, SEARCH_POSTINGS_FILE } from '../../src/pipeline/emit.ts';
+import { CATALOG_FILE, DRAFTS_FILE, RECORD_SPANS_FILE, SEARCH_POSTINGS_FILE } from '../../src/pipeline/emit.ts';
 import { precompress, type Answer } from '../http/answer.ts';
 
 export interface CatalogState {
@@ -60,17 +61,31 @@ export function createCatalogState(catalog: Catalog, pins: readonly Pin[], optio
 
 /** Load the prebuilt catalog, with its drafts, from `generated/`. */
 export async function loadGeneratedCatalog(generatedDir: string): Promise<Catalog> {
-  const [data, indexes, drafts] = await Promise.all([
-    readFile(join(generatedDir, CATALOG_FILE), 'utf8').then((t) => JSON.parse(t) as CatalogData),
-    readFile(join(generatedDir, SEARCH_POSTINGS_FILE), 'utf8').then((t) => JSON.parse(t) as SearchPostings),
+  const [file, spans, indexes, drafts] = await Promise.all([
+    readFile(join(generatedDir, CATALOG_FILE)),
+    // A build from before spans existed has none: the records are serialised here instead.
+    readJson<RecordSpans | undefined>(join(generatedDir, RECORD_SPANS_FILE), undefined),
+    readJson<SearchPostings>(join(generatedDir, SEARCH_POSTINGS_FILE)),
     // A build from before drafts existed has no drafts file: no drafts.
-    readFile(join(generatedDir, DRAFTS_FILE), 'utf8').then(
-      (t) => JSON.parse(t) as Drafts,
-      (error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return noDrafts();
-        throw error;
-      },
-    ),
+    readJson<Drafts>(join(generatedDir, DRAFTS_FILE), noDrafts()),
   ]);
+  const data = JSON.parse(file.toString('utf8')) as CatalogData;
+  const views = recordViews(file, data, spans);
+  if (views) {
+    adoptRecordJson(data.deals, views.deals);
+    adoptRecordJson(data.startups, views.startups);
+  }
   return createCatalog({ ...data, drafts }, indexes);
+}
+
+// --- internal ---
+
+/** A JSON file's value; `missing` (when given) for a file that does not exist. */
+async function readJson<T>(path: string, ...missing: [T?]): Promise<T> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as T;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && missing.length > 0) return missing[0] as T;
+    throw error;
+  }
 }

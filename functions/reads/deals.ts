@@ -6,7 +6,8 @@ import type { Catalog } from '../../src/catalog/catalog.ts';
 import { findDeal, listDeals } from '../../src/catalog/deals-query.ts';
 import { DEAL_LIST_PARAMS, parseQuery } from '../../src/schemas/query.ts';
 import type { Deps } from '../deps.ts';
-import { jsonAnswer, textAnswer, type Answer, type AnswerDeps } from '../http/answer.ts';
+import { type Answer, type AnswerDeps } from '../http/answer.ts';
+import { assembledList, assembledRecord } from '../http/assembled.ts';
 import { ApiError } from '../http/errors.ts';
 import { invalidParameter, PUBLIC_CACHE } from '../http/params.ts';
 import { serveAnswer } from '../http/answer.ts';
@@ -25,12 +26,13 @@ export function dealsAnswer(catalog: Catalog, params: URLSearchParams): Answer {
         hint: 'Verify the id or slug: list deals with GET /api/v1/deals or search with GET /api/v1/deals?search=<words>.',
       });
     }
-    return jsonAnswer(200, { success: true, deal }, PUBLIC_CACHE);
+    // Same bytes as JSON.stringify({ success, deal }).
+    return assembledRecord('{"success":true,"deal":', deal, '}', PUBLIC_CACHE);
   }
   const { positions, stats } = listDeals(catalog, query);
-  // Same bytes as JSON.stringify({ success, deals, count, stats }), joined from pre-serialised deals.
-  const deals = positions.map((p) => catalog.dealJson[p]).join(',');
-  const answer = textAnswer(200, `{"success":true,"deals":[${deals}],"count":${positions.length},"stats":${JSON.stringify(stats)}}`, PUBLIC_CACHE);
+  // Same bytes as JSON.stringify({ success, deals, count, stats }), assembled from each deal's prepared bytes.
+  const tail = `],"count":${positions.length},"stats":${JSON.stringify(stats)}}`;
+  const answer = assembledList(catalog.version, '{"success":true,"deals":[', catalog.dealJson, positions, tail, PUBLIC_CACHE);
   if (query.search !== undefined && query.search.trim() !== '') answer.matches = stats.total;
   return answer;
 }

@@ -2,7 +2,8 @@
 import type { Catalog } from '../../src/catalog/catalog.ts';
 import { listStartups } from '../../src/catalog/startups-query.ts';
 import { parseQuery, STARTUP_LIST_PARAMS } from '../../src/schemas/query.ts';
-import { textAnswer, type Answer, type AnswerDeps } from '../http/answer.ts';
+import { type Answer, type AnswerDeps } from '../http/answer.ts';
+import { assembledList } from '../http/assembled.ts';
 import { invalidParameter, PUBLIC_CACHE } from '../http/params.ts';
 import { serveAnswer } from '../http/answer.ts';
 
@@ -11,9 +12,8 @@ export function startupsAnswer(catalog: Catalog, params: URLSearchParams): Answe
   const parsed = parseQuery(STARTUP_LIST_PARAMS, params);
   if (!parsed.ok) throw invalidParameter(parsed.problem);
   const { positions, total } = listStartups(catalog, parsed.value);
-  // Same bytes as JSON.stringify({ success, startups, total }), joined from pre-serialised listings.
-  const startups = positions.map((p) => catalog.startupJson[p]).join(',');
-  return textAnswer(200, `{"success":true,"startups":[${startups}],"total":${total}}`, PUBLIC_CACHE);
+  // Same bytes as JSON.stringify({ success, startups, total }), assembled from each listing's prepared bytes.
+  return assembledList(catalog.version, '{"success":true,"startups":[', catalog.startupJson, positions, `],"total":${total}}`, PUBLIC_CACHE);
 }
 
 export const getStartups = (request: Request, deps: AnswerDeps): Promise<Response> => serveAnswer(request, deps, 'startups', startupsAnswer);

@@ -13,7 +13,8 @@ import type { Diagnostic } from '../../src/pipeline/diagnostics.ts';
 import type { ContentRecord } from '../../src/pipeline/record-files.ts';
 import { requireAdmin, type SessionDeps } from '../auth/guard.ts';
 import type { Deps } from '../deps.ts';
-import { answerResponse, etagOf, jsonAnswer, matchesEtag } from '../http/answer.ts';
+import { answerResponse, jsonAnswer, matchesEtag } from '../http/answer.ts';
+import { assembledRecord } from '../http/assembled.ts';
 import { ApiError } from '../http/errors.ts';
 import { asJsonObject, readBody } from '../http/request-body.ts';
 import type { Session } from '../auth/session.ts';
@@ -26,7 +27,6 @@ export type AdminWriteDeps = SessionDeps & RecordWriteDeps;
 
 /** Admin answers are never stored by caches. */
 export const NO_STORE = { 'Cache-Control': 'no-store' };
-const encoder = new TextEncoder();
 /** What a slug must be, in the words of the schema's rule (src/schemas/fields.ts `slug()`). */
 const SLUG_PROBLEM = 'expected lowercase letters, digits and single hyphens, like `cloud-credits`';
 
@@ -112,7 +112,7 @@ export async function deleteRecords<T extends ContentRecord>(request: Request, d
  * startup }` of GET /admin/startups?id=), for `If-Match`.
  */
 export function recordEtag<T extends ContentRecord>(kind: RecordKind<T>, record: T): string {
-  return etagOf(encoder.encode(JSON.stringify({ success: true, [kind.noun]: record })));
+  return assembledRecord(`{"success":true,"${kind.noun}":`, record, '}', {}).etag;
 }
 
 /** The answer after a write: the record as readers now see it, with its ETag, and `extra` fields. */

@@ -9,6 +9,7 @@ import type { Startup } from '../schemas/startup.ts';
 import type { SynonymsFile } from '../schemas/synonyms.ts';
 import type { Drafts } from './drafts.ts';
 import { compareTitles } from './order.ts';
+import { positionsBy } from './category-positions.ts';
 import { loadSearchIndex, withDocuments, type CompactIndex, type SearchIndex } from './search.ts';
 import { dealFieldTexts, startupFieldTexts } from './index-fields.ts';
 import { compileSynonyms, type SynonymTable } from './synonyms.ts';
@@ -34,12 +35,15 @@ export interface SearchPostings {
 }
 
 export interface Catalog extends CatalogData {
-  /** Each deal serialised once, by position, so list answers are joined rather than stringified. */
-  dealJson: string[];
-  startupJson: string[];
+  /** Each deal's JSON as UTF-8, encoded once, by position: answers are assembled from these bytes. */
+  dealJson: Uint8Array[];
+  startupJson: Uint8Array[];
   /** Rank of each deal's title (and each startup's name) in title order, for cheap tie-breaks. */
   dealTitleRank: Int32Array;
   startupNameRank: Int32Array;
+  /** Positions in `deals` (and `startups`) of each category's records, ascending: a category filter reads only these. */
+  dealsByCategory: Map<string, Int32Array>;
+  startupsByCategory: Map<string, Int32Array>;
   /** Scope of each deal, by position in `deals`. */
   dealScopes: Scope[];
   scopeByCategory: Map<string, Scope>;
@@ -100,17 +104,38 @@ export function withChangedStartups(previous: Catalog, data: CatalogData, change
   return { ...data, ...pick(previous, DEAL_PARTS), ...startups, editable: { ...previous.editable, ...editableStartups(data, startups) } };
 }
 
+/**
+ * A record's JSON as UTF-8 bytes, encoded once per record object (a write keeps unchanged
+ * records, and so their bytes). Exported for single-record answers.
+ */
+export function recordJson(record: object): Uint8Array {
+  let json = jsonCache.get(record);
+  if (json === undefined) jsonCache.set(record, (json = encoder.encode(JSON.stringify(record))));
+  return json;
+}
+const jsonCache = new WeakMap<object, Uint8Array>();
+
+/**
+ * Take records' JSON bytes as already prepared (views of the built catalog file,
+ * record-spans.ts), so `recordJson` does not serialise them again.
+ */
+export function adoptRecordJson(records: readonly object[], bytes: readonly Uint8Array[]): void {
+  records.forEach((record, i) => jsonCache.set(record, bytes[i] as Uint8Array));
+}
+const encoder = new TextEncoder();
+
 // --- internal ---
 
 /** What a catalog derives from its deals (and categories), rebuilt when they change. */
-const DEAL_PARTS = ['dealJson', 'dealTitleRank', 'scopeByCategory', 'dealScopes', 'dealBySlug', 'dealById', 'dealSearch', 'synonymTable'] as const;
+const DEAL_PARTS = ['dealJson', 'dealsByCategory', 'dealTitleRank', 'scopeByCategory', 'dealScopes', 'dealBySlug', 'dealById', 'dealSearch', 'synonymTable'] as const;
 /** What a catalog derives from its startups. */
-const STARTUP_PARTS = ['startupJson', 'startupNameRank', 'startupBySlug', 'startupById', 'startupSearch'] as const;
+const STARTUP_PARTS = ['startupJson', 'startupsByCategory', 'startupNameRank', 'startupBySlug', 'startupById', 'startupSearch'] as const;
 
 function dealParts(data: CatalogData, dealIndex: CompactIndex | SearchIndex): Pick<Catalog, (typeof DEAL_PARTS)[number]> {
   const scopeByCategory = new Map(data.categories.deals.map((c) => [c.slug, c.scope]));
   return {
-    dealJson: data.deals.map(jsonOf),
+    dealJson: data.deals.map(recordJson),
+    dealsByCategory: positionsBy(data.deals, (d) => d.category),
     dealTitleRank: rankBy(data.deals, (d) => d.title),
     scopeByCategory,
     dealScopes: data.deals.map((d) => scopeByCategory.get(d.category) ?? 'deals'),
@@ -123,7 +148,8 @@ function dealParts(data: CatalogData, dealIndex: CompactIndex | SearchIndex): Pi
 
 function startupParts(data: CatalogData, startupIndex: CompactIndex | SearchIndex): Pick<Catalog, (typeof STARTUP_PARTS)[number]> {
   return {
-    startupJson: data.startups.map(jsonOf),
+    startupJson: data.startups.map(recordJson),
+    startupsByCategory: positionsBy(data.startups, (s) => s.category),
     startupNameRank: rankBy(data.startups, (s) => s.name),
     startupBySlug: new Map(data.startups.map((s) => [s.slug, s])),
     startupById: new Map(data.startups.map((s) => [s.id, s])),
@@ -165,14 +191,6 @@ function reindexed<T extends { id: string; draft?: boolean | undefined }>(index:
 /** The parts named, taken over from a catalog whose records they describe did not change. */
 function pick<K extends keyof Catalog>(catalog: Catalog, keys: readonly K[]): Pick<Catalog, K> {
   return Object.fromEntries(keys.map((key) => [key, catalog[key]])) as Pick<Catalog, K>;
-}
-
-/** Each record's JSON, computed once per record object (a write keeps unchanged records). */
-const jsonCache = new WeakMap<object, string>();
-function jsonOf(record: object): string {
-  let json = jsonCache.get(record);
-  if (json === undefined) jsonCache.set(record, (json = JSON.stringify(record)));
-  return json;
 }
 
 function rankBy<T>(records: readonly T[], text: (r: T) => string): Int32Array {

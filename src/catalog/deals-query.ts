@@ -13,6 +13,7 @@ import { compareHits, search, type SearchHit } from './search.ts';
 import { queryWords } from './tokens.ts';
 import { expandQuery } from './synonyms.ts';
 import { topK } from './top.ts';
+import { categoryPositions } from './category-positions.ts';
 
 /** SPEC "Deal list statistics". */
 export interface DealStats {
@@ -78,7 +79,10 @@ export function listDeals(catalog: Catalog, query: DealListQuery): DealList {
   }
   const all: number[] = [];
   const counter = new StatsCounter(scope);
-  for (let position = 0; position < catalog.deals.length; position++) {
+  const only = categoryPositions(catalog.dealsByCategory, category);
+  const count = only ? only.length : catalog.deals.length;
+  for (let i = 0; i < count; i++) {
+    const position = only ? (only[i] as number) : i;
     if (!matches(position)) continue;
     all.push(position);
     counter.add(catalog.deals[position] as Deal);

@@ -8,6 +8,7 @@ import type { StartupListQuery } from '../schemas/query.ts';
 import type { Catalog } from './catalog.ts';
 import { compareHits, search } from './search.ts';
 import { topK } from './top.ts';
+import { categoryPositions } from './category-positions.ts';
 
 export interface StartupList {
   positions: number[];
@@ -47,6 +48,11 @@ export function listStartups(catalog: Catalog, query: StartupListQuery): Startup
     return { positions: ordered.map((h) => h.position), total: ordered.length };
   }
   const positions: number[] = [];
-  for (let position = 0; position < catalog.startups.length; position++) if (matches(position)) positions.push(position);
+  const only = categoryPositions(catalog.startupsByCategory, category);
+  const count = only ? only.length : catalog.startups.length;
+  for (let i = 0; i < count; i++) {
+    const position = only ? (only[i] as number) : i;
+    if (matches(position)) positions.push(position);
+  }
   return { positions, total: positions.length };
 }

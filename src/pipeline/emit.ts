@@ -10,6 +10,7 @@ import { noDrafts } from '../catalog/drafts.ts';
 import type { Scope } from '../schemas/category.ts';
 import { contentJsonSchemas } from '../schemas/json-schemas.ts';
 import type { BuiltCatalog } from './build.ts';
+import { catalogWithSpans } from '../catalog/record-spans.ts';
 
 export const CATALOG_FILE = 'catalog.json';
 export const SEARCH_INDEX_FILE = 'search-index.json';
@@ -17,18 +18,23 @@ export const SEARCH_POSTINGS_FILE = 'search-postings.json';
 export const STATS_FILE = 'stats.json';
 /** Drafts (catalog/drafts.ts), apart from `catalog.json`, which the site's pages read: for the admin only. */
 export const DRAFTS_FILE = 'drafts.json';
+/** Where each record's JSON lies in `catalog.json` (catalog/record-spans.ts), so the server reuses those bytes. */
+export const RECORD_SPANS_FILE = 'record-spans.json';
 
 /** Write catalog, drafts, search indexes and stats; each file appears whole (temp file, then rename). */
 export async function emitCatalog(outDir: string, built: BuiltCatalog): Promise<void> {
   const { drafts = noDrafts(), ...data } = built.data;
+  const { text, spans } = catalogWithSpans(data);
   await mkdir(outDir, { recursive: true });
+  // The spans go last: a reader that finds them with another version's catalog ignores them.
   await Promise.all([
-    writeWhole(join(outDir, CATALOG_FILE), JSON.stringify(data)),
+    writeWhole(join(outDir, CATALOG_FILE), text),
     writeWhole(join(outDir, DRAFTS_FILE), JSON.stringify(drafts)),
     writeWhole(join(outDir, SEARCH_INDEX_FILE), JSON.stringify(built.lunr)),
     writeWhole(join(outDir, SEARCH_POSTINGS_FILE), JSON.stringify(built.postings)),
     writeWhole(join(outDir, STATS_FILE), JSON.stringify(precomputedStats(data), null, 2)),
   ]);
+  await writeWhole(join(outDir, RECORD_SPANS_FILE), JSON.stringify(spans));
 }
 
 /** Stats per scope for the default status filter and for `status=all`, for pages and reports. */

@@ -1,0 +1,154 @@
+/**
+ * Answers assembled from prepared bytes (functions/http/assembled.ts, issue 19) are the bytes
+ * that serialising the answer object gives, over thousands of random queries on a generated
+ * catalog; and their ETags are exact: one body per ETag, a new one when the catalog changes.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createCatalog, type Catalog } from '../../src/catalog/catalog.ts';
+import { findDeal, listDeals } from '../../src/catalog/deals-query.ts';
+import { listStartups } from '../../src/catalog/startups-query.ts';
+import { runPipeline } from '../../src/pipeline/build.ts';
+import { readContent } from '../../src/pipeline/read-content.ts';
+import { DEAL_LIST_PARAMS, DEAL_SORTS, parseQuery, STARTUP_LIST_PARAMS } from '../../src/schemas/query.ts';
+import { REGIONS, STAGES } from '../../src/schemas/program.ts';
+import { dealsAnswer } from '../../functions/reads/deals.ts';
+import { startupsAnswer } from '../../functions/reads/startups.ts';
+import { ApiError } from '../../functions/http/errors.ts';
+import type { Answer } from '../../functions/http/answer.ts';
+import { seededRandom } from '../../scripts/seeded-random.ts';
+
+const QUERIES = 2000;
+const decoder = new TextDecoder();
+let folder: string;
+let catalog: Catalog;
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'assembled-'));
+  const content = join(folder, 'content');
+  execFileSync(process.execPath, ['scripts/generate.ts', '--deals', '800', '--startups', '1500', '--out', content, '--seed', '7'], { stdio: 'ignore' });
+  const built = runPipeline(await readContent(content), { today: '2026-11-24' });
+  if (!built.value) throw new Error(`generated content does not build: ${JSON.stringify(built.diagnostics.slice(0, 3))}`);
+  catalog = createCatalog(built.value.data, built.value.postings);
+}, 120_000);
+
+afterAll(() => rm(folder, { recursive: true, force: true }));
+
+const random = seededRandom(19);
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+const maybe = (share: number) => random() < share;
+
+/** A word of some record's text, sometimes with a letter dropped (a typo). */
+function someWords(texts: readonly string[]): string {
+  const words = pick(texts)
+    .split(/\s+/)
+    .filter((w) => w.length > 2);
+  const chosen = Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(words.length ? words : ['cloud']));
+  return chosen.map((w) => (maybe(0.25) && w.length > 4 ? w.slice(0, 2) + w.slice(3) : w)).join(' ');
+}
+
+function dealParams(): URLSearchParams {
+  const params = new URLSearchParams();
+  if (maybe(0.5)) params.set('search', someWords(catalog.deals.map((d) => `${d.title} ${d.description}`)));
+  if (maybe(0.3)) params.set('category', pick(catalog.categories.deals).slug);
+  if (maybe(0.15)) params.set('status', pick(['active', 'expired', 'all']));
+  if (maybe(0.15)) params.set('scope', pick(['deals', 'programs', 'all']));
+  if (maybe(0.1)) params.set('featured', 'true');
+  if (maybe(0.1)) params.set('recommended', 'true');
+  if (maybe(0.2)) params.set('sort', pick(DEAL_SORTS));
+  if (maybe(0.1)) params.set('stage', pick(STAGES));
+  if (maybe(0.1)) params.set('region', pick(REGIONS));
+  if (maybe(0.05)) params.set('equity', 'none');
+  if (maybe(0.6)) params.set('limit', String(1 + Math.floor(random() * 60)));
+  return params;
+}
+
+function startupParams(): URLSearchParams {
+  const params = new URLSearchParams();
+  if (maybe(0.3)) params.set('search', someWords(catalog.startups.map((s) => `${s.name} ${s.description}`)));
+  if (maybe(0.4)) params.set('category', pick(catalog.startups).category);
+  if (maybe(0.2)) params.set('country', pick(catalog.startups).country ?? 'US');
+  if (maybe(0.3)) params.set('minRevenue', String(Math.floor(random() * 500_000)));
+  if (maybe(0.2)) params.set('maxRevenue', String(Math.floor(random() * 2_000_000)));
+  if (maybe(0.3)) params.set('forSale', pick(['true', 'false']));
+  if (maybe(0.1)) params.set('featured', 'true');
+  return params;
+}
+
+/** The answer body as serialising the whole answer object gives it (the path before issue 19). */
+function dealsReference(params: URLSearchParams): string {
+  const parsed = parseQuery(DEAL_LIST_PARAMS, params);
+  if (!parsed.ok) throw new Error('unreachable: the answer parsed it');
+  const { positions, stats } = listDeals(catalog, parsed.value);
+  return JSON.stringify({ success: true, deals: positions.map((p) => catalog.deals[p]), count: positions.length, stats });
+}
+
+function startupsReference(params: URLSearchParams): string {
+  const parsed = parseQuery(STARTUP_LIST_PARAMS, params);
+  if (!parsed.ok) throw new Error('unreachable: the answer parsed it');
+  const { positions, total } = listStartups(catalog, parsed.value);
+  return JSON.stringify({ success: true, startups: positions.map((p) => catalog.startups[p]), total });
+}
+
+/** Check `count` random queries against the reference; every ETag names one body. */
+function compareMany(next: () => URLSearchParams, answer: (params: URLSearchParams) => Answer, reference: (params: URLSearchParams) => string): { compared: number; nonEmpty: number } {
+  const bodyByEtag = new Map<string, string>();
+  let compared = 0;
+  let nonEmpty = 0;
+  for (let i = 0; i < QUERIES; i++) {
+    const params = next();
+    let given: Answer;
+    try {
+      given = answer(params);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 400) continue;
+      throw error;
+    }
+    const body = decoder.decode(given.body);
+    expect(body, params.toString()).toBe(reference(params));
+    const known = bodyByEtag.get(given.etag);
+    if (known !== undefined) expect(known, `one body per ETag (${params.toString()})`).toBe(body);
+    bodyByEtag.set(given.etag, body);
+    compared++;
+    if (!/"(deals|startups)":\[\]/.test(body)) nonEmpty++;
+  }
+  return { compared, nonEmpty };
+}
+
+describe('answers assembled from prepared bytes', () => {
+  test(`GET /deals: ${QUERIES} random queries give the bytes of the serialised answer`, () => {
+    const { compared, nonEmpty } = compareMany(dealParams, (params) => dealsAnswer(catalog, params), dealsReference);
+    // The queries reach real answers, not only empty ones or 400s.
+    expect(compared).toBeGreaterThan(QUERIES * 0.9);
+    expect(nonEmpty).toBeGreaterThan(compared / 3);
+  });
+
+  test(`GET /startups: ${QUERIES} random queries give the bytes of the serialised answer`, () => {
+    const { compared, nonEmpty } = compareMany(startupParams, (params) => startupsAnswer(catalog, params), startupsReference);
+    expect(compared).toBe(QUERIES);
+    expect(nonEmpty).toBeGreaterThan(compared / 3);
+  });
+
+  test('a lookup by slug or id is the serialised { success, deal }, with the ETag of its body', () => {
+    for (const deal of catalog.deals.slice(0, 300)) {
+      const params = new URLSearchParams(maybe(0.5) ? { slug: deal.slug } : { id: deal.id });
+      const given = dealsAnswer(catalog, params);
+      const expected = JSON.stringify({ success: true, deal: findDeal(catalog, { slug: deal.slug }) });
+      expect(decoder.decode(given.body)).toBe(expected);
+      expect(dealsAnswer(catalog, params).etag).toBe(given.etag);
+    }
+  });
+
+  test('the same query on a changed catalog has a new ETag; on the same catalog, the same one', () => {
+    const params = new URLSearchParams('category=' + (catalog.deals[0]?.category ?? '') + '&limit=5');
+    const first = dealsAnswer(catalog, params);
+    expect(dealsAnswer(catalog, params).etag).toBe(first.etag);
+    const changed = { ...catalog, version: `${catalog.version}-next` };
+    expect(dealsAnswer(changed, params).etag).not.toBe(first.etag);
+    // A different limit lists fewer deals: another body, another ETag.
+    expect(dealsAnswer(catalog, new URLSearchParams(params.toString().replace('limit=5', 'limit=4'))).etag).not.toBe(first.etag);
+  });
+});
