@@ -106,8 +106,8 @@ export function historyPanel(panel: HTMLElement, options: HistoryOptions): { sho
   }
 
   /**
-   * The record is not in the catalog: when its history has it (deleted), show that with `form`
-   * hidden, each earlier version restorable; otherwise say there is no such record.
+   * The record is not in the catalog: `form` hidden; when its history has it (deleted), say so,
+   * each earlier version restorable; otherwise say there is no such record.
    */
   async function showDeleted(form: HTMLFormElement): Promise<void> {
     const { slug } = options.current();
@@ -115,8 +115,12 @@ export function historyPanel(panel: HTMLElement, options: HistoryOptions): { sho
       () => true,
       () => false,
     );
-    if (!found) return say(`No ${options.kind} has slug ${slug}.`, 'error');
+    // Hidden either way: an empty form under a slug that names nothing would invite a save that creates a record by mistake.
     form.hidden = true;
+    if (!found) {
+      document.querySelector('h1')!.textContent = `No such ${options.kind}`;
+      return say(`No ${options.kind} has slug ${slug}, now or in its history: it may have been renamed. Find it in the list above, or start a new one there.`, 'error');
+    }
     document.querySelector('h1')!.textContent = `Deleted ${options.kind}: ${slug}`;
     say(`This ${options.kind} was deleted; it is on no page. Its history is below: restore a version to bring it back, as one new commit.`);
   }

@@ -119,6 +119,12 @@ describe('deal form', () => {
       await expect.poll(() => page.locator('[data-status]').textContent()).toMatch(/^Restored the version of /);
       expect(await page.locator('#title').inputValue()).toBe('E2E Forms Fixed credits');
       expect((await fetch(e2e().url('/api/v1/deals?slug=e2e-forms-fixed-credits'))).status).toBe(200);
+
+      // A slug that names no deal, now or ever: no empty form to save by mistake.
+      await page.goto(e2e().url('/admin/deal/?slug=no-such-deal-ever'));
+      await expect.poll(() => page.locator('h1').textContent()).toBe('No such deal');
+      expect(await page.locator('form[data-deal]').isVisible()).toBe(false);
+      expect(await page.locator('[data-status]').textContent()).toMatch(/^No deal has slug no-such-deal-ever/);
       expect(pageErrors).toEqual([]);
     } finally {
       await close();
