@@ -223,14 +223,15 @@ export function buildMcpServer(catalog: Catalog, version: string, documentText: 
       description:
         'Filter startups and small businesses listed for sale, with the filters of GET /api/v1/startups: category, country, revenue bounds (inclusive; a listing without a revenue figure never satisfies one), source marketplace, featured, for sale, and free-text search. Order: featured, for sale, newest, name (with `search`: relevance first).',
       inputSchema: {
-        search: z.string().max(500).optional().describe('Free text across name, description and category.'),
-        category: z.string().max(120).optional().describe('Startup category slug, such as "saas".'),
-        country: z.string().max(2).optional().describe('ISO 3166-1 alpha-2 country code, such as "US".'),
-        minRevenue: z.number().int().optional().describe('Annual revenue lower bound in USD, inclusive.'),
-        maxRevenue: z.number().int().optional().describe('Annual revenue upper bound in USD, inclusive.'),
-        source: z.string().max(120).optional().describe('Listing source slug, such as "acquire".'),
-        featured: z.boolean().optional().describe('Only featured listings.'),
-        forSale: z.boolean().optional().describe('Only listings for sale (true) or no longer for sale (false).'),
+        // Typed for JSON; described, and read (below), by the API's own parameter table.
+        search: z.string().max(500).optional().describe(STARTUP_LIST_PARAMS.search.description),
+        category: z.string().max(120).optional().describe(STARTUP_LIST_PARAMS.category.description),
+        country: z.string().max(2).optional().describe(STARTUP_LIST_PARAMS.country.description),
+        minRevenue: z.number().int().optional().describe(STARTUP_LIST_PARAMS.minRevenue.description),
+        maxRevenue: z.number().int().optional().describe(STARTUP_LIST_PARAMS.maxRevenue.description),
+        source: z.string().max(120).optional().describe(STARTUP_LIST_PARAMS.source.description),
+        featured: z.boolean().optional().describe(STARTUP_LIST_PARAMS.featured.description),
+        forSale: z.boolean().optional().describe(STARTUP_LIST_PARAMS.forSale.description),
         limit: z.number().int().min(1).max(50).default(10).describe('How many listings to return (1 to 50).'),
       },
       outputSchema: { total: z.number().int().describe('Matches before the limit.'), count: z.number().int(), startups: z.array(StartupSchema.extend({ pageUrl: z.string() })) },

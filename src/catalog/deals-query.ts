@@ -77,19 +77,33 @@ export function listDeals(catalog: Catalog, query: DealListQuery): DealList {
       : topK(hits, (a, b) => compareHits(a, b) || at(a) - at(b), limit);
     return { positions: ordered.map((hit) => positions[hit.doc] as number), stats: counter.result() };
   }
-  const all: number[] = [];
-  const counter = new StatsCounter(scope);
   const only = categoryPositions(catalog.dealsByCategory, category);
   const count = only ? only.length : catalog.deals.length;
+  // The stats of a filter are counted once per catalog; after that, a list in the default order
+  // reads only as far as its `limit`.
+  const statsKey = filterKey(catalog, query, scope, category);
+  const known = statsKey === undefined ? undefined : knownStats.get(catalog)?.get(statsKey);
+  if (known && !bySort && limit !== undefined) {
+    const positions: number[] = [];
+    for (let i = 0; i < count && positions.length < limit; i++) {
+      const position = only ? (only[i] as number) : i;
+      if (matches(position)) positions.push(position);
+    }
+    return { positions, stats: known };
+  }
+  const all: number[] = [];
+  const counter = new StatsCounter(scope);
   for (let i = 0; i < count; i++) {
     const position = only ? (only[i] as number) : i;
     if (!matches(position)) continue;
     all.push(position);
     counter.add(catalog.deals[position] as Deal);
   }
+  const stats = counter.result();
+  if (statsKey !== undefined) remember(catalog, statsKey, stats);
   // `catalog.deals` is already in the default order, which breaks a sort's ties.
-  if (bySort) return { positions: topK(all, (a, b) => bySort(a, b) || a - b, limit), stats: counter.result() };
-  return { positions: limit === undefined ? all : all.slice(0, limit), stats: counter.result() };
+  if (bySort) return { positions: topK(all, (a, b) => bySort(a, b) || a - b, limit), stats };
+  return { positions: limit === undefined ? all : all.slice(0, limit), stats };
 }
 
 /**
@@ -143,6 +157,26 @@ export function effectiveScope(catalog: Catalog, query: DealListQuery): Scope | 
 }
 
 // --- internal ---
+
+/** Stats of the filters asked for, per catalog (a write makes a new catalog, so they never go stale). */
+const knownStats = new WeakMap<Catalog, Map<string, DealStats>>();
+
+/**
+ * What decides a filter's matches, as a key: every parameter but `search`, `sort` and `limit`.
+ * None for a category the catalog does not have, so the keys kept are bounded by the catalog's
+ * categories and the parameters' fixed values, whatever clients send.
+ */
+function filterKey(catalog: Catalog, query: DealListQuery, scope: Scope | 'all', category: string | undefined): string | undefined {
+  if (category !== undefined && !catalog.dealsByCategory.has(category)) return undefined;
+  return [scope, category, query.status, query.featured, query.recommended, query.equity, query.stage, query.region].join('|');
+}
+
+function remember(catalog: Catalog, key: string, stats: DealStats): void {
+  let kept = knownStats.get(catalog);
+  if (!kept) knownStats.set(catalog, (kept = new Map()));
+  // Frozen: the same object answers every later request with this filter.
+  kept.set(key, Object.freeze({ ...stats, byCategory: Object.freeze(stats.byCategory) }) as DealStats);
+}
 
 /**
  * Editors' synonyms (content/synonyms.yaml, DESIGN "search syntax"), kept outside the engine:
