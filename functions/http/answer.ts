@@ -48,7 +48,12 @@ export function jsonAnswer(status: number, value: unknown, headers: Record<strin
 /** An answer from JSON text that is already serialised. */
 export function textAnswer(status: number, json: string, headers: Record<string, string> = {}): Answer {
   const body = encoder.encode(json);
-  return { status, body, etag: etagOf(body), headers: { 'Content-Type': JSON_TYPE, ...headers }, encoded: {} };
+  return bytesAnswer(status, body, etagOf(body), headers);
+}
+
+/** An answer from JSON bytes and their strong ETag (quoted), computed by the caller. */
+export function bytesAnswer(status: number, body: Uint8Array, etag: string, headers: Record<string, string> = {}): Answer {
+  return { status, body, etag, headers: { 'Content-Type': JSON_TYPE, ...headers }, encoded: {} };
 }
 
 /** The SPEC error object for an ApiError, never cached, with the error's own headers. */

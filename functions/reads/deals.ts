@@ -6,11 +6,10 @@ import type { Catalog } from '../../src/catalog/catalog.ts';
 import { findDeal, listDeals } from '../../src/catalog/deals-query.ts';
 import { DEAL_LIST_PARAMS, parseQuery } from '../../src/schemas/query.ts';
 import type { Deps } from '../deps.ts';
-import { type Answer, type AnswerDeps } from '../http/answer.ts';
+import { serveAnswer, type Answer, type AnswerDeps } from '../http/answer.ts';
 import { assembledList, assembledRecord } from '../http/assembled.ts';
 import { ApiError } from '../http/errors.ts';
 import { invalidParameter, PUBLIC_CACHE } from '../http/params.ts';
-import { serveAnswer } from '../http/answer.ts';
 
 /** The answer for one query string; throws ApiError 400/404. */
 export function dealsAnswer(catalog: Catalog, params: URLSearchParams): Answer {

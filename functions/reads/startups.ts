@@ -2,10 +2,9 @@
 import type { Catalog } from '../../src/catalog/catalog.ts';
 import { listStartups } from '../../src/catalog/startups-query.ts';
 import { parseQuery, STARTUP_LIST_PARAMS } from '../../src/schemas/query.ts';
-import { type Answer, type AnswerDeps } from '../http/answer.ts';
+import { serveAnswer, type Answer, type AnswerDeps } from '../http/answer.ts';
 import { assembledList } from '../http/assembled.ts';
 import { invalidParameter, PUBLIC_CACHE } from '../http/params.ts';
-import { serveAnswer } from '../http/answer.ts';
 
 /** The answer for one query string; throws ApiError 400. */
 export function startupsAnswer(catalog: Catalog, params: URLSearchParams): Answer {

@@ -104,6 +104,10 @@ export function withChangedStartups(previous: Catalog, data: CatalogData, change
   return { ...data, ...pick(previous, DEAL_PARTS), ...startups, editable: { ...previous.editable, ...editableStartups(data, startups) } };
 }
 
+/** Each record's JSON bytes, by record object (see `recordJson`). */
+const jsonCache = new WeakMap<object, Uint8Array>();
+const encoder = new TextEncoder();
+
 /**
  * A record's JSON as UTF-8 bytes, encoded once per record object (a write keeps unchanged
  * records, and so their bytes). Exported for single-record answers.
@@ -113,7 +117,6 @@ export function recordJson(record: object): Uint8Array {
   if (json === undefined) jsonCache.set(record, (json = encoder.encode(JSON.stringify(record))));
   return json;
 }
-const jsonCache = new WeakMap<object, Uint8Array>();
 
 /**
  * Take records' JSON bytes as already prepared (views of the built catalog file,
@@ -122,7 +125,6 @@ const jsonCache = new WeakMap<object, Uint8Array>();
 export function adoptRecordJson(records: readonly object[], bytes: readonly Uint8Array[]): void {
   records.forEach((record, i) => jsonCache.set(record, bytes[i] as Uint8Array));
 }
-const encoder = new TextEncoder();
 
 // --- internal ---
 

@@ -4,14 +4,19 @@
  */
 
 const NONE = new Int32Array(0);
+/** Every position, 0 to count − 1, by the grouping it belongs to (made once per catalog part). */
+const everyPosition = new WeakMap<ReadonlyMap<string, Int32Array>, Int32Array>();
 
 /**
- * The positions of `category`'s records in `byCategory` (none for an unknown category), or
- * `undefined` when no category is asked for (read every position).
- * @example categoryPositions(catalog.dealsByCategory, 'cloud-credits') // Int32Array [0, 4, 9, …]
+ * The positions a filter reads, ascending: `category`'s records (none for an unknown category),
+ * or every one of the `count` records when no category is asked for.
+ * @example positionsToRead(catalog.dealsByCategory, 'cloud-credits', catalog.deals.length) // Int32Array [0, 4, 9, …]
  */
-export function categoryPositions(byCategory: ReadonlyMap<string, Int32Array>, category: string | undefined): Int32Array | undefined {
-  return category === undefined ? undefined : (byCategory.get(category) ?? NONE);
+export function positionsToRead(byCategory: ReadonlyMap<string, Int32Array>, category: string | undefined, count: number): Int32Array {
+  if (category !== undefined) return byCategory.get(category) ?? NONE;
+  let all = everyPosition.get(byCategory);
+  if (all?.length !== count) everyPosition.set(byCategory, (all = Int32Array.from({ length: count }, (_, i) => i)));
+  return all;
 }
 
 /**

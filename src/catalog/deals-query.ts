@@ -13,7 +13,7 @@ import { compareHits, search, type SearchHit } from './search.ts';
 import { queryWords } from './tokens.ts';
 import { expandQuery } from './synonyms.ts';
 import { topK } from './top.ts';
-import { categoryPositions } from './category-positions.ts';
+import { positionsToRead } from './category-positions.ts';
 
 /** SPEC "Deal list statistics". */
 export interface DealStats {
@@ -77,24 +77,22 @@ export function listDeals(catalog: Catalog, query: DealListQuery): DealList {
       : topK(hits, (a, b) => compareHits(a, b) || at(a) - at(b), limit);
     return { positions: ordered.map((hit) => positions[hit.doc] as number), stats: counter.result() };
   }
-  const only = categoryPositions(catalog.dealsByCategory, category);
-  const count = only ? only.length : catalog.deals.length;
+  const candidates = positionsToRead(catalog.dealsByCategory, category, catalog.deals.length);
   // The stats of a filter are counted once per catalog; after that, a list in the default order
   // reads only as far as its `limit`.
   const statsKey = filterKey(catalog, query, scope, category);
   const known = statsKey === undefined ? undefined : knownStats.get(catalog)?.get(statsKey);
   if (known && !bySort && limit !== undefined) {
     const positions: number[] = [];
-    for (let i = 0; i < count && positions.length < limit; i++) {
-      const position = only ? (only[i] as number) : i;
+    for (const position of candidates) {
+      if (positions.length === limit) break;
       if (matches(position)) positions.push(position);
     }
     return { positions, stats: known };
   }
   const all: number[] = [];
   const counter = new StatsCounter(scope);
-  for (let i = 0; i < count; i++) {
-    const position = only ? (only[i] as number) : i;
+  for (const position of candidates) {
     if (!matches(position)) continue;
     all.push(position);
     counter.add(catalog.deals[position] as Deal);

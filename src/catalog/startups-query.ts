@@ -8,7 +8,7 @@ import type { StartupListQuery } from '../schemas/query.ts';
 import type { Catalog } from './catalog.ts';
 import { compareHits, search } from './search.ts';
 import { topK } from './top.ts';
-import { categoryPositions } from './category-positions.ts';
+import { positionsToRead } from './category-positions.ts';
 
 export interface StartupList {
   positions: number[];
@@ -48,11 +48,6 @@ export function listStartups(catalog: Catalog, query: StartupListQuery): Startup
     return { positions: ordered.map((h) => h.position), total: ordered.length };
   }
   const positions: number[] = [];
-  const only = categoryPositions(catalog.startupsByCategory, category);
-  const count = only ? only.length : catalog.startups.length;
-  for (let i = 0; i < count; i++) {
-    const position = only ? (only[i] as number) : i;
-    if (matches(position)) positions.push(position);
-  }
+  for (const position of positionsToRead(catalog.startupsByCategory, category, catalog.startups.length)) if (matches(position)) positions.push(position);
   return { positions, total: positions.length };
 }
