@@ -21,11 +21,15 @@ export interface NginxServer {
 /** Where Debian puts nginx (/usr/sbin is not on every user's PATH). */
 const NGINX = existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx';
 
-/** A self-signed certificate for 127.0.0.1 in `dir`: `cert.pem`, `key.pem`, and the certificate text (for a client's `ca`). */
-export async function selfSignedCertificate(dir: string): Promise<{ cert: string; key: string; pem: string }> {
+/**
+ * A self-signed certificate for 127.0.0.1 (and `dnsNames`, if any) in `dir`: `cert.pem`,
+ * `key.pem`, and the certificate text (for a client's `ca`).
+ */
+export async function selfSignedCertificate(dir: string, dnsNames: readonly string[] = []): Promise<{ cert: string; key: string; pem: string }> {
   const cert = join(dir, 'cert.pem');
   const key = join(dir, 'key.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert], {
+  const names = ['IP:127.0.0.1', ...dnsNames.map((name) => `DNS:${name}`)].join(',');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', `subjectAltName=${names}`, '-keyout', key, '-out', cert], {
     stdio: 'pipe',
   });
   return { cert, key, pem: await readFile(cert, 'utf8') };
