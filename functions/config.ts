@@ -2,7 +2,7 @@
  * Runtime settings, read once from the environment with embedded defaults, so the service
  * runs with no configuration at all.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import * as z from 'zod';
 
 export interface Config {
@@ -23,6 +23,8 @@ export interface Config {
   answerCacheBytes: number;
   /** Private runtime data: local accounts, the generated session secret. Never published. */
   dataDir: string;
+  /** The last `npm run verify-links` report the admin's "Needs attention" page reads (LINK_REPORT; by default `link-health.json` in `dataDir`). */
+  linkReport: string;
   /** Signs session cookies; every instance behind one site needs the same value. */
   sessionSecret: string | undefined;
   sessionTtlSeconds: number;
@@ -162,6 +164,7 @@ const EnvSchema = z
     GENERATED_DIR: text,
     DIST_DIR: text,
     DATA_DIR: text,
+    LINK_REPORT: text,
     HOST: text,
     PORT: wholeNumber(4321).refine((port) => port <= 65535, { message: 'expected a port number (0 to 65535)' }),
     ANSWER_CACHE: text,
@@ -256,6 +259,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     answerCacheEntries: e.ANSWER_CACHE_ENTRIES,
     answerCacheBytes: e.ANSWER_CACHE_BYTES,
     dataDir: resolve(root, e.DATA_DIR ?? '.data'),
+    linkReport: resolve(root, e.LINK_REPORT ?? join(e.DATA_DIR ?? '.data', 'link-health.json')),
     sessionSecret: e.SESSION_SECRET,
     sessionTtlSeconds: e.SESSION_TTL_SECONDS,
     apiLifecycle: e.API_LIFECYCLE,

@@ -9,7 +9,7 @@ import { parseResolve, type ResolveMap } from '../functions/links/resolve-map.ts
 export interface LinkOptions {
   /** The content folder; the configured one (CONTENT_DIR) when not given. */
   contentDir: string | undefined;
-  /** Where the reports go; the private data folder (DATA_DIR) when not given. */
+  /** Where the reports go; by default where the server reads them (LINK_REPORT, else DATA_DIR). */
   out: string | undefined;
   /** Only these records' links (by slug). */
   only: ReadonlySet<string> | undefined;
@@ -24,7 +24,8 @@ export interface LinkOptions {
 }
 
 export const USAGE = `usage: npm run verify-links -- [contentDir] [options]
-  --out <dir>            where link-health.json and link-health.md go (default: DATA_DIR, .data)
+  --out <dir>            where link-health.json and link-health.md go (default: LINK_REPORT's
+                         folder, else DATA_DIR, .data, where the admin reads them)
   --only <slug,...>      check only these deals' and startups' links
   --concurrency <n>      requests in flight in all (default 8)
   --per-host <n>         requests in flight to one host (default 2)

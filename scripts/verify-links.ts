@@ -58,7 +58,8 @@ if (looksOffline(report)) {
   console.error(`no site answered (${report.links.length} links): this machine's network or DNS is probably down; the last report is kept`);
   process.exit(1);
 }
-const written = await writeLinkReport(join(options.out ?? config.dataDir, LINK_REPORT_JSON), report, linkReportMarkdown(report, data.site.baseUrl));
+// Where the server's "Needs attention" page reads it (LINK_REPORT), unless told otherwise.
+const written = await writeLinkReport(options.out ? join(options.out, LINK_REPORT_JSON) : config.linkReport, report, linkReportMarkdown(report, data.site.baseUrl));
 console.log(`${VERDICTS.map((verdict) => `${verdict} ${report.counts[verdict]}`).join(', ')}\nwrote ${written.json} and ${written.markdown}`);
 const failing = report.links.filter((link) => options.failOn.has(link.verdict)).length;
 if (failing > 0) console.log(`${failing} link(s) with a verdict in --fail-on`);

@@ -27,6 +27,7 @@ import { getOidcCallback, getOidcStart } from '../auth/oidc-login.ts';
 import { approveSubmission, getSubmissions, rejectSubmission, SUBMISSION_PAGE } from '../writes/review.ts';
 import { SUBMISSION_ID } from '../submissions/store.ts';
 import { getSearchGaps } from '../reads/search-gaps.ts';
+import { getAttention } from '../reads/attention.ts';
 import { getDrafts } from '../reads/admin-drafts.ts';
 import { getPreview, postPreview } from '../site/preview.ts';
 import { getStartups } from '../reads/startups.ts';
@@ -670,6 +671,25 @@ export const API_ROUTES: readonly ApiRoute[] = [
             '304': notModified(),
             ...errors('400', '401', '403', '429', '500', '503'),
           },
+        }),
+      },
+    },
+  },
+  {
+    path: '/admin/attention',
+    cors: 'same-origin',
+    rate: 'write',
+    methods: {
+      GET: {
+        handler: getAttention,
+        access: 'admin',
+        doc: () => ({
+          operationId: 'listNeedsAttention',
+          tags: ['admin'],
+          summary: 'Records that need an editor',
+          description:
+            "Deals past their expiry date but not marked expired, deals expiring soon, records not checked within the site's age, and links the last `npm run verify-links` found broken (docs/freshness.md). Read only: each fix is an ordinary admin write.",
+          responses: { '200': ok('The queues, each a list of records.', ref('AttentionReport')), ...errors('401', '403', '429', '500') },
         }),
       },
     },

@@ -76,6 +76,7 @@ const GROUPS: Groups<DealInput> = [
     fields: [
       ['applicationUrl', 'Application URL', 'url'],
       ['providerWebsite', 'Provider website', 'url'],
+      ['sourceUrl', 'Source (where the facts were checked)', 'url'],
       ['logoUrl', 'Logo URL', 'url'],
       ['slug', 'Slug', 'text'],
     ],
@@ -87,6 +88,7 @@ const GROUPS: Groups<DealInput> = [
       ['featured', 'Sponsored', 'checkbox'],
       ['recommended', 'Editor’s pick', 'checkbox'],
       ['verified', 'Verified', 'checkbox'],
+      ['lastVerified', 'Last verified', 'date'],
     ],
   },
 ];
@@ -118,6 +120,7 @@ const STARTUP_GROUPS: Groups<Startup> = [
     fields: [
       ['listingUrl', 'Listing URL', 'url'],
       ['website', 'Website', 'url'],
+      ['sourceUrl', 'Source (where the facts were checked)', 'url'],
       ['logoUrl', 'Logo URL', 'url'],
       ['slug', 'Slug', 'text'],
     ],
@@ -127,6 +130,7 @@ const STARTUP_GROUPS: Groups<Startup> = [
     fields: [
       ['forSale', 'For sale', 'checkbox'],
       ['featured', 'Sponsored', 'checkbox'],
+      ['lastVerified', 'Last verified', 'date'],
     ],
   },
 ];

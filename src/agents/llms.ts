@@ -108,6 +108,11 @@ export function dealFacts(deal: Deal): (readonly [string, string])[] {
   return facts.filter((fact): fact is [string, string] => Boolean(fact[1]));
 }
 
+/** When and where a record's facts were last checked, as Markdown list items. */
+export function provenanceLines(record: { lastVerified?: string | undefined; sourceUrl?: string | undefined }): string[] {
+  return [...(record.lastVerified ? [`- Last verified: ${record.lastVerified}`] : []), ...(record.sourceUrl ? [`- Source: ${markdownUrl(record.sourceUrl)}`] : [])];
+}
+
 /**
  * One deal as compact Markdown (used by llms-full.txt and the Markdown twin of its page).
  * @param level heading level of the deal's title; the description's headings go below it
@@ -121,6 +126,7 @@ export function dealMarkdown(deal: Deal, pageUrl: string, level = 1): string[] {
     ...(deal.shortDescription ? [markdownText(deal.shortDescription), ''] : []),
     ...dealFacts(deal).map(([k, v]) => `- ${k}: ${markdownText(v)}`),
     `- Apply: ${markdownUrl(deal.applicationUrl)}`,
+    ...provenanceLines(deal),
     ...(labels ? [`- Labels: ${labels}`] : []),
     ...(deal.eligibility?.length ? ['', 'Eligibility:', ...items(deal.eligibility)] : []),
     ...(deal.requirements?.length ? ['', 'Requirements:', ...items(deal.requirements)] : []),

@@ -7,7 +7,7 @@
 import type { CatalogData } from '../catalog/catalog.ts';
 import type { Deal } from '../schemas/deal.ts';
 import type { Startup } from '../schemas/startup.ts';
-import { dealMarkdown } from './llms.ts';
+import { dealMarkdown, provenanceLines } from './llms.ts';
 import { markdownContent, markdownText, markdownUrl } from './markdown-policy.ts';
 import { publicPages } from './sitemap.ts';
 import { absolute, paths } from './site-urls.ts';
@@ -46,6 +46,7 @@ function startupTwin(startup: Startup, siteUrl: string): string {
     '',
     ...(startup.website ? [`Website: ${markdownUrl(startup.website)}`, ''] : []),
     ...(startup.listingUrl ? [`Listing: ${markdownUrl(startup.listingUrl)}`, ''] : []),
+    ...(startup.lastVerified || startup.sourceUrl ? [...provenanceLines(startup), ''] : []),
     description,
   ]
     .join('\n')

@@ -50,7 +50,7 @@ export function runPipeline(sources: ContentSources, options: PipelineOptions): 
   const startupEntries = parseAll(sources.startups, diagnostics);
   // Entries are checked even when site.yaml or categories.yaml is not valid, so `check` lists
   // every problem in one pass (without categories, the category rules wait for them).
-  const validDeals = validateDeals(dealEntries, categories, options.today);
+  const validDeals = validateDeals(dealEntries, categories, options.today, site?.freshness.maxAgeDays);
   const validStartups = validateStartups(startupEntries, categories);
   diagnostics.push(...validDeals.diagnostics, ...validStartups.diagnostics);
   if (!site || !categories || hasErrors(diagnostics)) return { value: undefined, diagnostics };

@@ -12,6 +12,7 @@ import { SiteFileSchema, type Site } from '../schemas/site.ts';
 import { StartupSchema, type Startup } from '../schemas/startup.ts';
 import { SynonymsFileSchema, type SynonymsFile } from '../schemas/synonyms.ts';
 import { foldWords } from '../catalog/fold.ts';
+import { DEFAULT_FRESHNESS, staleness } from '../catalog/freshness.ts';
 import { cut, shown, shownList, type Diagnostic, type StageResult } from './diagnostics.ts';
 import { issueMessage, issuePath } from './issue-message.ts';
 import { didYouMean, fieldNamesAt } from './suggest.ts';
@@ -87,11 +88,11 @@ export const validateSynonyms = (path: string, data: unknown, keyLines: Map<stri
 };
 
 /**
- * Validate deal entries: schema, unique slug and id, known category, expiry, deadline and
- * program-fact warnings. Without `categories` (categories.yaml itself is invalid) the category
+ * Validate deal entries: schema, unique slug and id, known category, expiry, deadline,
+ * staleness (a `verified` deal checked more than `maxAgeDays` ago) and program-fact warnings. Without `categories` (categories.yaml itself is invalid) the category
  * rules wait for it.
  */
-export function validateDeals(entries: readonly ParsedEntry[], categories: CategoriesFile | undefined, today: string): StageResult<Located<Deal>[]> {
+export function validateDeals(entries: readonly ParsedEntry[], categories: CategoriesFile | undefined, today: string, maxAgeDays = DEFAULT_FRESHNESS.maxAgeDays): StageResult<Located<Deal>[]> {
   const lineOf = lineFinder(entries);
   const slugs = categories?.deals.map((c) => c.slug);
   const programs = new Set(categories?.deals.filter((c) => c.scope === 'programs').map((c) => c.slug));
@@ -109,6 +110,14 @@ export function validateDeals(entries: readonly ParsedEntry[], categories: Categ
         line: lineOf(path, 'expiryDate'),
         message: `${record.expiryDate} has passed but status is \`${record.status}\`; set status to \`expired\` or move the date`,
       });
+    }
+    const stale = record.verified ? staleness(record, today, maxAgeDays) : undefined;
+    if (stale) {
+      const field = record.lastVerified ? 'lastVerified' : 'verified';
+      const since = stale.checkedOn ? `last checked ${stale.checkedOn} (${stale.days} days ago, more than ${maxAgeDays})` : 'never dated';
+      diagnostics.push(
+        warning(path, 'verification_stale', field, `marked verified but ${since}; check it against the source and set \`lastVerified\`, or set \`verified\` to false`, lineOf(path, field)),
+      );
     }
     if (record.nextDeadline && record.nextDeadline < today && record.status !== 'expired') {
       const field = 'nextDeadline';

@@ -167,6 +167,34 @@ export const SearchGapReportSchema = z.looseObject({
   ),
 });
 
+const AttentionRowSchema = z.looseObject({
+  kind: z.enum(['deal', 'startup']),
+  id: z.string(),
+  slug: z.string(),
+  title: z.string(),
+  checkUrl: z.string().optional().describe('Where to check the facts: `sourceUrl`, else the application page or the listing.'),
+  checkedOn: day.optional().describe('The day the facts were last checked (`lastVerified`, else `lastUpdated`); absent: never dated.'),
+  expiryDate: day.optional(),
+  days: z.number().int().optional().describe('`expired`: days since the expiry date; `expiring`: days left; `stale`: days since the check.'),
+  verified: z.boolean().optional(),
+  link: z
+    .looseObject({ field: z.string(), url: z.string(), verdict: z.string(), detail: z.string(), status: z.number().int().optional(), finalUrl: z.string().optional() })
+    .optional()
+    .describe('`links`: what the last link check found for this field.'),
+});
+export const AttentionReportSchema = z.looseObject({
+  success,
+  today: day,
+  rules: z.looseObject({ maxAgeDays: count, expiringWithinDays: count }).describe("site.yaml's `freshness`."),
+  linkCheck: z
+    .looseObject({ checkedAt: z.string().optional(), checked: count.optional(), counts: z.record(z.string(), count).optional(), problem: z.string().optional() })
+    .describe('The last `npm run verify-links` report, or the `problem` reading it.'),
+  expired: z.array(AttentionRowSchema).describe('Deals past their expiry date whose status is not `expired`.'),
+  expiring: z.array(AttentionRowSchema).describe('Deals expiring within `rules.expiringWithinDays`.'),
+  stale: z.array(AttentionRowSchema).describe('Verified deals and listings for sale not checked within `rules.maxAgeDays`, or never dated.'),
+  links: z.array(AttentionRowSchema).describe('Links the last check found not `ok`, on records that still have them.'),
+});
+
 export const HealthSchema = z.looseObject({
   success,
   status: z.enum(['ok', 'degraded']),
@@ -209,6 +237,7 @@ export const ANSWER_SCHEMAS = {
   Approved: ApprovedSchema,
   Rejected: RejectedSchema,
   SearchGapReport: SearchGapReportSchema,
+  AttentionReport: AttentionReportSchema,
   Health: HealthSchema,
   Error: ErrorBodySchema,
 } as const;

@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { draftFlag, httpUrl, isoDate, recordId, slug, text, textList } from './fields.ts';
 import { programFields } from './program.ts';
+import { provenanceFields } from './provenance.ts';
 
 export const DEAL_STATUSES = ['active', 'expired', 'coming-soon', 'limited'] as const;
 export const DIFFICULTIES = ['easy', 'medium', 'hard'] as const;
@@ -49,6 +50,7 @@ export const DealSchema = z.strictObject({
   difficulty: DifficultySchema.describe('How much work applying takes: `easy` (a form), `medium` (an application with documents), `hard` (a selective process).').optional(),
   timeToApply: text(100).describe('How long applying takes, in plain words, such as `10 minutes` or `2 weeks to hear back`.').optional(),
   lastUpdated: isoDate().describe('When the deal was last checked or changed (YYYY-MM-DD); a save sets it to today.').optional(),
+  ...provenanceFields,
   draft: draftFlag(),
   // The facts founders compare between programs (accelerators, incubators, grants): program.ts.
   ...programFields,

@@ -32,6 +32,15 @@ export const SiteSchema = z.strictObject({
       sponsorship: markdownText(4000).optional(),
     })
     .default({}),
+  /** How fresh records must be (docs/freshness.md): `npm run check` and the admin's "Needs attention" page read it. */
+  freshness: z
+    .strictObject({
+      /** A record last verified longer ago than this is stale. */
+      maxAgeDays: z.number().int().min(1).max(3650).default(180),
+      /** A deal whose expiry date is this close is listed as expiring soon. */
+      expiringWithinDays: z.number().int().min(1).max(365).default(14),
+    })
+    .prefault({}),
 });
 
 /** What the file may say: the site, with `baseUrl` optional. */

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import { draftFlag, httpUrl, isoDate, recordId, slug, text } from './fields.ts';
+import { provenanceFields } from './provenance.ts';
 
 /** Whole US dollars; large enough for any small business, small enough to stay exact. */
 const dollars = () => z.number().int().min(0).max(1_000_000_000_000);
@@ -31,6 +32,7 @@ export const StartupSchema = z.strictObject({
   featured: z.boolean().default(false),
   forSale: z.boolean().default(true),
   lastUpdated: isoDate().optional(),
+  ...provenanceFields,
   draft: draftFlag(),
 });
 

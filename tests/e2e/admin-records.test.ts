@@ -7,19 +7,16 @@
  * sideways scrolling at 390 px on the pages. With E2E_SHOTS=<folder>, screenshots of them too.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openPage, type OpenPage } from './helpers/browser.ts';
+import { DESKTOP, openPage, PHONE, shoot, type OpenPage } from './helpers/browser.ts';
 import { e2e, setUp, tearDown } from './helpers/context.ts';
 import { scan } from './suites/accessibility.ts';
 import { addAccount, signInCookie, signInPage } from './suites/admin.ts';
 
 const ADMIN = { email: 'e2e-records@example.com', password: 'e2e-records-password' };
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1366, height: 900 };
-const SHOTS = process.env.E2E_SHOTS;
 
 beforeAll(async () => {
   await setUp();
@@ -50,23 +47,6 @@ async function scanBoth(page: Page, label: string): Promise<unknown[]> {
   const dark = await scan(page, label, 'dark');
   await page.emulateMedia({ colorScheme: 'light' });
   return [...light, ...dark];
-}
-
-/** Screenshots of `page` at both widths and in both schemes (with E2E_SHOTS set). */
-async function shoot(page: Page, name: string, locator?: string): Promise<void> {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  for (const size of [PHONE, DESKTOP]) {
-    await page.setViewportSize(size);
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      const path = join(SHOTS, `${name}-${size.width}-${scheme}.png`);
-      if (locator) await page.locator(locator).screenshot({ path });
-      else await page.screenshot({ path, fullPage: true });
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize(DESKTOP);
 }
 
 describe('deal history', () => {

@@ -30,6 +30,7 @@ const SESSION_OPERATIONS = [
   'approveSubmission',
   'rejectSubmission',
   'listSearchGaps',
+  'listNeedsAttention',
   'listAdminStartups',
   'createStartup',
   'updateStartup',

@@ -96,6 +96,23 @@ describe('expired', () => {
   });
 });
 
+describe('stale', () => {
+  test('a verified deal checked longer ago than site.yaml freshness.maxAgeDays, or never dated, is a warning', async () => {
+    const { value, diagnostics, lines } = await build('stale');
+    expect(hasErrors(diagnostics)).toBe(false);
+    expect(value?.data.deals).toHaveLength(5);
+    expect(value?.data.site.freshness).toEqual({ maxAgeDays: 90, expiringWithinDays: 14 });
+    expect(value?.data.deals.find((d) => d.slug === 'checked-long-ago')).toMatchObject({ lastVerified: '2026-06-01', sourceUrl: 'https://checkco.example.com/terms' });
+    expect(lines).toMatchInlineSnapshot(`
+      [
+        "stale/deals/checked-long-ago.md:9 warning: lastVerified: marked verified but last checked 2026-06-01 (173 days ago, more than 90); check it against the source and set \`lastVerified\`, or set \`verified\` to false",
+        "stale/deals/never-dated.md:8 warning: verified: marked verified but never dated; check it against the source and set \`lastVerified\`, or set \`verified\` to false",
+        "stale/deals/updated-long-ago.md:8 warning: verified: marked verified but last checked 2026-01-15 (310 days ago, more than 90); check it against the source and set \`lastVerified\`, or set \`verified\` to false",
+      ]
+    `);
+  });
+});
+
 describe('bad-yaml', () => {
   test('broken front matter is one error at the offending line; nothing is built', async () => {
     const { value, diagnostics, lines } = await build('bad-yaml');

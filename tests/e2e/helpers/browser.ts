@@ -2,6 +2,8 @@
  * Browser helpers for the e2e suite: the Debian Chromium (never a downloaded browser), pages that
  * record script errors, colour arithmetic, and reading the JSON API the pages are compared with.
  */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-dev-shm-usage'];
@@ -97,4 +99,26 @@ export function cardTitles(page: Page, list = '[data-results]'): Promise<string[
 /** The deal cards and the result summary of a list page, as the visitor sees them. */
 export async function shownResults(page: Page): Promise<{ titles: string[]; summary: string }> {
   return { titles: await cardTitles(page), summary: ((await page.locator('[data-summary]').textContent()) ?? '').trim() };
+}
+
+/** The two widths pages are checked at. */
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1366, height: 900 };
+
+/** Screenshots of `page` at both widths and in both schemes (with E2E_SHOTS set). */
+export async function shoot(page: Page, name: string, locator?: string): Promise<void> {
+  const SHOTS = process.env.E2E_SHOTS;
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  for (const size of [PHONE, DESKTOP]) {
+    await page.setViewportSize(size);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const path = join(SHOTS, `${name}-${size.width}-${scheme}.png`);
+      if (locator) await page.locator(locator).screenshot({ path });
+      else await page.screenshot({ path, fullPage: true });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize(DESKTOP);
 }

@@ -22,6 +22,7 @@ const ADMIN_PAGES = [
   { name: 'admin review queue', path: '/admin/submissions/', ready: 'main' },
   { name: 'admin searches', path: '/admin/searches/', ready: '[data-rows] tr' },
   { name: 'admin startups list', path: '/admin/startups/', ready: '[data-rows] tr' },
+  { name: 'admin needs attention', path: '/admin/attention/', ready: '[data-queue="stale"] tr' },
   { name: 'admin startup form', path: '/admin/startup/', ready: '#name' },
 ];
 const adminCases = ADMIN_PAGES.flatMap((type) => SCHEMES.map((scheme) => ({ type, scheme })));
