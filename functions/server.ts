@@ -17,6 +17,7 @@ import { loadSessionSecret } from './auth/accounts.ts';
 import { readBuiltCommit } from './store/content-sync.ts';
 import { migrateSubmissions } from './submissions/migrate.ts';
 import { submitForm } from './writes/submit-deal.ts';
+import { signedInSavedList } from './members/saved.ts';
 import { startDevLoop, type DevLoop } from './dev/dev-loop.ts';
 
 export interface RunningServer {
@@ -48,7 +49,12 @@ export async function startServer(config: Config, log: Logger = createLogger(), 
   await deps.auth.accounts.ready().catch((error: unknown) => log.warn('accounts_unavailable', { problem: String(error) }));
   const clientDir = existsSync(join(config.distDir, 'client')) ? join(config.distDir, 'client') : config.distDir;
   deps.render = await loadAstroRender(config.distDir);
-  const site = createSite(deps, { clientDir, render: deps.render, submit: (request, address) => submitForm(request, deps, address) });
+  const site = createSite(deps, {
+    clientDir,
+    render: deps.render,
+    submit: (request, address) => submitForm(request, deps, address),
+    savedItems: (request) => signedInSavedList(request, deps),
+  });
   const dev = options.dev ? await startDevLoop(deps) : undefined;
   const server = createNodeServer(createApp(deps, { site: dev ? dev.site(site) : site }), { trustProxyHops: config.trustProxyHops, log });
   server.keepAliveTimeout = 65_000;

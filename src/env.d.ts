@@ -14,5 +14,7 @@ declare namespace App {
      * its limits for the client's address, validation and store (set by the site handler for a POST).
      */
     submitDeal?: (request: Request) => Promise<import('./schemas/submission.ts').FormSubmission>;
+    /** The saved items of the request's signed-in session, or undefined without one (/account/saved/; set by the site handler for on-demand pages). */
+    savedItems?: () => Promise<import('./schemas/saved.ts').SavedItems | undefined>;
   }
 }

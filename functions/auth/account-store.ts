@@ -9,6 +9,7 @@ import { chmod, mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LOCKS, openDatabase, type Database, type Queries } from '../db/database.ts';
 import { migrate } from '../db/migrations.ts';
+import { SavedItemStore } from '../members/saved-store.ts';
 import { newGeneration, normalizeEmail, readAccounts, type Account, type Role } from './users.ts';
 
 /** How long an unconfirmed sign-up is kept: as long as its link works. */
@@ -31,9 +32,12 @@ const COLUMNS = 'email, role, password_hash, generation, email_verified_at';
 
 export class AccountStore {
   private readonly db: Database;
+  /** Members' saved items, in the same database (removed with their account). */
+  readonly savedItems: SavedItemStore;
 
   constructor(db: Database) {
     this.db = db;
+    this.savedItems = new SavedItemStore(db);
   }
 
   /** Where the accounts are, in words (for the CLI). */

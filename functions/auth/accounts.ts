@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ApiError } from '../http/errors.ts';
 import { createFileAtomic } from '../store/durable-file.ts';
 import { openAccountStore, type AccountStore } from './account-store.ts';
+import type { SavedItemStore } from '../members/saved-store.ts';
 import { MIN_SECRET_BYTES } from './session.ts';
 import { normalizeEmail, type Account } from './users.ts';
 
@@ -70,6 +71,15 @@ export class AccountBook {
   /** A new password through a reset link made for generation `gen`: false when the link was used or replaced meanwhile. */
   setPassword(email: string, passwordHash: string, gen: string): Promise<boolean> {
     return this.change('Resetting a password', 'nothing was changed', email, (store) => store.setPassword(email, passwordHash, gen));
+  }
+
+  /**
+   * Run `work` on the members' saved items (members/saved-store.ts), in the accounts' database;
+   * `change` names a write, refused (503) where accounts are only read. A database that fails is 503.
+   */
+  savedItems<T>(work: (saved: SavedItemStore) => Promise<T>, change?: string): Promise<T> {
+    if (change) this.assertWritable(change, 'nothing was changed');
+    return this.using((store) => work(store.savedItems));
   }
 
   /** 503 naming `what` where accounts are only read (a bundled copy on a serverless function). */

@@ -36,15 +36,22 @@ export async function currentSession(request: Request, deps: SessionDeps): Promi
  * cross-site write (the cookie alone proves nothing then), 403 for a non-admin.
  */
 export async function requireAdmin(request: Request, deps: SessionDeps): Promise<Session> {
-  const session = await currentSession(request, deps);
-  if (!session) {
-    throw new ApiError(401, 'unauthorized', 'This operation needs a signed-in admin session.', {
-      hint: 'Sign in on /login; the session cookie then authorizes admin requests.',
-    });
-  }
-  requireSameOrigin(request, deps);
+  const session = await signedIn(request, deps, 'a signed-in admin session', 'Sign in on /login; the session cookie then authorizes admin requests.');
   if (session.role !== 'admin') throw new ApiError(403, 'forbidden', 'This operation is for admins only.', { hint: 'Ask an admin to grant you the admin role.' });
   return session;
+}
+
+/**
+ * The session of a signed-in member (or admin: the member area is theirs too), or the right
+ * error: 401 without a session, 403 for a cross-site write.
+ */
+export function requireMember(request: Request, deps: SessionDeps): Promise<Session> {
+  return signedIn(
+    request,
+    deps,
+    'a signed-in session',
+    'Sign in on /login (new here: /signup); the session cookie then authorizes it. Only a browser on this site can: there is no credential for agents.',
+  );
 }
 
 /**
@@ -76,6 +83,14 @@ export function isSecureRequest(request: Request, deps: OriginDeps): boolean {
 }
 
 // --- internal ---
+
+/** The session, or 401 saying what is `needed`; then the same-origin rule for writes (a cookie alone proves nothing cross-site). */
+async function signedIn(request: Request, deps: SessionDeps, needed: string, hint: string): Promise<Session> {
+  const session = await currentSession(request, deps);
+  if (!session) throw new ApiError(401, 'unauthorized', `This operation needs ${needed}.`, { hint });
+  requireSameOrigin(request, deps);
+  return session;
+}
 
 /** The origins a same-site request may name. */
 function siteOrigins(request: Request, deps: OriginDeps): Set<string> {

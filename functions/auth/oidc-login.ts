@@ -11,7 +11,7 @@ import { cookieHeader, readCookie } from './session.ts';
 import { normalizeEmail } from './users.ts';
 import { ApiError } from '../http/errors.ts';
 import { isSecureRequest, type OriginDeps } from './guard.ts';
-import { landingPage, newSessionCookie, redirect } from './sign-in.ts';
+import { landingPage, newSessionCookies, redirect } from './sign-in.ts';
 
 export const OIDC_CALLBACK_PATH = '/api/v1/auth/oidc/callback';
 
@@ -43,7 +43,7 @@ export async function getOidcCallback(request: Request, deps: Pick<Deps, 'state'
       return redirect('/login?error=sso_no_account', clearFlow);
     }
     deps.log.info('sso sign-in', { email: account.email, role: account.role });
-    return redirect(landingPage(account), clearFlow, newSessionCookie(request, deps, account, now));
+    return redirect(landingPage(account), clearFlow, ...newSessionCookies(request, deps, account, now));
   } catch (error) {
     return failed(error, deps, clearFlow);
   }

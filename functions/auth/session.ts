@@ -73,6 +73,18 @@ export function sessionCookie(value: string, maxAgeSeconds: number, secure: bool
   return cookieHeader(sessionCookieName(secure), value, { maxAgeSeconds, secure, path: '/' });
 }
 
+/**
+ * A cookie the pages' scripts may read: it says only that a session was started in this
+ * browser, so the pages ask for a member's saved items then and not on every visit. The server
+ * never trusts it (the session cookie decides); set and cleared beside the session cookie.
+ */
+export const SIGNED_IN_HINT = 'deals_signed_in';
+
+/** `Set-Cookie` for the hint (or, with `maxAgeSeconds` 0, its removal). */
+export function signedInHint(maxAgeSeconds: number, secure: boolean): string {
+  return [`${SIGNED_IN_HINT}=${maxAgeSeconds > 0 ? '1' : ''}`, 'Path=/', `Max-Age=${maxAgeSeconds}`, 'SameSite=Lax', ...(secure ? ['Secure'] : [])].join('; ');
+}
+
 /** `Set-Cookie` for an HTTP-only, SameSite=Lax cookie (Lax: it must come back on the provider's redirect). */
 export function cookieHeader(name: string, value: string, options: { maxAgeSeconds: number; secure: boolean; path: string }): string {
   return [`${name}=${value}`, `Path=${options.path}`, `Max-Age=${options.maxAgeSeconds}`, 'HttpOnly', 'SameSite=Lax', ...(options.secure ? ['Secure'] : [])].join('; ');

@@ -13,7 +13,8 @@ import { checkBody, validBody } from '../http/valid-body.ts';
 import { SignInSchema, SignOutSchema } from '../../src/schemas/requests.ts';
 import { currentSession, isSecureRequest, requireSameOrigin, type SessionDeps } from './guard.ts';
 import { verifyPassword } from './passwords.ts';
-import { sessionCookie, signSession } from './session.ts';
+import { sessionCookie, signedInHint, signSession } from './session.ts';
+import { localPath } from '../../src/local-path.ts';
 import { normalizeEmail, type Account } from './users.ts';
 
 export async function postLogin(request: Request, deps: SessionDeps & Pick<Deps, 'config'>, context: RequestContext): Promise<Response> {
@@ -60,10 +61,11 @@ export async function postLogin(request: Request, deps: SessionDeps & Pick<Deps,
     throw new ApiError(403, 'forbidden', 'Confirm your e-mail address first: the link is in the mail sent when you signed up.', { hint: 'Sign up again with the same address to get a new link.' });
   }
 
-  const cookie = newSessionCookie(request, deps, account, now);
-  if (form) return redirect(landingPage(account), cookie);
+  const cookies = newSessionCookies(request, deps, account, now);
+  // A form may name the page to come back to (a save button sent the person here): a path of this site only.
+  if (form) return redirect(localPath(checked.value.next) ?? landingPage(account), ...cookies);
   const response = await answerResponse(request, jsonAnswer(200, { success: true, user: { email: account.email, role: account.role } }, { 'Cache-Control': 'no-store' }));
-  response.headers.append('Set-Cookie', cookie);
+  for (const cookie of cookies) response.headers.append('Set-Cookie', cookie);
   return response;
 }
 
@@ -81,10 +83,11 @@ export async function postLogout(request: Request, deps: SessionDeps): Promise<R
     const body = request.headers.get('content-length') === '0' || !request.body ? undefined : await validBody(request, SignOutSchema, 16 * 1024).catch(() => undefined);
     if (body?.everywhere === true) await deps.auth.accounts.signOutEverywhere(session.email);
   }
-  const cookie = sessionCookie('', 0, isSecureRequest(request, deps));
-  if (isFormBody(request)) return redirect('/login?signed-out=1', cookie);
+  const secure = isSecureRequest(request, deps);
+  const cookies = [sessionCookie('', 0, secure), signedInHint(0, secure)];
+  if (isFormBody(request)) return redirect('/login?signed-out=1', ...cookies);
   const response = await answerResponse(request, jsonAnswer(200, { success: true }, { 'Cache-Control': 'no-store' }));
-  response.headers.append('Set-Cookie', cookie);
+  for (const cookie of cookies) response.headers.append('Set-Cookie', cookie);
   return response;
 }
 
@@ -97,11 +100,12 @@ export async function getSession(request: Request, deps: SessionDeps): Promise<R
   );
 }
 
-/** `Set-Cookie` for a fresh session of an account (its generation, a new session id). */
-export function newSessionCookie(request: Request, deps: Pick<Deps, 'state' | 'auth' | 'config'>, account: Account, nowMs: number): string {
+/** `Set-Cookie` values for a fresh session of an account (its generation, a new session id): the session cookie first, then the signed-in hint. */
+export function newSessionCookies(request: Request, deps: Pick<Deps, 'state' | 'auth' | 'config'>, account: Account, nowMs: number): string[] {
   const exp = Math.floor(nowMs / 1000) + deps.config.sessionTtlSeconds;
   const session = { email: account.email, role: account.role, exp, gen: account.generation ?? '', sid: randomBytes(16).toString('base64url') };
-  return sessionCookie(signSession(session, deps.auth.secret), deps.config.sessionTtlSeconds, isSecureRequest(request, deps));
+  const secure = isSecureRequest(request, deps);
+  return [sessionCookie(signSession(session, deps.auth.secret), deps.config.sessionTtlSeconds, secure), signedInHint(deps.config.sessionTtlSeconds, secure)];
 }
 
 /** Where a browser goes after signing in. */

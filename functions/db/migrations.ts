@@ -21,6 +21,19 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
   ['ALTER TABLE accounts ADD COLUMN email_verified_at text', 'UPDATE accounts SET email_verified_at = created_at'],
   // 3: one-time steps done (the move of an old users.json), so an instance starting later does not redo them.
   ['CREATE TABLE app_state (key text PRIMARY KEY, value text NOT NULL)'],
+  // 4: members' saved deals and startups, by record id (a rename keeps them); title and slug as of saving name a record removed since.
+  [
+    `CREATE TABLE saved_items (
+     account text NOT NULL REFERENCES accounts (email) ON DELETE CASCADE,
+     kind text NOT NULL CHECK (kind IN ('deal', 'startup')),
+     record_id text NOT NULL,
+     title text NOT NULL,
+     slug text NOT NULL,
+     saved_at text NOT NULL,
+     PRIMARY KEY (account, kind, record_id)
+   )`,
+    'CREATE INDEX saved_items_newest ON saved_items (account, saved_at)',
+  ],
 ];
 
 /**

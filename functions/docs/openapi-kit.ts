@@ -145,6 +145,7 @@ export const TAGS = [
   { name: 'startups', description: 'Startups and small businesses listed for sale.' },
   { name: 'submissions', description: "Deals submitted by anyone, and the editors' review queue." },
   { name: 'auth', description: 'Signing in and out (browser sessions; no credential for agents).' },
+  { name: 'members', description: "A signed-in member's own area (saved deals and startups): browser sessions only." },
   { name: 'admin', description: "Operations for signed-in admins and for the content repository's webhook." },
   { name: 'agents', description: 'The Model Context Protocol server for AI agents.' },
   { name: 'health', description: 'Liveness and what the instance serves.' },

@@ -27,6 +27,7 @@ import { errorResponse, schemaComponents, ERROR_STATUSES, HEADERS, LIFECYCLE_HEA
 const SECURITY = {
   public: [],
   admin: [{ sessionCookie: [] }],
+  member: [{ sessionCookie: [] }],
   /** Works without a session; a session changes what it does (health details, which session ends). */
   optional: [{}, { sessionCookie: [] }],
 };

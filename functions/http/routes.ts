@@ -20,6 +20,8 @@ import { deleteDeals, postDeals, putDeals } from '../writes/admin-deals.ts';
 import { getSession, postLogin, postLogout } from '../auth/sign-in.ts';
 import { postPasswordReset, postPasswordResetRequest, postSignUp, postVerify } from '../auth/member-accounts.ts';
 import { postContentHook } from '../writes/content-hook.ts';
+import { deleteSaved, getSaved, postSaved } from '../members/saved.ts';
+import { MAX_SAVED_ITEMS } from '../../src/schemas/saved.ts';
 import { getCategories } from '../reads/categories.ts';
 import { getDeals } from '../reads/deals.ts';
 import { getHealth } from '../reads/health.ts';
@@ -66,8 +68,8 @@ import { ADMIN_RECORD_ROUTES } from './admin-record-routes.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-/** Who may call an operation: anyone, a signed-in admin, or anyone with a session changing the answer. */
-export type Access = 'public' | 'admin' | 'optional';
+/** Who may call an operation: anyone, a signed-in admin, a signed-in member (or admin), or anyone with a session changing the answer. */
+export type Access = 'public' | 'admin' | 'member' | 'optional';
 
 export interface Operation {
   handler: Handler;
@@ -493,6 +495,63 @@ export const API_ROUTES: readonly ApiRoute[] = [
       },
     },
   },
+  // --- the member area (issue 18, item 3): people in a browser, same-origin session cookie ---
+  {
+    path: '/me/saved',
+    cors: 'same-origin',
+    rate: 'write',
+    methods: {
+      GET: {
+        handler: getSaved,
+        access: 'member',
+        doc: () => ({
+          operationId: 'listSaved',
+          tags: ['members'],
+          summary: "The signed-in member's saved deals and startups",
+          description:
+            'Newest first, each as the catalog serves it now (found by record id, so a renamed record keeps its place): `state` is `live`, `expired` (a deal whose status is `expired` or whose expiry date has passed) or `removed` (no longer in the catalog; named by its title as of saving). `ids` lists the saved ids by kind. For people in a browser only (the same-origin session cookie; no credential exists for agents). `Cache-Control: private, no-store`.',
+          responses: { '200': ok('The saved items.', ref('SavedItems'), { headers: { ...etag, 'Cache-Control': CACHE_CONTROL } }), '304': notModified(), ...errors('401', '429', '500', '503') },
+        }),
+      },
+      POST: {
+        handler: postSaved,
+        access: 'member',
+        doc: () => ({
+          operationId: 'saveItem',
+          tags: ['members'],
+          summary: 'Save a deal or startup, or remove it (`action=remove`)',
+          description: `Saves the record by its \`id\` (idempotent: saving it again changes nothing); \`action: remove\` takes it off the list (what an HTML form sends, since a form cannot DELETE). An id the catalog does not serve is 404. An account keeps at most ${MAX_SAVED_ITEMS} items (400 \`conflict\` beyond). Same-origin only (\`Origin\`). A form post gets a 303: back to its \`next\` page (a path of this site; anything else is ignored for /account/saved/) with \`saved=1\` or \`removed=1\`, or to /login?next= without a session.`,
+          requestBody: {
+            required: true,
+            content: jsonOrForm(ref('SavedItemRequest'), {
+              save: { summary: 'Save a deal', value: { kind: 'deal', id: 'deal-0001' } },
+              remove: { summary: 'Remove it', value: { kind: 'deal', id: 'deal-0001', action: 'remove' } },
+            }),
+          },
+          responses: {
+            '200': ok('Saved or removed.', ref('SavedChange'), { headers: { 'Cache-Control': CACHE_CONTROL } }),
+            '303': answer('Form post: back to `next` (or /account/saved/), or to /login?next= without a session.', { headers: { Location: LOCATION } }),
+            ...errors('400', '401', '403', '404', '413', '415', '429', '500', '503'),
+          },
+        }),
+      },
+      DELETE: {
+        handler: deleteSaved,
+        access: 'member',
+        doc: () => ({
+          operationId: 'removeSavedItem',
+          tags: ['members'],
+          summary: 'Remove a saved item',
+          description: 'Idempotent: removing an item that is not saved (or a record removed from the catalog) answers 200 all the same. Same-origin only (`Origin`).',
+          parameters: [
+            { name: 'kind', in: 'query', required: true, description: 'What the item is.', schema: { type: 'string', enum: ['deal', 'startup'] } },
+            { name: 'id', in: 'query', required: true, description: "The record's id.", schema: { type: 'string', minLength: 1 } },
+          ],
+          responses: { '200': ok('Removed.', ref('SavedChange'), { headers: { 'Cache-Control': CACHE_CONTROL } }), ...errors('400', '401', '403', '429', '500', '503') },
+        }),
+      },
+    },
+  },
   {
     path: '/admin/submissions',
     cors: 'same-origin',
@@ -912,7 +971,7 @@ export function allowedMethods(route: ApiRoute): string[] {
 /** The methods another origin may use: none on a same-origin route, and never an admin operation. */
 export function crossOriginMethods(route: ApiRoute): string[] {
   if (route.cors === 'same-origin') return [];
-  return allowedMethods(route).filter((method) => route.methods[(method === 'HEAD' ? 'GET' : method) as Method]?.access !== 'admin');
+  return allowedMethods(route).filter((method) => !['admin', 'member'].includes(route.methods[(method === 'HEAD' ? 'GET' : method) as Method]?.access ?? ''));
 }
 
 /** The public path of a row: `/api/v1/deals`, or `/api/mcp` (`/api/a2a`) for an unversioned one. */

@@ -9,6 +9,7 @@
 import * as z from 'zod';
 import { DealSchema } from './deal.ts';
 import { StartupSchema } from './startup.ts';
+import { SavedChangeSchema, SavedItemsSchema } from './saved.ts';
 
 /** SPEC: the allowed error `code` values. */
 export const ERROR_CODES = [
@@ -239,6 +240,8 @@ export const ANSWER_SCHEMAS = {
   SearchGapReport: SearchGapReportSchema,
   AttentionReport: AttentionReportSchema,
   Health: HealthSchema,
+  SavedItems: SavedItemsSchema,
+  SavedChange: SavedChangeSchema,
   Error: ErrorBodySchema,
 } as const;
 

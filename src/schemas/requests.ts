@@ -7,6 +7,7 @@
  */
 import * as z from 'zod';
 import { DEAL_STATUSES } from './deal.ts';
+import { SavedItemRequestSchema } from './saved.ts';
 
 /** A value with a non-space character: a string of spaces is not an answer. */
 const filled = (field: string) => z.string({ error: `is required (${field})` }).regex(/\S/, { error: `must not be empty (${field})` });
@@ -14,6 +15,7 @@ const filled = (field: string) => z.string({ error: `is required (${field})` }).
 export const SignInSchema = z.object({
   email: filled('an e-mail address').describe('Compared without surrounding spaces or case.'),
   password: z.string({ error: 'is required' }).min(1, { error: 'must not be empty' }),
+  next: z.string().max(512).optional().describe('Form posts: the page of this site to go to once signed in (a path starting with one `/`; anything else is ignored).'),
 });
 
 /** A new password: what sign-up and a password reset take. */
@@ -99,6 +101,7 @@ export const REQUEST_SCHEMAS = {
   Approval: ApprovalSchema,
   Rejection: RejectionSchema,
   Revert: RevertSchema,
+  SavedItemRequest: SavedItemRequestSchema,
 } as const;
 
 export type SignIn = z.infer<typeof SignInSchema>;

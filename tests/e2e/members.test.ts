@@ -5,39 +5,17 @@
  * dark and desktop width in light, checked by axe (with JavaScript: axe runs in the page). Its
  * own site and browser.
  */
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openPage } from './helpers/browser.ts';
 import { e2e, setUp, tearDown } from './helpers/context.ts';
+import { mailedLink } from './helpers/outbox.ts';
 import { scan } from './suites/accessibility.ts';
 
 beforeAll(setUp);
 afterAll(tearDown);
 
 const PHONE = { width: 390, height: 844 };
-
-/** The link of the newest outbox mail of `kind` to `to`, on this site's address. */
-async function mailedLink(to: string, kind: 'verify' | 'reset'): Promise<string> {
-  const outbox = join(e2e().site.dataDir, 'outbox');
-  let text = '';
-  await expect
-    .poll(
-      async () => {
-        const names = (await readdir(outbox).catch(() => [] as string[])).filter((n) => n.endsWith(`-${kind}.txt`)).sort();
-        for (const name of names.reverse()) {
-          const mail = await readFile(join(outbox, name), 'utf8');
-          if (mail.startsWith(`To: ${to}\n`)) return (text = mail);
-        }
-        return '';
-      },
-      { timeout: 5000 },
-    )
-    .not.toBe('');
-  const link = new URL(/https?:\/\/\S+token=\S+/.exec(text)?.[0] ?? '');
-  return e2e().url(`${link.pathname}${link.search}`);
-}
 
 const message = (page: Page) => page.locator('[data-account-message], [data-login-message]').first().textContent();
 

@@ -42,6 +42,9 @@ const SESSION_OPERATIONS = [
   'listDrafts',
   'previewSaved',
   'previewUnsaved',
+  'listSaved',
+  'saveItem',
+  'removeSavedItem',
 ];
 
 /** One served document, read as a linter or a fuzzer would. */

@@ -1,0 +1,101 @@
+/**
+ * The save buttons in the browser (issue 18, item 3). Each button is a plain form that works
+ * without JavaScript (SaveButton.astro); this script makes them toggles: it asks for the
+ * member's saved ids once per page (only when the signed-in hint cookie says a session was
+ * started here: anonymous visits cost no request), marks the saved ones "Saved"
+ * (`aria-pressed`), and saves or removes with `fetch`, without reloading. The built pages stay
+ * the same for everyone: nothing member-specific is in their HTML.
+ */
+
+interface SavedIds {
+  deal: string[];
+  startup: string[];
+}
+
+/** functions/auth/session.ts `SIGNED_IN_HINT`: set at sign-in beside the (unreadable) session cookie. */
+const HINT = 'deals_signed_in';
+const ENDPOINT = '/api/v1/me/saved';
+
+const forms = (): HTMLFormElement[] => [...document.querySelectorAll<HTMLFormElement>('form[data-save]')];
+const field = (form: HTMLFormElement, name: string): HTMLInputElement | null => form.querySelector<HTMLInputElement>(`input[name="${name}"]`);
+const signedIn = (): boolean => document.cookie.split(';').some((c) => c.trim() === `${HINT}=1`);
+
+/** Show a form as saved or not: the button's words and `aria-pressed`, and what the next press does. */
+function mark(form: HTMLFormElement, saved: boolean): void {
+  const action = field(form, 'action');
+  if (action) action.value = saved ? 'remove' : 'save';
+  const button = form.querySelector<HTMLButtonElement>('button');
+  button?.setAttribute('aria-pressed', String(saved));
+  const label = form.querySelector<HTMLElement>('[data-save-label]');
+  if (label) label.textContent = saved ? 'Saved' : 'Save';
+}
+
+/** Say something in the page's status region (MemberNav.astro); empty hides it. */
+function say(message: string): void {
+  const region = document.querySelector<HTMLElement>('[data-save-status]');
+  if (!region) return;
+  region.textContent = message;
+  region.hidden = message === '';
+}
+
+/** The session ended (or never was): forget the hint, so later pages ask nothing. */
+function forgetHint(): void {
+  document.cookie = `${HINT}=; Path=/; Max-Age=0; SameSite=Lax`;
+  const link = document.querySelector<HTMLElement>('[data-saved-link]');
+  if (link) link.hidden = true;
+}
+
+function toLogin(): void {
+  location.href = `/login?next=${encodeURIComponent(location.pathname + location.search)}`;
+}
+
+async function toggle(event: SubmitEvent): Promise<void> {
+  // Nobody signed in here: the form goes as it is, and the server sends the browser to sign in and back.
+  if (!signedIn()) return;
+  const form = event.currentTarget as HTMLFormElement;
+  event.preventDefault();
+  const kind = field(form, 'kind')?.value;
+  const id = field(form, 'id')?.value;
+  const saving = field(form, 'action')?.value !== 'remove';
+  // Every button for the same record changes together (a card and the page's own button).
+  const same = forms().filter((f) => field(f, 'kind')?.value === kind && field(f, 'id')?.value === id);
+  for (const f of same) mark(f, saving);
+  const response = await fetch(ENDPOINT, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify({ kind, id, action: saving ? 'save' : 'remove' }),
+  }).catch(() => undefined);
+  if (response?.status === 401) {
+    forgetHint();
+    return toLogin();
+  }
+  if (!response?.ok) {
+    for (const f of same) mark(f, !saving);
+    const failure = (await response?.json().catch(() => undefined)) as { error?: string } | undefined;
+    return say(failure?.error ?? 'That did not work; try again.');
+  }
+  say('');
+}
+
+async function start(): Promise<void> {
+  const all = forms();
+  for (const form of all) {
+    mark(form, false);
+    form.addEventListener('submit', (event) => void toggle(event));
+  }
+  if (!signedIn()) return;
+  const link = document.querySelector<HTMLElement>('[data-saved-link]');
+  if (link) link.hidden = false;
+  if (all.length === 0) return;
+  const response = await fetch(ENDPOINT, { credentials: 'same-origin', cache: 'no-store', headers: { Accept: 'application/json' } }).catch(() => undefined);
+  if (response?.status === 401) return forgetHint();
+  if (!response?.ok) return;
+  const { ids } = (await response.json()) as { ids: SavedIds };
+  for (const form of all) {
+    const kind = field(form, 'kind')?.value as keyof SavedIds | undefined;
+    if (kind && ids[kind]?.includes(field(form, 'id')?.value ?? '')) mark(form, true);
+  }
+}
+
+void start();
