@@ -19,6 +19,7 @@ import { RateLimits } from './http/rate-limits.ts';
 import type { RedisLink } from './ops/redis.ts';
 import { createLogger, type Logger } from './ops/log.ts';
 import type { ContentStore } from './store/content-store.ts';
+import { ChangeFeed } from './changes/change-feed.ts';
 import { SubmissionDesk } from './submissions/desk.ts';
 import { openSubmissionStore } from './submissions/open.ts';
 import type { SubmissionStore } from './submissions/store.ts';
@@ -46,6 +47,8 @@ export interface Deps {
   store: ContentStore;
   /** Catalog changes one at a time, and catching up with commits from other instances. */
   content: ContentSync;
+  /** What changed in the catalog, read from the content's history (GET /changes, /changes.atom, MCP). */
+  changes: ChangeFeed;
   /** Submissions, in the private store (never in the content repository: docs/submissions.md). */
   submissions: SubmissionDesk;
   /** SPEC: 5 accepted submissions per IP per hour. */
@@ -130,6 +133,7 @@ export function createDeps(
       today: () => utcDay(clock()),
       baseUrl: listenUrl(config),
     }),
+    changes: new ChangeFeed(store, log),
     submissions,
     submitLimit: rolling('submissions', 5, 60 * 60 * 1000),
     auth: {

@@ -10,8 +10,8 @@ import type { Site } from '../../src/schemas/site.ts';
 export const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
 
 /**
- * RFC 9727 linkset: the API, its OpenAPI description, docs, policy and status; and the MCP
- * server with its documentation.
+ * RFC 9727 linkset: the API, its OpenAPI description, docs, policy and status; the change
+ * feed with its Atom form; and the MCP server with its documentation.
  *
  * The MCP context has no `service-desc` (RFC 8631: a machine-readable description of the
  * service). Nothing of that kind exists for it: the agent card describes the agent's skills, not
@@ -33,6 +33,13 @@ export function apiCatalog(site: Site): object {
         ],
         'service-meta': [{ href: url(paths.versioningPolicy), type: 'text/html', title: 'Versioning and deprecation policy' }],
         status: [{ href: url(paths.health), type: 'application/json' }],
+      },
+      {
+        // The change feed, described with the rest of the API; its Atom form for feed readers.
+        anchor: url(paths.changes),
+        'service-desc': [{ href: url(paths.openapi), type: 'application/json', title: 'OpenAPI 3.1 description (operation listChanges)' }],
+        'service-doc': [{ href: url(paths.changesDoc), type: 'text/html', title: 'The change feed' }],
+        alternate: [{ href: url(paths.changesAtom), type: 'application/atom+xml', title: 'The latest changes as an Atom feed' }],
       },
       {
         anchor: url(paths.mcp),

@@ -136,18 +136,21 @@ export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
  */
 export async function serveAnswer(request: Request, deps: AnswerDeps, route: string, compute: AnswerFor, served?: Served): Promise<Response> {
   const url = new URL(request.url);
-  const key = route + url.search;
   const state = deps.state();
-  const { version } = state.catalog;
-  const ready = (url.search === '' ? state.pinned(route) : undefined) ?? deps.prepared.get<Answer>('answer', key, version);
-  if (ready) return withServed(request, await answerResponse(request, ready, { 'Server-Timing': 'cache;desc="hit"' }), ready, url, served);
+  const pinned = url.search === '' ? state.pinned(route) : undefined;
+  const { response, answer } = await keptOrComputed(request, deps.prepared, url, { route, version: state.catalog.version, ready: pinned }, () => compute(state.catalog, url.searchParams));
+  return withServed(request, response, answer, url, served);
+}
 
-  const started = performance.now();
-  const answer = compute(state.catalog, url.searchParams);
-  const elapsed = performance.now() - started;
-  // A long query string is computed every time: its key would cost more memory than its answer.
-  if (url.search.length - 1 <= MAX_CACHED_QUERY_LENGTH) deps.prepared.set('answer', key, version, answer, answer.body.byteLength);
-  return withServed(request, await answerResponse(request, answer, { 'Server-Timing': `app;dur=${elapsed.toFixed(3)}` }), answer, url, served);
+/**
+ * Serve a GET route whose answer is a function of `version` (what it was computed from, such
+ * as a commit) and the query string, computed at most once per version and query, as
+ * `serveAnswer` keeps the catalog's.
+ * @example serveVersioned(request, deps, 'changes', head, (params) => changesAnswer(params))
+ */
+export async function serveVersioned(request: Request, deps: Pick<Deps, 'prepared'>, route: string, version: string, compute: (params: URLSearchParams) => Promise<Answer>): Promise<Response> {
+  const url = new URL(request.url);
+  return (await keptOrComputed(request, deps.prepared, url, { route, version }, () => compute(url.searchParams))).response;
 }
 
 export type Served = (answer: Answer, params: URLSearchParams, header: (name: string) => string | null) => void;
@@ -161,6 +164,28 @@ function withServed(request: Request, response: Response, answer: Answer, url: U
 }
 
 // --- internal ---
+
+/**
+ * The answer kept for the route and query string at `version` (or `ready`), else computed,
+ * timed and kept; a long query string is computed every time (its key would cost more memory
+ * than its answer).
+ */
+async function keptOrComputed(
+  request: Request,
+  prepared: Deps['prepared'],
+  url: URL,
+  at: { route: string; version: string; ready?: Answer | undefined },
+  compute: () => Answer | Promise<Answer>,
+): Promise<{ response: Response; answer: Answer }> {
+  const key = at.route + url.search;
+  const ready = at.ready ?? prepared.get<Answer>('answer', key, at.version);
+  if (ready) return { response: await answerResponse(request, ready, { 'Server-Timing': 'cache;desc="hit"' }), answer: ready };
+  const started = performance.now();
+  const answer = await compute();
+  const elapsed = performance.now() - started;
+  if (url.search.length - 1 <= MAX_CACHED_QUERY_LENGTH) prepared.set('answer', key, at.version, answer, answer.body.byteLength);
+  return { response: await answerResponse(request, answer, { 'Server-Timing': `app;dur=${elapsed.toFixed(3)}` }), answer };
+}
 
 function bytesResponse(status: number, body: Uint8Array | undefined, headers: Record<string, string>): Response {
   return body && status !== 304 ? new BytesResponse(body, { status, headers }) : new Response(null, { status, headers });

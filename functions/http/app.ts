@@ -47,6 +47,7 @@ export function createApp(deps: Deps, options: { site?: SiteHandler | undefined 
       case 'document':
         if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: allowOf(context).join(', ') } });
         if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(method, allowOf(context));
+        if ('serve' in target.document) return target.document.serve(request, deps, context);
         return answerResponse(request, documentAnswer(target.document, deps.state().catalog, deps));
       case 'metrics': {
         const text = (await metrics.render()) + (await deps.searchGaps.metricsText());

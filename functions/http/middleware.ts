@@ -17,7 +17,19 @@ import { chooseCoding } from './compress.ts';
 import { ApiError, asApiError } from './errors.ts';
 import { MAX_CACHED_QUERY_LENGTH } from '../reads/prepared-cache.ts';
 import { rateLimitHeaders, type PolicyName, type RateDecision } from './rate-limits.ts';
-import { allowedMethods, API_VERSION, crossOriginMethods, DOCUMENT_METHODS, documentRoute, publicPath, resolveApi, VERSIONED_PREFIX, type ApiTarget, type DocumentRoute } from './routes.ts';
+import {
+  allowedMethods,
+  API_VERSION,
+  crossOriginMethods,
+  DOCUMENT_METHODS,
+  documentRoute,
+  publicPath,
+  resolveApi,
+  VERSIONED_PREFIX,
+  type ApiTarget,
+  type DocumentRoute,
+  type HistoryDocumentRoute,
+} from './routes.ts';
 import { securityHeaders } from './security-headers.ts';
 
 /** What a platform adapter tells the app about a request. */
@@ -36,7 +48,7 @@ export interface Client {
 }
 
 /** What the path names: an API route (or an unknown `/api` path), a document, the metrics, or the site. */
-export type Target = { kind: 'api'; api: ApiTarget } | { kind: 'document'; document: DocumentRoute } | { kind: 'metrics' } | { kind: 'site' };
+export type Target = { kind: 'api'; api: ApiTarget } | { kind: 'document'; document: DocumentRoute | HistoryDocumentRoute } | { kind: 'metrics' } | { kind: 'site' };
 
 export interface RequestContext {
   readonly address: string;
@@ -221,13 +233,19 @@ interface Stored {
  * Finished public answers of API routes and documents, by content coding and URL, for one
  * catalog version: a repeated request skips routing and the handler. Conditional requests
  * take the full path (which answers 304); the handler's own caches (answer.ts `serveAnswer`) still
- * hold the answers behind them.
+ * hold the answers behind them. Answers that follow the content's history rather than the
+ * catalog (routes.ts `follows`) are left to their handlers, which keep them per commit.
  */
 export function answerCache(deps: Pick<Deps, 'state' | 'prepared'>): Middleware {
   return async (request, context, next) => {
     const { target, method, url, path } = context;
+    const history = target.kind === 'api' ? target.api.route?.follows === 'history' : target.kind === 'document' && 'serve' in target.document;
     const cacheable =
-      (target.kind === 'api' || target.kind === 'document') && (method === 'GET' || method === 'HEAD') && !request.headers.has('if-none-match') && url.search.length - 1 <= MAX_CACHED_QUERY_LENGTH;
+      (target.kind === 'api' || target.kind === 'document') &&
+      !history &&
+      (method === 'GET' || method === 'HEAD') &&
+      !request.headers.has('if-none-match') &&
+      url.search.length - 1 <= MAX_CACHED_QUERY_LENGTH;
     if (!cacheable) return next();
     const key = `${chooseCoding(request.headers.get('accept-encoding')) ?? 'identity'} ${path}${url.search}`;
     const { version } = deps.state().catalog;

@@ -6,7 +6,8 @@
  *
  * A row: `path` below `/api/v1` (also answered under the `/api` alias unless `unversioned`),
  * `cors` (public routes answer any origin; same-origin routes never grant another one), `rate`
- * (the limit policy of the route; an operation may name its own), and per method the handler,
+ * (the limit policy of the route; an operation may name its own), `follows` (what its answers
+ * are a function of, when not the catalog alone), and per method the handler,
  * who may call it (`access`: an `admin` operation is never granted to another origin either)
  * and its description for the OpenAPI document.
  */
@@ -15,7 +16,8 @@ import { paths } from '../../src/agents/site-urls.ts';
 import { robotsTxt, sitemapXml } from '../../src/agents/sitemap.ts';
 import type { Catalog } from '../../src/catalog/catalog.ts';
 import { DealCategorySchema, StartupCategorySchema } from '../../src/schemas/category.ts';
-import { DEAL_LIST_PARAMS, STARTUP_LIST_PARAMS } from '../../src/schemas/query.ts';
+import { ATOM_TYPE } from '../../src/agents/changes-atom.ts';
+import { CHANGES_PARAMS, CHANGES_REACH, DEAL_LIST_PARAMS, PAGE_COMMITS, STARTUP_LIST_PARAMS } from '../../src/schemas/query.ts';
 import { deleteDeals, postDeals, putDeals } from '../writes/admin-deals.ts';
 import { getSession, postLogin, postLogout } from '../auth/sign-in.ts';
 import { postPasswordReset, postPasswordResetRequest, postSignUp, postVerify } from '../auth/member-accounts.ts';
@@ -23,6 +25,7 @@ import { postContentHook } from '../writes/content-hook.ts';
 import { deleteSaved, getSaved, postSaved } from '../members/saved.ts';
 import { MAX_SAVED_ITEMS } from '../../src/schemas/saved.ts';
 import { getCategories } from '../reads/categories.ts';
+import { getChanges, getChangesAtom } from '../reads/changes.ts';
 import { getDeals } from '../reads/deals.ts';
 import { getHealth } from '../reads/health.ts';
 import { getOidcCallback, getOidcStart } from '../auth/oidc-login.ts';
@@ -84,6 +87,12 @@ export interface ApiRoute {
   rate: PolicyName;
   /** Not part of the versioned API (the MCP and A2A endpoints): no `/api/v1` form, no successor link. */
   unversioned?: boolean;
+  /**
+   * `history`: the answers follow the content's history (the commit served), which may move
+   * while the catalog stays as it was: the answer-cache step, which keeps answers per catalog
+   * version, leaves them to the handler, which keeps them per commit.
+   */
+  follows?: 'history';
   methods: Partial<Record<Method, Operation>>;
 }
 
@@ -94,7 +103,7 @@ export interface ApiRoute {
 const handleMcp: Handler = async (request, deps) =>
   (await import('../mcp/handler.ts')).handleMcp(request, deps, (path, catalog) => {
     const route = documentRoute(path);
-    if (!route) throw new Error(`${path} is not a document`);
+    if (!route || !('render' in route)) throw new Error(`${path} is not a document of the catalog`);
     return documentText(route, catalog, deps);
   });
 
@@ -236,6 +245,30 @@ export const API_ROUTES: readonly ApiRoute[] = [
             ),
             '304': notModified(headerRefs(['ETag', 'Server-Timing'])),
             ...errors('429', '500'),
+          },
+        }),
+      },
+    },
+  },
+  {
+    path: '/changes',
+    cors: 'public',
+    rate: 'read',
+    follows: 'history',
+    methods: {
+      GET: {
+        handler: getChanges,
+        access: 'public',
+        doc: () => ({
+          operationId: 'listChanges',
+          tags: ['deals', 'startups'],
+          summary: 'What changed: deals and startups added, updated, expired and removed',
+          description: `The changes to public deals and startups, newest first, read from the git history of the content up to the commit served (\`head\`), so edits made by hand in git appear as well as the admin's: \`added\` (new, or a draft published), \`updated\` with the names of the fields that changed (a rename: \`slug\`, and \`previousSlug\`), \`expired\` (an update setting \`status\` to \`expired\`), \`removed\` (deleted, or made a draft). Drafts never appear. Merges count as one change on the branch, dated when they were made on it. Poll with \`since=<head of the last answer>\`; page with \`cursor=<next>\` until no \`next\` comes (a page reads at most ${PAGE_COMMITS} commits, so one may hold fewer changes than \`limit\`). The feed reaches back ${CHANGES_REACH} commits (\`complete\` says when older changes may be missing). The same changes as an Atom feed: /changes.atom. 503 where the instance has no git history.`,
+          parameters: parameters(CHANGES_PARAMS),
+          responses: {
+            '200': ok('One page of changes, newest first.', ref('Changes'), { headers: cached }),
+            '304': notModified(headerRefs(['ETag', 'Server-Timing'])),
+            ...errors('400', '429', '500', '503'),
           },
         }),
       },
@@ -822,7 +855,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
           tags: ['agents'],
           summary: 'Model Context Protocol (Streamable HTTP)',
           description:
-            'Stateless MCP server with JSON responses: tools `search_deals`, `get_site_info`, `list_categories`; resources llms.txt, llms-full.txt, sitemap.xml. One JSON-RPC message per POST (no batches), at most 64 KiB. The transport needs `Accept` listing both `application/json` and `text/event-stream` (406 otherwise) and `Content-Type: application/json` (415 otherwise). Only POST: other methods answer 405.',
+            'Stateless MCP server with JSON responses: tools `search_deals`, `get_deal`, `search_startups`, `recent_changes`, `get_site_info`, `list_categories`; resources llms.txt, llms-full.txt, sitemap.xml. One JSON-RPC message per POST (no batches), at most 64 KiB. The transport needs `Accept` listing both `application/json` and `text/event-stream` (406 otherwise) and `Content-Type: application/json` (415 otherwise). Only POST: other methods answer 405.',
           parameters: [
             {
               name: 'Accept',
@@ -905,12 +938,19 @@ export interface DocumentRoute {
   headers?: Record<string, string>;
 }
 
+/** A document read from the content's history (the Atom change feed): its handler answers it, kept per commit (see `ApiRoute.follows`). */
+export interface HistoryDocumentRoute {
+  path: string;
+  type: string;
+  serve: Handler;
+}
+
 const JSON_TYPE = 'application/json; charset=utf-8';
 const TEXT_TYPE = 'text/plain; charset=utf-8';
 const pretty = (value: unknown) => JSON.stringify(value, null, 2);
 const API_CATALOG_LINK = { Link: `<${paths.apiCatalog}>; rel="api-catalog"` };
 
-export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
+export const DOCUMENT_ROUTES: readonly (DocumentRoute | HistoryDocumentRoute)[] = [
   { path: paths.llms, type: TEXT_TYPE, render: (c) => llmsTxt(c) },
   { path: paths.llmsFull, type: TEXT_TYPE, render: (c) => llmsFullTxt(c) },
   { path: paths.sitemap, type: 'application/xml; charset=utf-8', render: (c) => sitemapXml(c) },
@@ -924,6 +964,7 @@ export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
   { path: '/.well-known/oauth-authorization-server', type: JSON_TYPE, render: (c, deps) => pretty(authorizationServerMetadata(c.site, deps.config.oidc?.issuer)) },
   { path: '/.well-known/openid-configuration', type: JSON_TYPE, render: (c, deps) => pretty(authorizationServerMetadata(c.site, deps.config.oidc?.issuer)) },
   { path: '/.well-known/jwks.json', type: JSON_TYPE, render: () => pretty(jsonWebKeySet()) },
+  { path: paths.changesAtom, type: ATOM_TYPE, serve: getChangesAtom },
 ];
 
 // --- lookups derived from the rows ---
@@ -956,7 +997,7 @@ export function resolveApi(pathname: string): ApiTarget {
   return { route: path === undefined ? undefined : API_BY_PATH.get(path), path: path ?? trimmed, alias };
 }
 
-export const documentRoute = (pathname: string): DocumentRoute | undefined => DOCUMENT_BY_PATH.get(pathname);
+export const documentRoute = (pathname: string): DocumentRoute | HistoryDocumentRoute | undefined => DOCUMENT_BY_PATH.get(pathname);
 
 /** What every document answers, to any origin. */
 export const DOCUMENT_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];

@@ -16,6 +16,7 @@ import type { Catalog } from '../../src/catalog/catalog.ts';
 import type { Deps } from '../deps.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { readJsonRpcBody } from '../http/json-rpc-body.ts';
+import { readChanges, type ChangesDeps } from '../reads/changes.ts';
 import { buildMcpServer } from './tools.ts';
 
 export const MCP_SERVER_VERSION = '1.0.0';
@@ -27,7 +28,7 @@ export const MCP_MAX_BODY_BYTES = 64 * 1024;
  * Answer one request to `/api/mcp`.
  * @example await handleMcp(new Request('http://x/api/mcp', { method: 'POST', headers, body }), deps)
  */
-export async function handleMcp(request: Request, deps: Pick<Deps, 'state' | 'searchGaps'>, documentText: (path: string, catalog: Catalog) => string): Promise<Response> {
+export async function handleMcp(request: Request, deps: Pick<Deps, 'searchGaps'> & ChangesDeps, documentText: (path: string, catalog: Catalog) => string): Promise<Response> {
   if (request.method !== 'POST') throw methodNotAllowed(request.method, ['POST', 'OPTIONS']);
   const message = await readJsonRpcBody(request, {
     maxBytes: MCP_MAX_BODY_BYTES,
@@ -38,12 +39,11 @@ export async function handleMcp(request: Request, deps: Pick<Deps, 'state' | 'se
   if (message instanceof Response) return message;
   // One catalog for the whole request: tools and resources answer from the same version.
   const catalog = deps.state().catalog;
-  const server = buildMcpServer(
-    catalog,
-    MCP_SERVER_VERSION,
-    (path) => documentText(path, catalog),
-    (query, matches) => deps.searchGaps.note(query, matches),
-  );
+  const server = buildMcpServer(catalog, MCP_SERVER_VERSION, {
+    documentText: (path) => documentText(path, catalog),
+    searched: (query, matches) => deps.searchGaps.note(query, matches),
+    changes: (query) => readChanges(deps, query),
+  });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);

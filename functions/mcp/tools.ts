@@ -1,12 +1,12 @@
 /**
  * The MCP tools and resources (SPEC: tools `search_deals`, `get_site_info`, `list_categories`;
- * issue 20: `get_deal`, `search_startups`; resources `llms.txt`, `llms-full.txt`,
- * `sitemap.xml`), registered on a fresh server per request. They call the same pure catalog
- * functions as the JSON API.
+ * issue 20: `get_deal`, `search_startups`, `recent_changes`; resources `llms.txt`,
+ * `llms-full.txt`, `sitemap.xml`), registered on a fresh server per request. They call the same
+ * functions as the JSON API: the pure catalog functions, and the change feed of GET /changes.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
-import { dealLine, listText, noDealsText, startupLine } from '../../src/agents/answer-text.ts';
+import { changeLine, dealLine, listText, noDealsText, startupLine } from '../../src/agents/answer-text.ts';
 import { markdownText } from '../../src/agents/markdown-policy.ts';
 import { absolute, paths } from '../../src/agents/site-urls.ts';
 import type { Catalog } from '../../src/catalog/catalog.ts';
@@ -14,7 +14,9 @@ import { dealStats, findDeal, listDeals } from '../../src/catalog/deals-query.ts
 import { listStartups } from '../../src/catalog/startups-query.ts';
 import { DEAL_STATUSES, DealSchema, type Deal } from '../../src/schemas/deal.ts';
 import { REGIONS, STAGES } from '../../src/schemas/program.ts';
-import { DEAL_SORTS, parseFilters, STARTUP_LIST_PARAMS } from '../../src/schemas/query.ts';
+import { ChangeSchema, type Changes } from '../../src/schemas/answers.ts';
+import { CHANGE_KINDS, CHANGES_PARAMS, DEAL_SORTS, parseFilters, STARTUP_LIST_PARAMS, type ChangesQuery } from '../../src/schemas/query.ts';
+import { ApiError } from '../http/errors.ts';
 import { StartupSchema, type Startup } from '../../src/schemas/startup.ts';
 
 const DealSummary = z.object({
@@ -40,13 +42,22 @@ const DealSummary = z.object({
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
+/** What the tools read besides the catalog. */
+export interface McpSources {
+  /** The text of a document (`/llms-full.txt`) for the catalog, from the documents' cache. */
+  documentText: (path: string) => string;
+  /** Told of every `search_deals` call with a query and how many deals it matched (the search-gap counter). */
+  searched?: ((query: string, matches: number) => void) | undefined;
+  /** A page of the change feed, as GET /api/v1/changes answers it (reads/changes.ts); throws ApiError. */
+  changes?: ((query: ChangesQuery) => Promise<Changes>) | undefined;
+}
+
 /**
  * A server with every tool and resource, answering from `catalog`.
- * @param documentText the text of a document (`/llms-full.txt`) for `catalog`, from the documents' cache
- * @param searched told of every `search_deals` call with a query and how many deals it matched (the search-gap counter)
- * @example buildMcpServer(catalog, '1.0.0', (path) => documentText(path, catalog, deps))
+ * @example buildMcpServer(catalog, '1.0.0', { documentText: (path) => documentText(path, catalog, deps) })
  */
-export function buildMcpServer(catalog: Catalog, version: string, documentText: (path: string) => string, searched?: (query: string, matches: number) => void): McpServer {
+export function buildMcpServer(catalog: Catalog, version: string, sources: McpSources): McpServer {
+  const { documentText, searched, changes } = sources;
   const server = new McpServer({ name: catalog.site.name, version }, { instructions: `Search ${catalog.site.name}: verified startup deals, credits and programs. Read-only; no credentials needed.` });
   const url = (path: string) => absolute(catalog.site.baseUrl, path);
 
@@ -255,6 +266,46 @@ export function buildMcpServer(catalog: Catalog, version: string, documentText: 
               startups.map((s) => startupLine(s, s.pageUrl)),
             );
       return { content: [{ type: 'text', text }], structuredContent: { total, count: startups.length, startups } };
+    },
+  );
+
+  server.registerTool(
+    'recent_changes',
+    {
+      title: 'Recent changes',
+      description:
+        'What changed in the catalog, newest first: deals and startups added, updated (with the names of the fields that changed), expired and removed, read from the history of the content, so edits made by hand in git count too; drafts never appear. ' +
+        'Ask for what changed `since` a date or a commit (the `head` of an earlier answer: what changed after it); `next` pages on with `cursor`. Read a changed deal with get_deal. Answers what GET /api/v1/changes answers.',
+      inputSchema: {
+        since: z.string().max(64).optional().describe(CHANGES_PARAMS.since.description),
+        kind: z.enum(CHANGE_KINDS).optional().describe(CHANGES_PARAMS.kind.description),
+        limit: z.number().int().min(1).max(50).default(20).describe('How many changes to return (1 to 50).'),
+        cursor: z.string().max(64).optional().describe(CHANGES_PARAMS.cursor.description),
+      },
+      outputSchema: {
+        head: z.string().describe('The commit the feed was read at: pass it as `since` later for what changed after.'),
+        changes: z.array(ChangeSchema),
+        next: z.string().optional().describe('More changes match: pass it as `cursor`.'),
+        complete: z.boolean().describe('false when older matching changes may be beyond what the feed keeps.'),
+      },
+      annotations: { title: 'Recent changes', ...READ_ONLY },
+    },
+    async (args) => {
+      if (!changes) return toolError('The change feed is not available here.');
+      // The API's own parameter table reads the arguments, so both refuse and accept the same values.
+      const parsed = parseFilters(CHANGES_PARAMS, args);
+      if (!parsed.ok) return toolError(`${parsed.problem.name}: ${parsed.problem.message}. Allowed: ${parsed.problem.allowed}.`);
+      let answer: Changes;
+      try {
+        answer = await changes(parsed.value);
+      } catch (error) {
+        if (error instanceof ApiError) return toolError(`${error.message}${error.hint ? ` ${error.hint}` : ''}`);
+        throw error;
+      }
+      const { success: _success, ...structured } = answer;
+      const shown = answer.changes.length === 0 ? 'No changes match.' : answer.changes.map(changeLine).join('\n');
+      const text = `${shown}\nRead at commit ${answer.head}${answer.next ? `; more with cursor ${answer.next}` : ''}.`;
+      return { content: [{ type: 'text', text }], structuredContent: structured };
     },
   );
 

@@ -61,5 +61,8 @@ export function withBuildHook(store: ContentStore, hook: BuildHook): ContentStor
     changedPaths: (from, to) => store.changedPaths(from, to),
     history: (path, page) => store.history(path, page),
     readAt: (versions) => store.readAt(versions),
+    log: (head, range) => store.log(head, range),
+    commitFiles: (commits) => store.commitFiles(commits),
+    readBlobs: (ids) => store.readBlobs(ids),
   };
 }

@@ -40,6 +40,41 @@ export interface ContentStore {
   history(path: string, page: { offset: number; limit: number }): Promise<FileCommit[]>;
   /** The texts of files as of commits (full commit ids), in order; `undefined` where a file was not there. */
   readAt(versions: readonly { commit: string; path: string }[]): Promise<(string | undefined)[]>;
+  /**
+   * The branch's first-parent line from `head` (full commit id), newest first: the states the
+   * branch has been in, merges included, at most `range.limit` commits. With `range.after`,
+   * the line ends before that commit when it is on it (the oldest commit listed then has it as
+   * `parent`); when it is not, what comes back is some newest part of the line, and its oldest
+   * `parent` is not `after`.
+   */
+  log(head: string, range: { after?: string | undefined; limit: number }): Promise<LineCommit[]>;
+  /**
+   * The content files each commit changed against its first parent (a merge: what it brought
+   * in; a root commit: every file), in order; no rename detection.
+   */
+  commitFiles(commits: readonly Pick<LineCommit, 'commit' | 'parent'>[]): Promise<LineFile[][]>;
+  /** The texts of blobs by id (as `commitFiles` names them), in order; `undefined` where there is none. */
+  readBlobs(ids: readonly string[]): Promise<(string | undefined)[]>;
+}
+
+/** One commit of the first-parent line, as `ContentStore.log` lists it. */
+export interface LineCommit {
+  commit: string;
+  /** The first parent (absent on a root commit). */
+  parent?: string;
+  /** Committer date, ISO 8601: when the commit was made on the line (a rebase or merge dates it anew). */
+  date: string;
+  /** The subject line. */
+  message: string;
+  /** Committed by the store itself (see `FileCommit.byStore`). */
+  byStore: boolean;
+}
+
+/** A content file a commit changed: its path relative to the content root, its blob before and after (absent where the file was not there). */
+export interface LineFile {
+  path: string;
+  before?: string;
+  after?: string;
 }
 
 /** One commit that changed a file, as `ContentStore.history` lists it. */

@@ -2,13 +2,14 @@
  * A git repository's objects read and written in JavaScript (isomorphic-git), with no git
  * program and no index: trees compared (unchanged folders skipped by their object id), trees
  * rebuilt with some files changed, blobs read as of a commit, and a file's history walked the
- * way `git log --follow -M --no-merges` walks it (git-history.ts does that with git itself).
+ * way `git log --follow -M --no-merges` walks it, and the first-parent line with what each
+ * commit changed (git-history.ts does both with git itself).
  * Paths are content-relative: `prefix` is the content folder inside the repository.
  */
 import fs from 'node:fs';
 import git, { type ReadCommitResult, type TreeEntry } from 'isomorphic-git';
 import { COMMIT_ID } from '../../src/schemas/requests.ts';
-import type { FileCommit } from './content-store.ts';
+import type { FileCommit, LineCommit, LineFile } from './content-store.ts';
 import { isSafePath } from './git-history.ts';
 
 /** One file that differs between two trees: its entry before and after (absent where the file is not there). */
@@ -143,6 +144,17 @@ export class GitObjects {
     }
   }
 
+  /** A blob's text by id; undefined when there is no such blob. */
+  async blobText(oid: string): Promise<string | undefined> {
+    if (!COMMIT_ID.test(oid)) return undefined;
+    try {
+      return await this.readBlob(oid);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'NotFoundError' || (error as { code?: string }).code === 'ObjectTypeError') return undefined;
+      throw error;
+    }
+  }
+
   readCommit(oid: string): Promise<ReadCommitResult> {
     return git.readCommit({ fs, dir: this.dir, oid, cache: this.cache });
   }
@@ -191,6 +203,27 @@ export class GitObjects {
       }
     }
     return found.slice(whole(page.offset));
+  }
+
+  /**
+   * The first-parent line from `head`, newest first (as `git log --first-parent` lists it), at
+   * most `range.limit` commits; the walk stops before `range.after`.
+   */
+  async lineLog(head: string, range: { after?: string | undefined; limit: number }, storeEmail: string): Promise<LineCommit[]> {
+    const found: LineCommit[] = [];
+    for (let oid: string | undefined = head; oid !== undefined && oid !== range.after && found.length < Math.max(1, whole(range.limit));) {
+      const { commit } = await this.readCommit(oid);
+      const parent = commit.parent[0];
+      found.push({ commit: oid, ...(parent ? { parent } : {}), date: isoDate(commit.committer), message: subject(commit.message), byStore: commit.committer.email === storeEmail });
+      oid = parent;
+    }
+    return found;
+  }
+
+  /** The content files a commit changed against `parent` (none: every file it holds), with their blobs. */
+  async commitFiles({ commit, parent }: Pick<LineCommit, 'commit' | 'parent'>): Promise<LineFile[]> {
+    const [before, after] = await Promise.all([parent ? this.contentTree(parent) : undefined, this.contentTree(commit)]);
+    return (await this.diff(before, after)).map((file) => ({ path: file.path, ...(file.before ? { before: file.before.oid } : {}), ...(file.after ? { after: file.after.oid } : {}) }));
   }
 
   // --- internal ---

@@ -14,8 +14,19 @@ import { constants } from 'node:fs';
 import { access, mkdir, open, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { assertSafePath, StoreConflictError, StoreUnavailableError, type CommitInfo, type CommitResult, type ContentChange, type ContentStore, type FileCommit } from './content-store.ts';
-import { fileLog, readAt } from './git-history.ts';
+import {
+  assertSafePath,
+  StoreConflictError,
+  StoreUnavailableError,
+  type CommitInfo,
+  type CommitResult,
+  type ContentChange,
+  type ContentStore,
+  type FileCommit,
+  type LineCommit,
+  type LineFile,
+} from './content-store.ts';
+import { commitFiles, fileLog, lineLog, readAt, readBlobs } from './git-history.ts';
 import { authorOf, listContentFolder, PUSH_ATTEMPTS, pushPause, readContentFile, safeCommitInfo, STORE_COMMITTER } from './store-rules.ts';
 import { WriteQueue } from './write-queue.ts';
 
@@ -132,6 +143,18 @@ export class GitStore implements ContentStore {
 
   readAt(versions: readonly { commit: string; path: string }[]): Promise<(string | undefined)[]> {
     return this.reading((top) => readAt(top, this.root, versions));
+  }
+
+  log(head: string, range: { after?: string | undefined; limit: number }): Promise<LineCommit[]> {
+    return this.reading((top) => lineLog(top, head, range, STORE_COMMITTER.email));
+  }
+
+  commitFiles(commits: readonly Pick<LineCommit, 'commit' | 'parent'>[]): Promise<LineFile[][]> {
+    return this.reading((top) => commitFiles(top, this.root, commits));
+  }
+
+  readBlobs(ids: readonly string[]): Promise<(string | undefined)[]> {
+    return this.reading((top) => readBlobs(top, ids));
   }
 
   async status(): Promise<{ commit: string | undefined; writable: boolean; problem?: string }> {

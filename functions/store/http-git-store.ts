@@ -20,7 +20,18 @@ import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import git, { type HttpClient } from 'isomorphic-git';
 import nodeHttp from 'isomorphic-git/http/node';
-import { assertSafePath, StoreConflictError, StoreUnavailableError, type CommitInfo, type CommitResult, type ContentChange, type ContentStore, type FileCommit } from './content-store.ts';
+import {
+  assertSafePath,
+  StoreConflictError,
+  StoreUnavailableError,
+  type CommitInfo,
+  type CommitResult,
+  type ContentChange,
+  type ContentStore,
+  type FileCommit,
+  type LineCommit,
+  type LineFile,
+} from './content-store.ts';
 import { GitObjects, readAt } from './git-objects.ts';
 import { pushCommit } from './smart-http-push.ts';
 import { authorOf, listContentFolder, pushPause, readContentFile, safeCommitInfo, STORE_COMMITTER } from './store-rules.ts';
@@ -127,6 +138,18 @@ export class HttpGitStore implements ContentStore {
 
   readAt(versions: readonly { commit: string; path: string }[]): Promise<(string | undefined)[]> {
     return this.reading(() => readAt(this.objects, versions));
+  }
+
+  log(head: string, range: { after?: string | undefined; limit: number }): Promise<LineCommit[]> {
+    return this.reading(() => this.objects.lineLog(head, range, STORE_COMMITTER.email));
+  }
+
+  commitFiles(commits: readonly Pick<LineCommit, 'commit' | 'parent'>[]): Promise<LineFile[][]> {
+    return this.reading(() => Promise.all(commits.map((c) => this.objects.commitFiles(c))));
+  }
+
+  readBlobs(ids: readonly string[]): Promise<(string | undefined)[]> {
+    return this.reading(() => Promise.all(ids.map((id) => this.objects.blobText(id))));
   }
 
   /** Remove the clone (tests; a function instance simply goes). */

@@ -1,9 +1,10 @@
 /**
- * The text answers of the agent surfaces (the MCP tools, the A2A agent): one line per record,
- * a count, and what an empty deal search says. Clients show this text as Markdown, so content
+ * The text answers of the agent surfaces (the MCP tools, the A2A agent): one line per record
+ * or change, a count, and what an empty deal search says. Clients show this text as Markdown, so content
  * fields go through the Markdown content policy.
  */
 import type { Catalog } from '../catalog/catalog.ts';
+import type { Change } from '../schemas/answers.ts';
 import { nearestCategories, noResultsText } from '../catalog/empty-result.ts';
 import type { Scope } from '../schemas/category.ts';
 import type { Deal } from '../schemas/deal.ts';
@@ -21,6 +22,15 @@ export function dealLine(deal: Pick<Deal, 'title' | 'provider' | 'status' | 'val
 export function startupLine(startup: Pick<Startup, 'name' | 'category' | 'country' | 'revenueDisplay' | 'forSale'>, pageUrl: string): string {
   const facts = [startup.category, startup.country, startup.revenueDisplay && `revenue ${markdownText(startup.revenueDisplay)}`, !startup.forSale && 'no longer for sale'].filter(Boolean).join('; ');
   return `- ${markdownText(startup.name)} (${facts}): ${pageUrl}`;
+}
+
+/**
+ * One change of the feed: day, what happened, to what, which fields, and its page.
+ * @example changeLine(change) // '- 2026-11-20 updated deal AWS Activate (value, expiryDate): https://…'
+ */
+export function changeLine(change: Pick<Change, 'date' | 'change' | 'kind' | 'title' | 'previousSlug' | 'fields' | 'url' | 'slug'>): string {
+  const details = [change.previousSlug && `renamed from ${change.previousSlug}`, change.fields?.length && change.fields.join(', ')].filter(Boolean).join('; ');
+  return `- ${change.date.slice(0, 10)} ${change.change} ${change.kind} ${markdownText(change.title)}${details ? ` (${details})` : ''}: ${change.url ?? `${change.slug}, no longer listed`}`;
 }
 
 /** `12 matching deal(s), showing 10.` and the lines below it. */

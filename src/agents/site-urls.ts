@@ -40,6 +40,11 @@ export const paths = {
   apiCatalog: '/.well-known/api-catalog',
   agentCard: '/.well-known/agent-card.json',
   health: '/api/v1/health',
+  /** What changed in the catalog, from the content's history: JSON, and the Atom feed for feed readers. */
+  changes: '/api/v1/changes',
+  changesAtom: '/changes.atom',
+  /** The developer page's section on the change feed. */
+  changesDoc: '/developers/#changes',
   versioningPolicy: '/developers/#versioning',
   /** The developer page's section on the MCP server (its `id="mcp"` heading). */
   mcpDoc: '/developers/#mcp',

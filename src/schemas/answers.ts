@@ -1,13 +1,14 @@
 /**
  * Shapes of the API's answers: the envelopes around deals and startups, write results, a
- * record's history and a revert, the session, health, the review queue, the search-gap report
- * and the SPEC error object. The
+ * record's history and a revert, the change feed, the session, health, the review queue, the
+ * search-gap report and the SPEC error object. The
  * OpenAPI document publishes them as components under the names in `ANSWER_SCHEMAS`
  * (functions/docs/openapi.ts), so a handler's answer, its type and its documentation have one
  * source. Envelopes are open (`looseObject`): within a major version fields may be added.
  */
 import * as z from 'zod';
 import { DealSchema } from './deal.ts';
+import { CHANGE_KINDS, CHANGES_REACH, PAGE_COMMITS } from './query.ts';
 import { StartupSchema } from './startup.ts';
 import { SavedChangeSchema, SavedItemsSchema } from './saved.ts';
 
@@ -107,6 +108,46 @@ const REVERT_FIELDS = {
 };
 export const DealRevertedSchema = z.looseObject({ success, deal: DealSchema, ...REVERT_FIELDS });
 export const StartupRevertedSchema = z.looseObject({ success, startup: StartupSchema, ...REVERT_FIELDS });
+
+/** What a change did to a record, as the public sees it (drafts are not public: publishing one adds it, making one removes it). */
+export const CHANGE_TYPES = ['added', 'updated', 'expired', 'removed'] as const;
+
+/** One change to a public deal or startup, read from the content's history (GET /changes). */
+export const ChangeSchema = z.looseObject({
+  commit: z.string().describe('The commit that made it (full id).'),
+  date: z.iso.datetime().describe('When that commit was made on the branch served (committer date, UTC).'),
+  kind: z.enum(CHANGE_KINDS),
+  slug: z.string().describe('The slug after the change (before it, for `removed`).'),
+  previousSlug: z.string().optional().describe('A renamed record: its slug before.'),
+  change: z
+    .enum(CHANGE_TYPES)
+    .describe('`added`: new, or a draft published; `updated`: fields changed; `expired`: an update that set `status` to `expired`; `removed`: deleted, or made a draft again.'),
+  fields: z
+    .array(z.string())
+    .optional()
+    .describe("`updated` and `expired`: the fields that changed, in the schema's order (`slug` for a rename, `description` for the body); their values are on the record's page and in the API."),
+  title: z.string().describe("A deal's title or a startup's name, as the change left it (as it was, for `removed`)."),
+  url: z.string().optional().describe('The page of the record (absent for `removed`).'),
+  message: z.string().describe('The commit subject.'),
+  via: z.enum(['admin', 'git']).describe('`admin`: committed by this service (an admin write, an approved submission); `git`: by hand or another tool.'),
+});
+
+export const ChangesSchema = z.looseObject({
+  success,
+  head: z.string().describe('The commit the feed is read from (the content served): pass it as `since` to ask for what changed after this answer.'),
+  changes: z.array(ChangeSchema).describe('Newest first.'),
+  next: z
+    .string()
+    .optional()
+    .describe(
+      `More may follow: pass it as \`cursor\` (with the same \`since\` and \`kind\`) for the next page. A page holds fewer than \`limit\` changes, even none, when it read its share of commits (${PAGE_COMMITS}) first: follow \`next\` until it is absent.`,
+    ),
+  complete: z
+    .boolean()
+    .describe(
+      `\`false\` on the last page when the list stopped at the oldest commit the feed keeps (the newest ${CHANGES_REACH} of the branch) and older ones exist: changes before it are not listed.`,
+    ),
+});
 
 export const WriteResultSchema = z.looseObject({
   success,
@@ -226,6 +267,8 @@ export const ANSWER_SCHEMAS = {
   RecordHistory: RecordHistorySchema,
   RecordVersion: RecordVersionSchema,
   FieldChange: FieldChangeSchema,
+  Change: ChangeSchema,
+  Changes: ChangesSchema,
   DealReverted: DealRevertedSchema,
   StartupReverted: StartupRevertedSchema,
   WriteResult: WriteResultSchema,
@@ -249,6 +292,8 @@ export type DealList = z.infer<typeof DealListSchema>;
 export type RecordHistory = z.infer<typeof RecordHistorySchema>;
 export type RecordVersion = z.infer<typeof RecordVersionSchema>;
 export type FieldChange = z.infer<typeof FieldChangeSchema>;
+export type Change = z.infer<typeof ChangeSchema>;
+export type Changes = z.infer<typeof ChangesSchema>;
 export type WriteResult = z.infer<typeof WriteResultSchema>;
 export type SessionAnswer = z.infer<typeof SessionAnswerSchema>;
 export type Health = z.infer<typeof HealthSchema>;

@@ -1,6 +1,6 @@
 /**
- * Query parameters of the public read endpoints (SPEC GET /deals, GET /startups): one table per
- * endpoint that the handlers parse with and the OpenAPI document describes. Empty values count
+ * Query parameters of the public read endpoints (SPEC GET /deals, GET /startups; GET /changes):
+ * one table per endpoint that the handlers parse with and the OpenAPI document describes. Empty values count
  * as absent, so plain HTML filter forms can submit "any".
  */
 import * as z from 'zod';
@@ -105,6 +105,51 @@ export const STARTUP_LIST_PARAMS = {
   forSale: { schema: z.enum(['true', 'false']), description: 'Only listings for sale (`true`) or no longer for sale (`false`).', allowed: 'true, false' },
 } satisfies Record<string, QueryParam>;
 
+/** GET /changes: the page size by default and at most (more is capped). */
+export const CHANGES_PAGE = { default: 50, max: 200 };
+/** How far back the change feed reaches: the newest commits of the branch's first-parent line it keeps. */
+export const CHANGES_REACH = 5000;
+/**
+ * The most commits one page of the change feed reads (a diff of trees each, about a
+ * millisecond in a folder of 5,000 files): a query matching little answers fewer changes, or
+ * none, and a `next` that goes on from there, rather than walk everything at once.
+ */
+export const PAGE_COMMITS = 100;
+
+/** What a change is to: a deal (programs too) or a startup listing. */
+export const CHANGE_KINDS = ['deal', 'startup'] as const;
+
+/** Where a change feed starts: after a commit (by its id or a prefix of it), or at an instant (ms since the epoch). */
+export type ChangesSince = { commit: string } | { date: number };
+
+export const CHANGES_PARAMS = {
+  since: {
+    schema: z
+      .union([z.iso.date(), z.iso.datetime({ offset: true }), z.string().regex(/^[0-9a-fA-F]{4,64}$/)], {
+        error: 'expected a date (`2026-11-20`), a date-time with its offset (`2026-11-20T09:30:00Z`) or a commit id (4 to 64 hex digits)',
+      })
+      .transform((text): ChangesSince => (/^[0-9a-fA-F]+$/.test(text) ? { commit: text.toLowerCase() } : { date: Date.parse(text) })),
+    description:
+      'Only the changes after this: a commit id (full or at least 4 hex digits, such as the `head` of an earlier answer: the changes the commits after it made), or a date (`YYYY-MM-DD`, from 00:00 UTC) or date-time with offset (changes committed at or after it). Omitted: every change the feed keeps.',
+    allowed: 'a date such as 2026-11-20, a date-time with offset such as 2026-11-20T09:30:00Z, or a commit id of 4 to 64 hex digits',
+  },
+  kind: { schema: z.enum(CHANGE_KINDS), description: 'Only changes to deals, or only to startups.', allowed: 'deal, startup' },
+  limit: {
+    schema: integerText(/^[0-9]+$/, 'a whole number').pipe(z.number().min(1, { error: 'expected at least 1' })),
+    description: `How many changes per page (default ${CHANGES_PAGE.default}); values above ${CHANGES_PAGE.max} are capped.`,
+    allowed: `a whole number from 1 (values above ${CHANGES_PAGE.max} are capped at ${CHANGES_PAGE.max})`,
+    openapi: { type: 'integer', minimum: 1, default: CHANGES_PAGE.default },
+  },
+  cursor: {
+    schema: z
+      .string()
+      .regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})\.[0-9]{1,6}$/, { error: 'expected the `next` value of an earlier answer' })
+      .transform((text) => ({ commit: text.slice(0, text.indexOf('.')), index: Number(text.slice(text.indexOf('.') + 1)) })),
+    description: 'The next page: the `next` value of the answer before (asked with the same `since` and `kind`).',
+    allowed: 'the `next` value of an earlier answer',
+  },
+} satisfies Record<string, QueryParam>;
+
 type Parsed<T extends Record<string, QueryParam>> = { [K in keyof T]?: z.output<T[K]['schema']> };
 
 /** A parameter that failed: its name, what was wrong, and the allowed values. */
@@ -155,3 +200,4 @@ export function parseFilters<T extends Record<string, QueryParam>>(table: T, fil
 
 export type DealListQuery = Parsed<typeof DEAL_LIST_PARAMS>;
 export type StartupListQuery = Parsed<typeof STARTUP_LIST_PARAMS>;
+export type ChangesQuery = Parsed<typeof CHANGES_PARAMS>;

@@ -129,9 +129,9 @@ describe('connection', () => {
 });
 
 describe('tools/list', () => {
-  test('exactly search_deals, get_deal, search_startups, get_site_info and list_categories, each described, read-only, with an output schema', async () => {
+  test('exactly search_deals, get_deal, search_startups, recent_changes, get_site_info and list_categories, each described, read-only, with an output schema', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get_deal', 'get_site_info', 'list_categories', 'search_deals', 'search_startups']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['get_deal', 'get_site_info', 'list_categories', 'recent_changes', 'search_deals', 'search_startups']);
     for (const tool of tools) {
       expect(tool.description?.length ?? 0, tool.name).toBeGreaterThan(30);
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
@@ -313,6 +313,55 @@ describe('search_startups answers what GET /api/v1/startups answers', () => {
     const result = await callTool('search_startups', { country: 'USA' });
     expect(result.isError).toBe(true);
     expect(result.content[0]?.text).toMatch(/country/);
+  });
+});
+
+describe('recent_changes answers what GET /api/v1/changes answers', () => {
+  /** The API's answer without its `success`, as the tool's structured content has it. */
+  async function apiChanges(query: string): Promise<Record<string, unknown>> {
+    const { status, body } = await getJson(server.url, `/api/v1/changes?${query}`);
+    expect(status, JSON.stringify(body)).toBe(200);
+    const { success: _success, ...rest } = body as Record<string, unknown>;
+    return rest;
+  }
+
+  test.each([
+    [{}, 'limit=20'],
+    [{ kind: 'startup', limit: 2 }, 'kind=startup&limit=2'],
+    [{ since: '2000-01-01', kind: 'deal', limit: 50 }, 'since=2000-01-01&kind=deal&limit=50'],
+  ] as const)('%j', async (args, query) => {
+    const structured = expectToolOk(await callTool('recent_changes', args));
+    expect(structured).toEqual(await apiChanges(query));
+    expect((structured.changes as unknown[]).length).toBeGreaterThan(0);
+  });
+
+  test('paging with `next`, `since` the head (nothing new), and the text naming each change and the commit', async () => {
+    const first = expectToolOk(await callTool('recent_changes', { limit: 3 }));
+    expect(first.next).toEqual(expect.any(String));
+    const second = await callTool('recent_changes', { limit: 3, cursor: first.next });
+    expect(second.structuredContent).toEqual(await apiChanges(`limit=3&cursor=${String(first.next)}`));
+    const result = await callTool('recent_changes', { limit: 3 });
+    const text = result.content[0]?.text ?? '';
+    for (const change of first.changes as { title: string; url: string }[]) expect(text).toContain(change.url);
+    expect(text).toContain(String(first.head));
+    const none = await callTool('recent_changes', { since: String(first.head) });
+    expect(none.structuredContent).toMatchObject({ changes: [], complete: true });
+    expect(none.content[0]?.text).toMatch(/^No changes match\./);
+  });
+
+  test('input schema: since, kind, limit 1..50, cursor; a value the API refuses is a tool error naming it', async () => {
+    const { tools } = await client.listTools();
+    const tool = tools.find((t) => t.name === 'recent_changes');
+    expect(Object.keys(tool?.inputSchema.properties ?? {}).sort()).toEqual(['cursor', 'kind', 'limit', 'since']);
+    const validate = new Ajv({ strict: false }).compile(tool?.inputSchema as object);
+    expect(validate({ since: '2026-11-20', kind: 'deal', limit: 50 })).toBe(true);
+    expect(validate({ limit: 51 })).toBe(false);
+    expect(validate({ kind: 'program' })).toBe(false);
+    for (const since of ['last week', 'fffffff']) {
+      const refused = await callTool('recent_changes', { since });
+      expect(refused.isError, since).toBe(true);
+      expect(refused.content[0]?.text, since).toMatch(/since/);
+    }
   });
 });
 

@@ -544,6 +544,17 @@ describe('headers: each one a response carries is documented on it', () => {
     doc.expectDocumented('listStartups', wrongMethod);
   });
 
+  test('changes: 200, 304, 400 and the /api alias, as documented', async () => {
+    const list = await call(env.url, 'GET', '/api/v1/changes?limit=2&kind=deal');
+    expect(list.status).toBe(200);
+    doc.expectDocumented('listChanges', list);
+    const revalidated = await call(env.url, 'GET', '/api/v1/changes?limit=2&kind=deal', { headers: { 'If-None-Match': list.headers.get('etag') ?? '' } });
+    expect(revalidated.status).toBe(304);
+    doc.expectDocumented('listChanges', revalidated);
+    for (const query of ['since=yesterday', 'since=abcdef12', 'limit=0', 'cursor=x']) doc.expectDocumented('listChanges', await call(env.url, 'GET', `/api/v1/changes?${query}`));
+    doc.expectDocumented('listChanges', await call(env.url, 'GET', '/api/changes?limit=1'));
+  });
+
   test('health: 200 with the details a local client gets, and 304', async () => {
     const health = await call(env.url, 'GET', '/api/v1/health');
     expect(health.status).toBe(200);

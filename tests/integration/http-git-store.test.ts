@@ -5,7 +5,8 @@
  * commit for several files; writers in several processes (different files: every commit lands;
  * one file: one wins, the others are told of the conflict); a wrong token, a dropped push and a
  * stopped server are 503s upstream with nothing left behind; a hand commit to the same file is a
- * conflict; and history, readAt and changedPaths answer what git-history.ts reads with git.
+ * conflict; and history, readAt, changedPaths and the first-parent line (log) answer what
+ * git-history.ts reads with git.
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -14,8 +15,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { StoreConflictError, StoreUnavailableError, type ContentStore } from '../../functions/store/content-store.ts';
-import { fileLog, readAt } from '../../functions/store/git-history.ts';
+import { StoreConflictError, StoreUnavailableError, type ContentStore, type LineFile } from '../../functions/store/content-store.ts';
+import { commitFiles, fileLog, lineLog, readAt, readBlobs } from '../../functions/store/git-history.ts';
 import { HttpGitStore, type HttpGitRemote } from '../../functions/store/http-git-store.ts';
 import { STORE_COMMITTER } from '../../functions/store/store-rules.ts';
 import { startGitHttpServer, type GitHttpServer } from '../helpers/git-http-server.ts';
@@ -358,6 +359,52 @@ describe('reads of the past agree with git', () => {
         .map((p) => relative('content', p)),
     );
     expect(await store.changedPaths(from, 'f'.repeat(40))).toBeUndefined();
+  });
+});
+
+describe('the first-parent line agrees with git', () => {
+  test('log: every commit from the head, `after` ending it; commitFiles: what each changed against its first parent (a merge: what it brought in), blob ids; readBlobs', async () => {
+    // A side branch merged into main (--no-ff): on the line, the merge carries the side's file.
+    const merger = join(work, 'line-merger');
+    git(work, 'clone', '-q', bare(), merger);
+    git(merger, 'checkout', '-q', '-b', 'line-side');
+    writeFileSync(join(merger, 'content', 'deals', 'line-side.md'), 'from the side\n');
+    git(merger, 'add', '-A');
+    git(merger, 'commit', '-qm', 'Side file');
+    git(merger, 'checkout', '-q', 'main');
+    writeFileSync(join(merger, 'content', 'deals', 'line-main.md'), 'on main meanwhile\n');
+    git(merger, 'add', '-A');
+    git(merger, 'commit', '-qm', 'Main file');
+    git(merger, 'merge', '-q', '--no-ff', '-m', 'Merge line side', 'line-side');
+    git(merger, 'push', '-q', 'origin', 'main');
+    const store = await open();
+    const clone = join(work, 'line-reader');
+    git(work, 'clone', '-q', bare(), clone);
+    const root = join(clone, 'content');
+    const head = tip();
+    const byGit = await lineLog(clone, head, { limit: 100 }, STORE_COMMITTER.email);
+    expect(await store.log(head, { limit: 100 })).toEqual(byGit);
+    expect(byGit.at(-1)?.parent).toBeUndefined();
+    const after = byGit[3]?.commit as string;
+    expect(await store.log(head, { after, limit: 100 })).toEqual(await lineLog(clone, head, { after, limit: 100 }, STORE_COMMITTER.email));
+    expect((await store.log(head, { after, limit: 100 })).at(-1)?.parent).toBe(after);
+    expect(byGit.map((c) => c.message)).not.toContain('Side file');
+
+    // The same files in the same order (isomorphic-git walks folders, git sorts whole paths).
+    const sorted = (files: LineFile[][]) => files.map((list) => [...list].sort((a, b) => (a.path < b.path ? -1 : 1)));
+    const files = await commitFiles(clone, root, byGit);
+    expect(sorted(await store.commitFiles(byGit))).toEqual(sorted(files));
+    expect(byGit.slice(0, 2).map((c, i) => [c.message, files[i]?.map((f) => f.path)])).toEqual([
+      ['Merge line side', ['deals/line-side.md']],
+      ['Main file', ['deals/line-main.md']],
+    ]);
+    // A root commit: every file it holds is new; nothing outside the content folder.
+    expect(files.at(-1)?.every((f) => f.before === undefined && f.after !== undefined)).toBe(true);
+    expect(files.flat().some((f) => f.path.startsWith('README') || f.path.startsWith('content/'))).toBe(false);
+    const blobs = files.flat().flatMap((f) => [f.before, f.after].filter((b): b is string => b !== undefined));
+    expect(await store.readBlobs([...blobs, 'f'.repeat(40), 'x'])).toEqual(await readBlobs(clone, [...blobs, 'f'.repeat(40), 'x']));
+    expect((await readBlobs(clone, ['f'.repeat(40)]))[0]).toBeUndefined();
+    expect(await store.log(head, { limit: 2 })).toHaveLength(2);
   });
 });
 

@@ -127,6 +127,7 @@ const DOCUMENTS = [
   '/.well-known/oauth-authorization-server',
   '/.well-known/openid-configuration',
   '/.well-known/jwks.json',
+  '/changes.atom',
 ];
 const PAGES = [
   '/',

@@ -11,7 +11,7 @@ import { documentAnswer, documentCacheCounts } from '../../functions/docs/docume
 import type { Deps } from '../../functions/deps.ts';
 import { SearchGaps } from '../../functions/search-gaps/search-gaps.ts';
 import { MemorySearchGapStore } from '../../functions/search-gaps/store.ts';
-import { API_ROUTES, documentRoute } from '../../functions/http/routes.ts';
+import { API_ROUTES, documentRoute, type DocumentRoute } from '../../functions/http/routes.ts';
 import { absolute, paths } from '../../src/agents/site-urls.ts';
 import { createCatalog, withChangedDeals, type Catalog } from '../../src/catalog/catalog.ts';
 import { runPipeline } from '../../src/pipeline/build.ts';
@@ -63,9 +63,7 @@ test('llms-full.txt is rendered once per catalog version for MCP reads and GET a
   expect(await countsDuring(() => readResource(paths.llmsFull))).toEqual({ renders: 0, hits: 1 });
   // The HTTP document is the same cache entry.
   let http = '';
-  expect(await countsDuring(async () => (http = new TextDecoder().decode(documentAnswer(documentRoute(paths.llmsFull) as NonNullable<ReturnType<typeof documentRoute>>, catalog, deps).body)))).toEqual(
-    { renders: 0, hits: 1 },
-  );
+  expect(await countsDuring(async () => (http = new TextDecoder().decode(documentAnswer(documentRoute(paths.llmsFull) as DocumentRoute, catalog, deps).body)))).toEqual({ renders: 0, hits: 1 });
   expect(http).toBe(first);
 });
 
