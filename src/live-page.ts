@@ -8,4 +8,5 @@ import type { DealCategory } from './schemas/category.ts';
 import type { Deal } from './schemas/deal.ts';
 import type { Startup } from './schemas/startup.ts';
 
-export type LivePage = { kind: 'home' | 'deals' | 'programs' | 'startups' } | { kind: 'deal'; deal: Deal } | { kind: 'category'; category: DealCategory } | { kind: 'startup'; startup: Startup };
+export type LivePage =
+  { kind: 'home' | 'deals' | 'programs' | 'startups' } | { kind: 'deal'; deal: Deal; unsaved?: boolean } | { kind: 'category'; category: DealCategory } | { kind: 'startup'; startup: Startup };

@@ -66,7 +66,8 @@ async function previewUnsaved(request: Request, deps: PreviewDeps): Promise<Resp
   if (!checked.value) throw invalidRecord(DEALS, checked.diagnostics);
   // The deal as validation stores it (defaults filled, links normalised).
   const stored = checked.value.changed.find((d) => d.slug === deal.slug) ?? deal;
-  return previewPage(request, deps, { kind: 'deal', deal: stored }, paths.deal(stored));
+  // Not saved yet: nothing a member could save (its id is made up for this preview alone).
+  return previewPage(request, deps, { kind: 'deal', deal: stored, unsaved: true }, paths.deal(stored));
 }
 
 /** What a preview answer carries besides its type: kept by nobody, indexed by nobody. */
