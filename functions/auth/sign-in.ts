@@ -17,6 +17,12 @@ import { sessionCookie, signedInHint, signSession } from './session.ts';
 import { localPath } from '../../src/local-path.ts';
 import { normalizeEmail, type Account } from './users.ts';
 
+/** The sign-in page again with what went wrong, keeping the page to come back to (a path of this site only). */
+function loginAgain(error: string, next: string | undefined): string {
+  const back = localPath(next);
+  return `/login?error=${error}${back ? `&next=${encodeURIComponent(back)}` : ''}`;
+}
+
 export async function postLogin(request: Request, deps: SessionDeps & Pick<Deps, 'config'>, context: RequestContext): Promise<Response> {
   const form = isFormBody(request);
   requireSameOrigin(request, deps);
@@ -33,7 +39,7 @@ export async function postLogin(request: Request, deps: SessionDeps & Pick<Deps,
   // The failure is reserved before the password is checked: parallel guesses cannot all pass.
   const throttle = await deps.auth.loginThrottle.begin(context.address, email, now);
   if (!('attempt' in throttle)) {
-    if (form) return redirect('/login?error=throttled');
+    if (form) return redirect(loginAgain('throttled', checked.value.next));
     throw new ApiError(429, 'rate_limited', 'Too many failed sign-in attempts.', {
       hint: `Try again in ${throttle.retryAfterSeconds} seconds.`,
       headers: { 'Retry-After': String(throttle.retryAfterSeconds) },
@@ -51,13 +57,13 @@ export async function postLogin(request: Request, deps: SessionDeps & Pick<Deps,
     throw error;
   }
   if (!account?.passwordHash || !valid) {
-    if (form) return redirect('/login?error=invalid');
+    if (form) return redirect(loginAgain('invalid', checked.value.next));
     throw new ApiError(401, 'unauthorized', 'The e-mail or password is not right.', { hint: 'Check both and try again.' });
   }
   await deps.auth.loginThrottle.succeeded(throttle.attempt);
   // A member who signed up signs in once the address is confirmed (the link mailed at sign-up).
   if (!account.emailVerifiedAt) {
-    if (form) return redirect('/login?error=unverified');
+    if (form) return redirect(loginAgain('unverified', checked.value.next));
     throw new ApiError(403, 'forbidden', 'Confirm your e-mail address first: the link is in the mail sent when you signed up.', { hint: 'Sign up again with the same address to get a new link.' });
   }
 

@@ -135,15 +135,18 @@ export function savedItemsSuite(backing: SavedBacking): void {
       expect(anonymous.headers.get('location')).toBe('/login?next=%2Fdeals%2Faws-activate%2F');
       // Sign-in by form goes back there (a safe path only).
       const { url } = backing.env();
-      const signIn = (next: string) =>
+      const signIn = (next: string, password = ADMIN.password) =>
         fetch(`${url}/api/v1/auth/login`, {
           method: 'POST',
           redirect: 'manual',
           headers: { 'Content-Type': FORM, Origin: url },
-          body: new URLSearchParams({ email: ADMIN.email, password: ADMIN.password, next }),
+          body: new URLSearchParams({ email: ADMIN.email, password, next }),
         });
       expect((await signIn('/deals/aws-activate/')).headers.get('location')).toBe('/deals/aws-activate/');
       expect((await signIn('//evil.example/')).headers.get('location')).toBe('/admin/');
+      // A mistyped password shows the sign-in page again, still on its way back there.
+      expect((await signIn('/deals/aws-activate/', 'not-the-password')).headers.get('location')).toBe('/login?error=invalid&next=%2Fdeals%2Faws-activate%2F');
+      expect((await signIn('//evil.example/', 'not-the-password')).headers.get('location')).toBe('/login?error=invalid');
     });
 
     test('by id: a renamed deal keeps its place under its new name; an expired deal shows expired; a deleted one shows removed with its saved title', async () => {
