@@ -76,26 +76,47 @@ async function toggle(event: SubmitEvent): Promise<void> {
     return say(failure?.error ?? 'That did not work; try again.');
   }
   say('');
+  // Cards drawn later (instant search) show the list as it is now.
+  const ids = await savedIds;
+  const listed = ids && kind && id ? ids[kind as keyof SavedIds] : undefined;
+  if (ids && listed) ids[kind as keyof SavedIds] = saving ? [...new Set([...listed, id as string])] : listed.filter((one) => one !== id);
 }
 
-async function start(): Promise<void> {
-  const all = forms();
-  for (const form of all) {
+/** The member's saved ids, asked once per page (undefined: nobody signed in, or not asked yet). */
+let savedIds: Promise<SavedIds | undefined> | undefined;
+
+async function askSavedIds(): Promise<SavedIds | undefined> {
+  const response = await fetch(ENDPOINT, { credentials: 'same-origin', cache: 'no-store', headers: { Accept: 'application/json' } }).catch(() => undefined);
+  if (response?.status === 401) forgetHint();
+  if (!response?.ok) return undefined;
+  return ((await response.json()) as { ids: SavedIds }).ids;
+}
+
+/**
+ * Make the save forms inside `root` toggles, marked as saved or not: the page's own at start,
+ * and the cards instant search draws later (InstantSearch.astro calls this after each draw).
+ */
+export async function enhanceSaveForms(root: ParentNode = document): Promise<void> {
+  const found = [...root.querySelectorAll<HTMLFormElement>('form[data-save]')].filter((form) => !form.dataset.enhanced);
+  for (const form of found) {
+    form.dataset.enhanced = 'true';
     mark(form, false);
     form.addEventListener('submit', (event) => void toggle(event));
   }
-  if (!signedIn()) return;
-  const link = document.querySelector<HTMLElement>('[data-saved-link]');
-  if (link) link.hidden = false;
-  if (all.length === 0) return;
-  const response = await fetch(ENDPOINT, { credentials: 'same-origin', cache: 'no-store', headers: { Accept: 'application/json' } }).catch(() => undefined);
-  if (response?.status === 401) return forgetHint();
-  if (!response?.ok) return;
-  const { ids } = (await response.json()) as { ids: SavedIds };
-  for (const form of all) {
+  if (!signedIn() || found.length === 0) return;
+  savedIds ??= askSavedIds();
+  const ids = await savedIds;
+  if (!ids) return;
+  for (const form of found) {
     const kind = field(form, 'kind')?.value as keyof SavedIds | undefined;
     if (kind && ids[kind]?.includes(field(form, 'id')?.value ?? '')) mark(form, true);
   }
 }
 
-void start();
+function start(): void {
+  const link = document.querySelector<HTMLElement>('[data-saved-link]');
+  if (link && signedIn()) link.hidden = false;
+  void enhanceSaveForms();
+}
+
+start();

@@ -95,6 +95,24 @@ test('a new visitor signs up, confirms, saves a deal from a card instantly and o
     expect(await page.locator('[data-saved-item]').count()).toBe(1);
     expect(await page.locator('[data-saved-note]').textContent()).toBe('Removed from your saved items.');
     expect((await savedIds(page)).deal).toEqual([firstId]);
+
+    // Cards drawn by instant search carry the same button, marked from the member's ids, and save instantly too.
+    const firstTitle = ((await (await page.context().request.get(e2e().url(`/api/v1/deals?id=${firstId}`))).json()) as { deal: { title: string } }).deal.title;
+    await page.goto(e2e().url('/deals/'));
+    await page.locator('[data-results] form[data-save] button').first().waitFor();
+    await page.getByLabel('Search', { exact: true }).fill(firstTitle);
+    await expect.poll(() => page.locator('[data-summary]').textContent()).toMatch(/matching; showing/);
+    const drawn = page.locator('[data-results] li.card');
+    await expect.poll(() => drawn.first().locator('input[name="id"]').getAttribute('value')).toBe(firstId);
+    await expect.poll(() => drawn.first().locator('button').getAttribute('aria-pressed')).toBe('true');
+    const other = drawn.nth(1);
+    const otherId = (await other.locator('input[name="id"]').getAttribute('value')) as string;
+    await other.locator('button').click();
+    await expect.poll(() => other.locator('button').getAttribute('aria-pressed')).toBe('true');
+    // No reload: the search is still in the box, and the form comes back to this search without JavaScript.
+    expect(await page.getByLabel('Search', { exact: true }).inputValue()).toBe(firstTitle);
+    expect(await other.locator('input[name="next"]').getAttribute('value')).toBe(`${new URL(page.url()).pathname}${new URL(page.url()).search}`);
+    expect((await savedIds(page)).deal.sort()).toEqual([firstId, otherId].sort());
     expect(e2e().site.errors).toEqual([]);
   } finally {
     await close();
