@@ -10,7 +10,7 @@
  */
 import type { Catalog } from '../../src/catalog/catalog.ts';
 import { fieldChanges } from '../../src/catalog/field-changes.ts';
-import { entryRecord, parseEntry } from '../../src/pipeline/parse.ts';
+import { readRecordText } from '../../src/catalog/change-entries.ts';
 import { recordPath, type ContentRecord } from '../../src/pipeline/record-files.ts';
 import type { RecordVersion } from '../../src/schemas/answers.ts';
 import { slug as slugField } from '../../src/schemas/fields.ts';
@@ -114,9 +114,8 @@ function versionOf<T extends ContentRecord>(kind: RecordKind<T>, commit: FileCom
 /** A version's fields as written (not validated: a hand commit may hold what the build refuses). */
 function readVersion<T extends ContentRecord>(kind: RecordKind<T>, path: string, text: string | undefined): { record: Record<string, unknown>; problem?: string } {
   if (text === undefined) return { record: {} };
-  const parsed = parseEntry({ path: `content/${recordPath(kind.files, slugOf(path))}`, text });
-  if (parsed.value) return { record: entryRecord(parsed.value) };
-  return { record: {}, problem: parsed.diagnostics[0]?.message ?? 'the file could not be read' };
+  const read = readRecordText(recordPath(kind.files, slugOf(path)), text);
+  return 'record' in read ? read : { record: {}, problem: read.problem };
 }
 
 /** The record as `commit` left it, from the record's history (within its latest `HISTORY_REACH` changes). */
