@@ -52,6 +52,8 @@ export interface Config {
   contentGit: ContentGitConfig | undefined;
   /** Pull the remote this often (0: only on the webhook). */
   contentPullSeconds: number;
+  /** Members' alert digests go out at most this often, in hours (ALERT_DIGEST_HOURS; 0: never on a timer). */
+  alertDigestHours: number;
   /** Shared secret of the content webhook (POST /api/v1/hooks/content); unset: no webhook. */
   contentWebhookSecret: string | undefined;
   /** Optional OpenID Connect sign-in (OIDC_ISSUER and OIDC_CLIENT_ID set); local accounts otherwise only. */
@@ -192,6 +194,7 @@ const EnvSchema = z
     CONTENT_GIT_USERNAME: text,
     CONTENT_GIT_PATH: repoFolder,
     CONTENT_PULL_SECONDS: optionalWholeNumber,
+    ALERT_DIGEST_HOURS: optionalWholeNumber,
     CONTENT_WEBHOOK_SECRET: text,
     OIDC_ISSUER: url('an https://'),
     OIDC_CLIENT_ID: text,
@@ -282,6 +285,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : undefined,
     // Unset: every 5 s with a remote, never without one.
     contentPullSeconds: e.CONTENT_PULL_SECONDS ?? (e.CONTENT_REMOTE || e.CONTENT_GIT_URL ? 5 : 0),
+    alertDigestHours: e.ALERT_DIGEST_HOURS ?? 24,
     contentWebhookSecret: e.CONTENT_WEBHOOK_SECRET,
     oidc:
       e.OIDC_ISSUER && e.OIDC_CLIENT_ID

@@ -18,6 +18,8 @@ import { readBuiltCommit } from './store/content-sync.ts';
 import { migrateSubmissions } from './submissions/migrate.ts';
 import { submitForm } from './writes/submit-deal.ts';
 import { signedInSavedList } from './members/saved.ts';
+import { signedInDashboard } from './members/dashboard.ts';
+import { startAlertTimer } from './members/alerts.ts';
 import { startDevLoop, type DevLoop } from './dev/dev-loop.ts';
 
 export interface RunningServer {
@@ -53,8 +55,9 @@ export async function startServer(config: Config, log: Logger = createLogger(), 
     clientDir,
     render: deps.render,
     submit: (request, address) => submitForm(request, deps, address),
-    savedItems: (request) => signedInSavedList(request, deps),
+    member: { savedItems: (request) => signedInSavedList(request, deps), dashboard: (request) => signedInDashboard(request, deps) },
   });
+  const stopAlerts = startAlertTimer(deps);
   const dev = options.dev ? await startDevLoop(deps) : undefined;
   const server = createNodeServer(createApp(deps, { site: dev ? dev.site(site) : site }), { trustProxyHops: config.trustProxyHops, log });
   server.keepAliveTimeout = 65_000;
@@ -75,6 +78,7 @@ export async function startServer(config: Config, log: Logger = createLogger(), 
     url,
     dev,
     close: async () => {
+      stopAlerts();
       dev?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -14,7 +14,13 @@ declare namespace App {
      * its limits for the client's address, validation and store (set by the site handler for a POST).
      */
     submitDeal?: (request: Request) => Promise<import('./schemas/submission.ts').FormSubmission>;
-    /** The saved items of the request's signed-in session, or undefined without one (/account/saved/; set by the site handler for on-demand pages). */
-    savedItems?: () => Promise<import('./schemas/saved.ts').SavedItems | undefined>;
+    /**
+     * What the member pages (/account/…) read of the request's signed-in session, each undefined
+     * without one (set by the site handler for on-demand pages; functions/members/).
+     */
+    member?: {
+      savedItems: () => Promise<import('./schemas/saved.ts').SavedItems | undefined>;
+      dashboard: () => Promise<import('./schemas/dashboard.ts').Dashboard | undefined>;
+    };
   }
 }

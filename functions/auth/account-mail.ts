@@ -19,13 +19,13 @@ import type { Mail, SiteRef } from '../notify/messages.ts';
 import { seal, unseal } from './session.ts';
 import type { Account } from './users.ts';
 
-export type TokenPurpose = 'verify' | 'reset';
+export type TokenPurpose = 'verify' | 'reset' | 'unsubscribe';
 
-/** How long a link works, in seconds. */
-export const TOKEN_TTL: Record<TokenPurpose, number> = { verify: 48 * 3600, reset: 3600 };
+/** How long a link works, in seconds (an alert's unsubscribe link: a year, since old mails are kept). */
+export const TOKEN_TTL: Record<TokenPurpose, number> = { verify: 48 * 3600, reset: 3600, unsubscribe: 365 * 24 * 3600 };
 
 /** The pages the links open. */
-export const ACCOUNT_PAGES = { signup: '/signup', confirm: '/confirm-email', reset: '/reset-password', forgot: '/forgot-password', login: '/login' } as const;
+export const ACCOUNT_PAGES = { signup: '/signup', confirm: '/confirm-email', reset: '/reset-password', forgot: '/forgot-password', login: '/login', unsubscribe: '/account/unsubscribe' } as const;
 
 interface TokenData {
   exp: number;
@@ -104,7 +104,9 @@ export class AccountMail {
    * time would tell whether the address has an account) nor depend on it. A failure is logged.
    */
   later(to: string, mail: Mail, kind: string): void {
-    const sending = this.send(to, mail, kind).finally(() => this.inFlight.delete(sending));
+    const sending: Promise<void> = this.send(to, mail, kind)
+      .then(() => undefined)
+      .finally(() => this.inFlight.delete(sending));
     this.inFlight.add(sending);
   }
 
@@ -113,20 +115,25 @@ export class AccountMail {
     await Promise.all([...this.inFlight]);
   }
 
-  /** Send one message now; a failure is logged, never thrown. */
-  async send(to: string, mail: Mail, kind: string): Promise<void> {
+  /** Send one message now; a failure is logged, never thrown. @returns whether it was sent (or written to the outbox) */
+  async send(to: string, mail: Mail, kind: string): Promise<boolean> {
     try {
       if (this.mailer) {
         await this.mailer.send([to], mail);
         this.log.info('account_mail_sent', { kind });
-        return;
+        return true;
       }
       await mkdir(this.outbox, { recursive: true, mode: 0o700 });
       const file = join(this.outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}-${kind}.txt`);
-      await writeFile(file, `To: ${to}\nSubject: ${mail.subject}\n\n${mail.text}\n`, { mode: 0o600, flag: 'wx' });
+      const headers = Object.entries(mail.headers ?? {})
+        .map(([name, value]) => `${name}: ${value}\n`)
+        .join('');
+      await writeFile(file, `To: ${to}\nSubject: ${mail.subject}\n${headers}\n${mail.text}\n`, { mode: 0o600, flag: 'wx' });
       this.log.warn('account_mail_in_outbox', { kind, file, hint: 'set SMTP_URL and SMTP_FROM to send it (docs/members.md)' });
+      return true;
     } catch (error) {
       this.log.error('account_mail_failed', { kind, error: String(error) });
+      return false;
     }
   }
 

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { LOCKS, openDatabase, type Database, type Queries } from '../db/database.ts';
 import { migrate } from '../db/migrations.ts';
 import { SavedItemStore } from '../members/saved-store.ts';
+import { ProfileStore } from '../members/profile-store.ts';
 import { newGeneration, normalizeEmail, readAccounts, type Account, type Role } from './users.ts';
 
 /** How long an unconfirmed sign-up is kept: as long as its link works. */
@@ -34,10 +35,13 @@ export class AccountStore {
   private readonly db: Database;
   /** Members' saved items, in the same database (removed with their account). */
   readonly savedItems: SavedItemStore;
+  /** Members' profiles and alert settings (removed with their account). */
+  readonly profiles: ProfileStore;
 
   constructor(db: Database) {
     this.db = db;
     this.savedItems = new SavedItemStore(db);
+    this.profiles = new ProfileStore(db);
   }
 
   /** Where the accounts are, in words (for the CLI). */
@@ -149,6 +153,20 @@ export class AccountStore {
   /** Sign the account out everywhere: a new generation voids every session it had. @returns whether there was such an account */
   async renewGeneration(email: string): Promise<boolean> {
     return (await this.db.run('UPDATE accounts SET generation = $1 WHERE email = $2', [newGeneration(), normalizeEmail(email)])) > 0;
+  }
+
+  /**
+   * Claim the periodic job `key` (the alert digest round): true, with `now` kept as its last run,
+   * when it last ran `everyMs` or longer ago (or never); false when another instance ran it since.
+   * Under the alerts lock, so instances that try at once agree on one.
+   */
+  claimRound(key: string, now: Date, everyMs: number): Promise<boolean> {
+    return this.db.transaction(LOCKS.alerts, async (tx) => {
+      const [row] = await tx.all<{ value: string }>('SELECT value FROM app_state WHERE key = $1', [key]);
+      if (row && now.getTime() - Date.parse(row.value) < everyMs) return false;
+      await tx.run('INSERT INTO app_state (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, now.toISOString()]);
+      return true;
+    });
   }
 
   close(): Promise<void> {

@@ -11,6 +11,7 @@ import { ApiError } from '../http/errors.ts';
 import { createFileAtomic } from '../store/durable-file.ts';
 import { openAccountStore, type AccountStore } from './account-store.ts';
 import type { SavedItemStore } from '../members/saved-store.ts';
+import type { ProfileStore } from '../members/profile-store.ts';
 import { MIN_SECRET_BYTES } from './session.ts';
 import { normalizeEmail, type Account } from './users.ts';
 
@@ -18,6 +19,12 @@ import { normalizeEmail, type Account } from './users.ts';
 const FRESH_MS = 2000;
 /** Accounts whose last read is kept at most; beyond, the memory starts afresh. */
 const MAX_CACHED = 10_000;
+
+/** A member's own data, each kind in its store. */
+export interface MemberData {
+  saved: SavedItemStore;
+  profiles: ProfileStore;
+}
 
 export class AccountBook {
   private readonly options: { dataDir: string; databaseUrl?: string; readOnly?: boolean };
@@ -74,17 +81,29 @@ export class AccountBook {
   }
 
   /**
-   * Run `work` on the members' saved items (members/saved-store.ts), in the accounts' database;
-   * `change` names a write, refused (503) where accounts are only read. A database that fails is 503.
+   * Run `work` on the members' own data in the accounts' database (saved items, profiles:
+   * functions/members/); `change` names a write, refused (503) where accounts are only read.
+   * A database that fails is 503.
    */
-  savedItems<T>(work: (saved: SavedItemStore) => Promise<T>, change?: string): Promise<T> {
+  memberData<T>(work: (data: MemberData) => Promise<T>, change?: string): Promise<T> {
     if (change) this.assertWritable(change, 'nothing was changed');
-    return this.using((store) => work(store.savedItems));
+    return this.using((store) => work({ saved: store.savedItems, profiles: store.profiles }));
+  }
+
+  /** Claim the periodic job `key` across instances (account-store.ts `claimRound`); false where accounts are only read. */
+  claimRound(key: string, now: Date, everyMs: number): Promise<boolean> {
+    if (!this.writable) return Promise.resolve(false);
+    return this.using((store) => store.claimRound(key, now, everyMs));
+  }
+
+  /** Whether accounts may be changed here (not a bundled read-only copy). */
+  get writable(): boolean {
+    return !this.options.readOnly || Boolean(this.options.databaseUrl);
   }
 
   /** 503 naming `what` where accounts are only read (a bundled copy on a serverless function). */
   assertWritable(what: string, outcome: string): void {
-    if (!this.options.readOnly || this.options.databaseUrl) return;
+    if (this.writable) return;
     throw new ApiError(503, 'service_unavailable', `${what} changes the accounts, which this deployment only reads; ${outcome}.`, {
       hint: 'Set DATABASE_URL so functions share a writable accounts database, or change accounts with `npm run admin` where they are kept and deploy again (docs/deploying.md, Serverless).',
       headers: { 'Retry-After': '3600' },

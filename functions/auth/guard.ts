@@ -55,6 +55,14 @@ export function requireMember(request: Request, deps: SessionDeps): Promise<Sess
 }
 
 /**
+ * A member form's session: a form post without one is answered by the caller with a redirect to
+ * sign in (and back); a JSON caller hears 401 before anything about its body.
+ */
+export function memberOrForm(request: Request, deps: SessionDeps, form: boolean): Promise<Session | undefined> {
+  return form ? currentSession(request, deps) : requireMember(request, deps);
+}
+
+/**
  * Refuse a state-changing request that a browser made from another site. `Origin` must be the
  * whole origin (scheme, host and port) the request reached, or the site's configured base URL;
  * without `Origin`, `Sec-Fetch-Site` must say `same-origin`.

@@ -34,6 +34,22 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
    )`,
     'CREATE INDEX saved_items_newest ON saved_items (account, saved_at)',
   ],
+  // 5: the dashboard and alerts. A saved item's watched facts as the member last saw them (`seen`) and as the last alert
+  // told them (`alerted`), JSON; the expiry date an alert last warned of. The member's short profile and alert setting.
+  [
+    'ALTER TABLE saved_items ADD COLUMN seen text',
+    'ALTER TABLE saved_items ADD COLUMN alerted text',
+    'ALTER TABLE saved_items ADD COLUMN expiry_warned text',
+    `CREATE TABLE member_profiles (
+     account text PRIMARY KEY REFERENCES accounts (email) ON DELETE CASCADE,
+     stage text,
+     region text,
+     funding_usd bigint,
+     builds text,
+     alerts integer NOT NULL DEFAULT 0,
+     updated_at text NOT NULL
+   )`,
+  ],
 ];
 
 /**

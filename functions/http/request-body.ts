@@ -4,8 +4,8 @@
  *
  * A form is read as the JSON object the same fields would be, decided by the JSON Schema of
  * that object when the caller gives one (issue 14, item 9): a form has only text, so a field
- * whose schema type is boolean takes `true`/`on`/`1`/`yes` and `false`/`off`/`0`/`no`, and
- * every other field keeps its text as typed (`company_name=on` is the string "on"). Then one
+ * whose schema type is boolean takes `true`/`on`/`1`/`yes` and `false`/`off`/`0`/`no`, a number
+ * field takes plain decimal digits as a number, and every other field keeps its text as typed (`company_name=on` is the string "on"). Then one
  * rule for JSON and forms alike: text is trimmed, and an empty string in a field the schema does not require is
  * that field left out (a browser sends every text input, filled in or not); in a required field
  * it stays the empty string, for the schema to judge. Defaults (such as an unchecked box's
@@ -220,6 +220,9 @@ const BOOLEAN_WORDS = new Map<string, boolean>([
   ['no', false],
 ]);
 
+/** A plain decimal number, as a number input sends it. */
+const NUMBER_TEXT = /^-?\d+(?:\.\d+)?$/;
+
 /**
  * One form field's text as the JSON value of its schema type: a boolean for a boolean-only field
  * (other text is kept, for the validator to refuse as JSON `"maybe"` would be), the text itself
@@ -228,6 +231,8 @@ const BOOLEAN_WORDS = new Map<string, boolean>([
 function fromText(text: string, field: unknown): unknown {
   const types = schemaTypes(field);
   if (types.has('boolean') && !types.has('string')) return BOOLEAN_WORDS.get(text.trim().toLowerCase()) ?? text;
+  // A number field (`<input type="number">`) sends digits: read as JSON would; anything else stays text, for the validator to refuse.
+  if ((types.has('number') || types.has('integer')) && !types.has('string') && NUMBER_TEXT.test(text.trim())) return Number(text.trim());
   return text;
 }
 

@@ -23,6 +23,8 @@ import { getSession, postLogin, postLogout } from '../auth/sign-in.ts';
 import { postPasswordReset, postPasswordResetRequest, postSignUp, postVerify } from '../auth/member-accounts.ts';
 import { postContentHook } from '../writes/content-hook.ts';
 import { deleteSaved, getSaved, postSaved } from '../members/saved.ts';
+import { getDashboard, getProfile, postProfile, postSeen } from '../members/dashboard.ts';
+import { postAlertRound, postUnsubscribe } from '../members/alerts.ts';
 import { MAX_SAVED_ITEMS } from '../../src/schemas/saved.ts';
 import { getCategories } from '../reads/categories.ts';
 import { getChanges, getChangesAtom } from '../reads/changes.ts';
@@ -581,6 +583,143 @@ export const API_ROUTES: readonly ApiRoute[] = [
             { name: 'id', in: 'query', required: true, description: "The record's id.", schema: { type: 'string', minLength: 1 } },
           ],
           responses: { '200': ok('Removed.', ref('SavedChange'), { headers: { 'Cache-Control': CACHE_CONTROL } }), ...errors('400', '401', '403', '429', '500', '503') },
+        }),
+      },
+    },
+  },
+  {
+    path: '/me/dashboard',
+    cors: 'same-origin',
+    rate: 'write',
+    methods: {
+      GET: {
+        handler: getDashboard,
+        access: 'member',
+        doc: () => ({
+          operationId: 'getDashboard',
+          tags: ['members'],
+          summary: "The signed-in member's dashboard",
+          description:
+            "Saved items with what changed since the member last marked them as seen (`changes`: value, status, expiry date, title, removal; changed items first), open deals whose last day or next deadline is within the site's \"expiring soon\" days, and deals the member may qualify for, ranked by the catalog's facts against the member's profile (stages, regions, a funding cap stated in dollars, what the startup builds matched as search matches), each with its `reasons`. For people in a browser only. `Cache-Control: private, no-store`.",
+          responses: { '200': ok('The dashboard.', ref('Dashboard'), { headers: { ...etag, 'Cache-Control': CACHE_CONTROL } }), '304': notModified(), ...errors('401', '429', '500', '503') },
+        }),
+      },
+    },
+  },
+  {
+    path: '/me/profile',
+    cors: 'same-origin',
+    rate: 'write',
+    methods: {
+      GET: {
+        handler: getProfile,
+        access: 'member',
+        doc: () => ({
+          operationId: 'getProfile',
+          tags: ['members'],
+          summary: "The signed-in member's profile and alert setting",
+          description:
+            'The facts the dashboard matches deals against (stage, region, funding raised, what the startup builds) and whether alert digests are mailed. For people in a browser only. `Cache-Control: private, no-store`.',
+          responses: { '200': ok('The profile.', ref('ProfileAnswer'), { headers: { ...etag, 'Cache-Control': CACHE_CONTROL } }), '304': notModified(), ...errors('401', '429', '500', '503') },
+        }),
+      },
+      POST: {
+        handler: postProfile,
+        access: 'member',
+        doc: () => ({
+          operationId: 'setProfile',
+          tags: ['members'],
+          summary: 'Replace the profile and alert setting',
+          description:
+            'The whole profile: a fact left out is cleared (and matches every deal); `alerts` left out is off, as an unchecked box is. Same-origin only (`Origin`). A form post gets a 303 back to `next` (or /account/) with `profile=1`, or to /login?next= without a session.',
+          requestBody: {
+            required: true,
+            content: jsonOrForm(ref('MemberProfileRequest'), {
+              profile: { summary: 'A seed-stage French AI startup, alerts on', value: { stage: 'seed', region: 'fr', fundingUsd: 500000, builds: 'AI developer tools', alerts: true } },
+            }),
+          },
+          responses: {
+            '200': ok('Saved.', ref('ProfileAnswer'), { headers: { 'Cache-Control': CACHE_CONTROL } }),
+            '303': answer('Form post: back to `next` (or /account/), or to /login?next= without a session.', { headers: { Location: LOCATION } }),
+            ...errors('400', '401', '403', '413', '415', '429', '500', '503'),
+          },
+        }),
+      },
+    },
+  },
+  {
+    path: '/me/saved/seen',
+    cors: 'same-origin',
+    rate: 'write',
+    methods: {
+      POST: {
+        handler: postSeen,
+        access: 'member',
+        doc: () => ({
+          operationId: 'markSavedSeen',
+          tags: ['members'],
+          summary: 'Mark saved items as seen',
+          description:
+            'Their changes are no longer flagged on the dashboard until the next one: one item (`kind` and `id`) or every item (neither). Same-origin only (`Origin`). A form post gets a 303 to /account/ with `seen=1`.',
+          requestBody: {
+            required: true,
+            content: jsonOrForm(ref('SeenRequest'), {
+              one: { summary: 'One item', value: { kind: 'deal', id: 'deal-0001' } },
+              all: { summary: 'Every item', value: {} },
+            }),
+          },
+          responses: {
+            '200': ok('Marked.', ref('SeenAnswer'), { headers: { 'Cache-Control': CACHE_CONTROL } }),
+            '303': answer('Form post: to /account/, or to /login?next= without a session.', { headers: { Location: LOCATION } }),
+            ...errors('400', '401', '403', '413', '415', '429', '500', '503'),
+          },
+        }),
+      },
+    },
+  },
+  {
+    path: '/alerts/unsubscribe',
+    cors: 'same-origin',
+    rate: 'write',
+    methods: {
+      POST: {
+        handler: postUnsubscribe,
+        access: 'public',
+        doc: () => ({
+          operationId: 'unsubscribeAlerts',
+          tags: ['members'],
+          summary: "Turn a member's alert digests off (one-click unsubscribe)",
+          description:
+            "The address in every digest's `List-Unsubscribe` header (RFC 8058: a mail client POSTs `List-Unsubscribe=One-Click` to it), and the button of /account/unsubscribe. No session: the signed `token` (in the query or the form) names the account; it works for a year. The one-click POST gets 200; the page's own form (without `List-Unsubscribe=One-Click`) gets a 303 to /account/unsubscribe with `sent=1` (or `error=link`).",
+          parameters: [{ name: 'token', in: 'query', required: false, description: 'The signed link of the digest (or send it as the form field `token`).', schema: { type: 'string' } }],
+          requestBody: {
+            required: false,
+            content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { 'List-Unsubscribe': { type: 'string', enum: ['One-Click'] }, token: { type: 'string' } } } } },
+          },
+          responses: {
+            '200': ok('Alerts are off.', ref('AccountMessage'), { headers: { 'Cache-Control': CACHE_CONTROL } }),
+            '303': answer('Form post: to /account/unsubscribe, saying whether it worked.', { headers: { Location: LOCATION } }),
+            ...errors('400', '413', '429', '500', '503'),
+          },
+        }),
+      },
+    },
+  },
+  {
+    path: '/admin/alerts',
+    cors: 'same-origin',
+    rate: 'write',
+    methods: {
+      POST: {
+        handler: postAlertRound,
+        access: 'admin',
+        doc: () => ({
+          operationId: 'runAlertRound',
+          tags: ['admin', 'members'],
+          summary: "Send members' alert digests now",
+          description:
+            'One digest round at once, whenever the last was (the server also runs one every ALERT_DIGEST_HOURS on its own; a serverless host calls this from a scheduler). Each member with alerts on gets one mail when a saved item changed since the last digest or a saved deal ends within 7 days. Same-origin only.',
+          responses: { '200': ok('What the round did.', ref('AlertRound'), { headers: { 'Cache-Control': CACHE_CONTROL } }), ...errors('401', '403', '429', '500', '503') },
         }),
       },
     },

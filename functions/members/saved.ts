@@ -10,10 +10,11 @@ import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { ApiError } from '../http/errors.ts';
 import { isFormBody } from '../http/request-body.ts';
 import { validBody } from '../http/valid-body.ts';
-import { currentSession, requireMember, requireSameOrigin } from '../auth/guard.ts';
+import { currentSession, memberOrForm, requireMember, requireSameOrigin } from '../auth/guard.ts';
 import { redirect } from '../auth/sign-in.ts';
 import { utcDay } from '../utc-day.ts';
 import { savedIds, savedItemViews } from '../../src/catalog/saved-items.ts';
+import { snapshotOf } from '../../src/catalog/saved-changes.ts';
 import { localPath, withFlag } from '../../src/local-path.ts';
 import { MAX_SAVED_ITEMS, SAVED_KINDS, SavedItemRequestSchema, type SavedItems, type SavedKind } from '../../src/schemas/saved.ts';
 
@@ -34,7 +35,7 @@ export async function getSaved(request: Request, deps: SavedDeps): Promise<Respo
  * @example (await savedList('mel@example.com', deps)).items[0]?.state // 'live'
  */
 export async function savedList(email: string, deps: SavedDeps): Promise<SavedItems> {
-  const rows = await deps.auth.accounts.savedItems((saved) => saved.list(email));
+  const rows = await deps.auth.accounts.memberData(({ saved }) => saved.list(email));
   const items = savedItemViews(rows, deps.state().catalog, utcDay(deps.clock()));
   return { success: true, items, ids: savedIds(rows), total: items.length, max: MAX_SAVED_ITEMS };
 }
@@ -52,8 +53,8 @@ export async function signedInSavedList(request: Request, deps: SavedDeps): Prom
  */
 export async function postSaved(request: Request, deps: SavedDeps): Promise<Response> {
   const form = isFormBody(request);
-  // JSON callers hear 401 before anything about their body; a form's `next` is read first, to come back to after signing in.
-  const session = form ? await currentSession(request, deps) : await requireMember(request, deps);
+  // A form's `next` is read first, to come back to after signing in.
+  const session = await memberOrForm(request, deps, form);
   requireSameOrigin(request, deps);
   const body = await validBody(request, SavedItemRequestSchema, 4 * 1024);
   const next = localPath(body.next) ?? SAVED_PAGE;
@@ -85,7 +86,8 @@ async function save(email: string, kind: SavedKind, id: string, deps: SavedDeps)
     throw new ApiError(404, 'not_found', `No ${kind} has id \`${id}\`.`, { hint: `Verify the id: GET /api/v1/${kind === 'deal' ? 'deals' : 'startups'} lists each record's \`id\`.` });
   }
   const title = 'title' in record ? record.title : record.name;
-  const outcome = await deps.auth.accounts.savedItems((saved) => saved.add(email, { kind, recordId: id, title, slug: record.slug }, deps.clock()), 'Saving an item');
+  const snapshot = snapshotOf({ kind, recordId: id, title }, catalog, utcDay(deps.clock()));
+  const outcome = await deps.auth.accounts.memberData(({ saved }) => saved.add(email, { kind, recordId: id, title, slug: record.slug }, snapshot, deps.clock()), 'Saving an item');
   if (outcome === 'full') {
     // 400 `conflict`, as a duplicate slug is (SPEC "Errors": the API's conflicts are 400s).
     throw new ApiError(400, 'conflict', `Your list holds ${MAX_SAVED_ITEMS} items, the most an account keeps.`, { hint: `Remove some on ${SAVED_PAGE}, then save this one again.` });
@@ -94,11 +96,11 @@ async function save(email: string, kind: SavedKind, id: string, deps: SavedDeps)
 }
 
 async function remove(email: string, kind: SavedKind, id: string, deps: SavedDeps): Promise<false> {
-  await deps.auth.accounts.savedItems((saved) => saved.remove(email, kind, id), 'Removing a saved item');
+  await deps.auth.accounts.memberData(({ saved }) => saved.remove(email, kind, id), 'Removing a saved item');
   return false;
 }
 
 async function changed(request: Request, kind: SavedKind, id: string, saved: boolean, email: string, deps: SavedDeps): Promise<Response> {
-  const total = await deps.auth.accounts.savedItems((store) => store.count(email));
+  const total = await deps.auth.accounts.memberData(({ saved }) => saved.count(email));
   return answerResponse(request, jsonAnswer(200, { success: true, kind, id, saved, total }, PERSONAL));
 }

@@ -29,7 +29,15 @@ export function smtpMailer(smtp: NonNullable<NotifyConfig['smtp']>, timeoutMs: n
     async send(to, mail) {
       // The step timeouts end a silent server; the signal ends one that answers too slowly.
       // Addresses as address objects: Nodemailer then never reads a display name or a second address out of one.
-      const info = (await (await open()).sendMail({ to: to.map((address) => ({ name: '', address })), subject: mail.subject, text: mail.text, signal: AbortSignal.timeout(timeoutMs) })) as {
+      const info = (await (
+        await open()
+      ).sendMail({
+        to: to.map((address) => ({ name: '', address })),
+        subject: mail.subject,
+        text: mail.text,
+        ...(mail.headers ? { headers: mail.headers } : {}),
+        signal: AbortSignal.timeout(timeoutMs),
+      })) as {
         rejected?: unknown[];
       };
       return { refused: (info.rejected ?? []).map(String) };

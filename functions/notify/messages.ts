@@ -8,10 +8,11 @@ import type { Deal } from '../../src/schemas/deal.ts';
 import type { Site } from '../../src/schemas/site.ts';
 import type { Submission } from '../../src/schemas/submission.ts';
 
-/** A plain-text mail: its subject and body. */
+/** A plain-text mail: its subject and body, and any extra headers (the alert digest's List-Unsubscribe). */
 export interface Mail {
   subject: string;
   text: string;
+  headers?: Record<string, string>;
 }
 
 /** What a notice says about a submission: its fields, its id, and what the review decided. */

@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Deps } from '../deps.ts';
 import type { FormSubmission } from '../../src/schemas/submission.ts';
-import type { SavedItems } from '../../src/schemas/saved.ts';
 import { prefersMarkdown } from '../http/negotiate.ts';
 import { twinFor } from '../../src/agents/markdown-twins.ts';
 import type { RenderOptions } from './astro-entry.ts';
@@ -24,8 +23,9 @@ export type AstroRender = (request: Request, locals: App.Locals, options?: Rende
 
 export type SiteDeps = Pick<Deps, 'state' | 'builtSite' | 'config' | 'searchGaps' | 'prepared'>;
 
-/** The saved items of a request's signed-in session, undefined without one (functions/members/saved.ts `signedInSavedList`). */
-export type SavedItemsOf = (request: Request) => Promise<SavedItems | undefined>;
+/** What the member pages read of a request's session (`App.Locals['member']`, each given the request; functions/members/). */
+export type MemberReads = { [K in keyof MemberLocals]: (request: Request) => ReturnType<MemberLocals[K]> };
+type MemberLocals = NonNullable<App.Locals['member']>;
 
 /** The submission of the site's form, for a client address (functions/writes/submit-deal.ts `submitForm`). */
 export type SubmitForm = (request: Request, address: string) => Promise<FormSubmission>;
@@ -34,15 +34,15 @@ export type SubmitForm = (request: Request, address: string) => Promise<FormSubm
  * The site handler over a built site: `clientDir` is Astro's `dist/client`, `render` its
  * on-demand renderer (see `loadAstroRender`); without it, on-demand pages are 404s. `submit`
  * takes the posts of the submission form (/submit/), which the page hands over with the
- * client's address; without it that form answers 503. `savedItems` reads a member's saved
- * items for /account/saved/ (the one page that reads the session).
+ * client's address; without it that form answers 503. `member` reads what the member
+ * pages (/account/…, the only pages that read the session) show.
  * @example const site = createSite(deps, { clientDir: join(distDir, 'client'), render: await loadAstroRender(distDir), submit: (r, a) => submitForm(r, deps, a) });
  */
 export function createSite(
   deps: SiteDeps,
-  options: { clientDir: string; render?: AstroRender | undefined; submit?: SubmitForm | undefined; savedItems?: SavedItemsOf | undefined },
+  options: { clientDir: string; render?: AstroRender | undefined; submit?: SubmitForm | undefined; member?: MemberReads | undefined },
 ): (request: Request, client?: { address: string }) => Promise<Response> {
-  const { clientDir, render, submit, savedItems } = options;
+  const { clientDir, render, submit, member } = options;
   const livePages = new LivePageCache(deps.prepared);
   const errorPage = (pathname: string) => serveStatic(new Request('http://site/'), clientDir, pathname);
   const notFound = async (request: Request): Promise<Response> => (await serveStatic(request, clientDir, '/404.html', 404)) ?? plainNotFound();
@@ -73,8 +73,8 @@ export function createSite(
       const renderPage = async () => render?.(new Request(new URL(changed.path, request.url), { headers: request.headers }), locals(changed.page), { route: LIVE_PAGE_ROUTE, errorPage });
       return (await livePages.serve(request, changed.path, catalog.version, renderPage)) ?? notFound(request);
     }
-    // On-demand pages (search results, the member's saved items) render from the live catalog; only they may read the session.
-    const onDemand: App.Locals = { ...locals(), savedItems: savedItems && (() => savedItems(request)) };
+    // On-demand pages (search results, the member's pages) render from the live catalog; only they may read the session.
+    const onDemand: App.Locals = { ...locals(), member: member && boundTo(member, request) };
     return (await serveStatic(request, clientDir, path)) ?? (await render?.(webRequest(request), onDemand, { errorPage })) ?? notFound(request);
   };
 }
@@ -94,4 +94,9 @@ export async function loadAstroRender(distDir: string): Promise<AstroRender | un
 
 function plainNotFound(): Response {
   return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+}
+
+/** The member reads for one request. */
+function boundTo(reads: MemberReads, request: Request): MemberLocals {
+  return Object.fromEntries(Object.entries(reads).map(([name, read]) => [name, () => read(request)])) as MemberLocals;
 }

@@ -46,16 +46,18 @@ describe('the join with the catalog', () => {
   });
 });
 
-test("removing an account removes its saved items (the database's cascade)", async () => {
+test("removing an account removes its saved items and profile (the database's cascade)", async () => {
   const store = await openAccountStore({ dataDir: join(server.dataDir, 'cascade') });
   try {
     await store.put({ email: 'gone@example.com', role: 'member' });
-    expect(await store.savedItems.add('gone@example.com', { kind: 'deal', recordId: 'd-abc00001', title: 'Abc', slug: 'abc' }, new Date())).toBe('added');
-    expect(await store.savedItems.add('gone@example.com', { kind: 'deal', recordId: 'd-abc00001', title: 'Abc 2', slug: 'abc' }, new Date())).toBe('kept');
+    await store.profiles.put('gone@example.com', { stage: 'seed', alerts: true }, new Date());
+    expect(await store.savedItems.add('gone@example.com', { kind: 'deal', recordId: 'd-abc00001', title: 'Abc', slug: 'abc' }, { state: 'live' }, new Date())).toBe('added');
+    expect(await store.savedItems.add('gone@example.com', { kind: 'deal', recordId: 'd-abc00001', title: 'Abc 2', slug: 'abc' }, { state: 'live' }, new Date())).toBe('kept');
     expect((await store.savedItems.list('gone@example.com'))[0]?.title).toBe('Abc 2');
     await store.remove('gone@example.com');
     await store.put({ email: 'gone@example.com', role: 'member' });
     expect(await store.savedItems.list('gone@example.com')).toEqual([]);
+    expect(await store.profiles.get('gone@example.com')).toEqual({ alerts: false });
   } finally {
     await store.close();
   }
