@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ApiError } from '../http/errors.ts';
 import { createFileAtomic } from '../store/durable-file.ts';
 import { openAccountStore, type AccountStore } from './account-store.ts';
+import type { EraseOutcome, MemberDataStore } from '../members/member-data-store.ts';
 import type { SavedItemStore } from '../members/saved-store.ts';
 import { MIN_SECRET_BYTES } from './session.ts';
 import { normalizeEmail, type Account } from './users.ts';
@@ -80,6 +81,20 @@ export class AccountBook {
   savedItems<T>(work: (saved: SavedItemStore) => Promise<T>, change?: string): Promise<T> {
     if (change) this.assertWritable(change, 'nothing was changed');
     return this.using((store) => work(store.savedItems));
+  }
+
+  /** Read a member's data (members/member-data-store.ts): the export and the privacy page. A database that fails is 503. */
+  memberData<T>(work: (data: MemberDataStore) => Promise<T>): Promise<T> {
+    return this.using((store) => work(store.memberData));
+  }
+
+  /**
+   * Delete an account and everything stored about it, while it still has the session
+   * generation `gen` and is not the last admin (members/member-data-store.ts); 503 where
+   * accounts are only read. Its next read here is afresh: the account is gone at once.
+   */
+  eraseMember(email: string, gen: string, dataDir: string): Promise<EraseOutcome> {
+    return this.change('Deleting an account', 'nothing was deleted', email, (store) => store.memberData.erase(normalizeEmail(email), dataDir, { gen, keepAnAdmin: true }));
   }
 
   /** 503 naming `what` where accounts are only read (a bundled copy on a serverless function). */
