@@ -7,6 +7,7 @@
  */
 import * as z from 'zod';
 import { DEAL_STATUSES } from './deal.ts';
+import { AccountDeletionSchema } from './member-data.ts';
 import { SavedItemRequestSchema } from './saved.ts';
 
 /** A value with a non-space character: a string of spaces is not an answer. */
@@ -102,6 +103,7 @@ export const REQUEST_SCHEMAS = {
   Rejection: RejectionSchema,
   Revert: RevertSchema,
   SavedItemRequest: SavedItemRequestSchema,
+  AccountDeletion: AccountDeletionSchema,
 } as const;
 
 export type SignIn = z.infer<typeof SignInSchema>;
