@@ -16,5 +16,7 @@ declare namespace App {
     submitDeal?: (request: Request) => Promise<import('./schemas/submission.ts').FormSubmission>;
     /** The saved items of the request's signed-in session, or undefined without one (/account/saved/; set by the site handler for on-demand pages). */
     savedItems?: () => Promise<import('./schemas/saved.ts').SavedItems | undefined>;
+    /** What /account/privacy/ shows of the request's signed-in session, or undefined without one (set by the site handler for on-demand pages). */
+    privacy?: () => Promise<import('./schemas/member-data.ts').PrivacySummary | undefined>;
   }
 }
