@@ -20,6 +20,7 @@ import { submitForm } from './writes/submit-deal.ts';
 import { signedInSavedList } from './members/saved.ts';
 import { signedInDashboard } from './members/dashboard.ts';
 import { startAlertTimer } from './members/alerts.ts';
+import { signedInPrivacy } from './members/privacy.ts';
 import { startDevLoop, type DevLoop } from './dev/dev-loop.ts';
 
 export interface RunningServer {
@@ -55,7 +56,7 @@ export async function startServer(config: Config, log: Logger = createLogger(), 
     clientDir,
     render: deps.render,
     submit: (request, address) => submitForm(request, deps, address),
-    member: { savedItems: (request) => signedInSavedList(request, deps), dashboard: (request) => signedInDashboard(request, deps) },
+    member: { savedItems: (request) => signedInSavedList(request, deps), dashboard: (request) => signedInDashboard(request, deps), privacy: (request) => signedInPrivacy(request, deps) },
   });
   const stopAlerts = startAlertTimer(deps);
   const dev = options.dev ? await startDevLoop(deps) : undefined;

@@ -55,8 +55,9 @@ if (command === 'list') {
   console.log(`${verb} ${email} (${role}) in ${file}`);
 } else if (command === 'remove') {
   const email = normalizeEmail(emailArg ?? '');
-  if (!(await store.remove(email))) fail(`no account ${email}`);
-  console.log(`removed ${email}`);
+  // Everything stored about the account goes with it (functions/members/member-data.ts), as when a member deletes theirs.
+  if (!(await store.memberData.erase(email, dataDir)).erased) fail(`no account ${email}`);
+  console.log(`removed ${email} and everything stored about it`);
 } else if (command === 'revoke') {
   const email = normalizeEmail(emailArg ?? '');
   if (!(await store.renewGeneration(email))) fail(`no account ${email}`);

@@ -21,6 +21,7 @@ declare namespace App {
     member?: {
       savedItems: () => Promise<import('./schemas/saved.ts').SavedItems | undefined>;
       dashboard: () => Promise<import('./schemas/dashboard.ts').Dashboard | undefined>;
+      privacy: () => Promise<import('./schemas/member-data.ts').PrivacySummary | undefined>;
     };
   }
 }

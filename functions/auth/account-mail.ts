@@ -8,14 +8,12 @@
  * every link confirms nothing. Mail goes through SMTP_URL; without it (a fresh clone) each message is written to
  * `DATA_DIR/outbox/` for the operator to open, and the log says where.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { absolute } from '../../src/agents/site-urls.ts';
 import type { NotifyConfig } from '../config.ts';
 import type { Logger } from '../ops/log.ts';
 import { smtpMailer, type Mailer } from '../notify/mailer.ts';
 import type { Mail, SiteRef } from '../notify/messages.ts';
+import { outboxDir, writeOutboxMail } from './outbox.ts';
 import { seal, unseal } from './session.ts';
 import type { Account } from './users.ts';
 
@@ -95,7 +93,7 @@ export class AccountMail {
 
   constructor(settings: NotifyConfig, dataDir: string, log: Pick<Logger, 'info' | 'warn' | 'error'>) {
     this.mailer = settings.smtp ? smtpMailer(settings.smtp, settings.timeoutMs) : undefined;
-    this.outbox = join(dataDir, 'outbox');
+    this.outbox = outboxDir(dataDir);
     this.log = log;
   }
 
@@ -123,12 +121,7 @@ export class AccountMail {
         this.log.info('account_mail_sent', { kind });
         return true;
       }
-      await mkdir(this.outbox, { recursive: true, mode: 0o700 });
-      const file = join(this.outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}-${kind}.txt`);
-      const headers = Object.entries(mail.headers ?? {})
-        .map(([name, value]) => `${name}: ${value}\n`)
-        .join('');
-      await writeFile(file, `To: ${to}\nSubject: ${mail.subject}\n${headers}\n${mail.text}\n`, { mode: 0o600, flag: 'wx' });
+      const file = await writeOutboxMail(this.outbox, to, mail, kind);
       this.log.warn('account_mail_in_outbox', { kind, file, hint: 'set SMTP_URL and SMTP_FROM to send it (docs/members.md)' });
       return true;
     } catch (error) {

@@ -9,6 +9,7 @@ import { chmod, mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LOCKS, openDatabase, type Database, type Queries } from '../db/database.ts';
 import { migrate } from '../db/migrations.ts';
+import { MemberDataStore } from '../members/member-data-store.ts';
 import { SavedItemStore } from '../members/saved-store.ts';
 import { ProfileStore } from '../members/profile-store.ts';
 import { newGeneration, normalizeEmail, readAccounts, type Account, type Role } from './users.ts';
@@ -37,11 +38,14 @@ export class AccountStore {
   readonly savedItems: SavedItemStore;
   /** Members' profiles and alert settings (removed with their account). */
   readonly profiles: ProfileStore;
+  /** Everything stored about a member, for the export and the deletion of an account (members/member-data.ts). */
+  readonly memberData: MemberDataStore;
 
   constructor(db: Database) {
     this.db = db;
     this.savedItems = new SavedItemStore(db);
     this.profiles = new ProfileStore(db);
+    this.memberData = new MemberDataStore(db);
   }
 
   /** Where the accounts are, in words (for the CLI). */
@@ -145,7 +149,11 @@ export class AccountStore {
     );
   }
 
-  /** @returns whether there was such an account */
+  /**
+   * The account's row, and what the database removes with it (`ON DELETE CASCADE`). To remove
+   * a member with everything stored about them (files too), `memberData.erase`.
+   * @returns whether there was such an account
+   */
   async remove(email: string): Promise<boolean> {
     return (await this.db.run('DELETE FROM accounts WHERE email = $1', [normalizeEmail(email)])) > 0;
   }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ApiError } from '../http/errors.ts';
 import { createFileAtomic } from '../store/durable-file.ts';
 import { openAccountStore, type AccountStore } from './account-store.ts';
+import type { EraseOutcome, MemberDataStore } from '../members/member-data-store.ts';
 import type { SavedItemStore } from '../members/saved-store.ts';
 import type { ProfileStore } from '../members/profile-store.ts';
 import { MIN_SECRET_BYTES } from './session.ts';
@@ -24,6 +25,8 @@ const MAX_CACHED = 10_000;
 export interface MemberData {
   saved: SavedItemStore;
   profiles: ProfileStore;
+  /** Every section of a member's data together (members/member-data-store.ts): the export and the privacy page. */
+  whole: MemberDataStore;
 }
 
 export class AccountBook {
@@ -81,13 +84,13 @@ export class AccountBook {
   }
 
   /**
-   * Run `work` on the members' own data in the accounts' database (saved items, profiles:
-   * functions/members/); `change` names a write, refused (503) where accounts are only read.
-   * A database that fails is 503.
+   * Run `work` on the members' own data in the accounts' database (saved items, profiles, and
+   * all of it for the export: functions/members/); `change` names a write, refused (503) where
+   * accounts are only read. A database that fails is 503.
    */
   memberData<T>(work: (data: MemberData) => Promise<T>, change?: string): Promise<T> {
     if (change) this.assertWritable(change, 'nothing was changed');
-    return this.using((store) => work({ saved: store.savedItems, profiles: store.profiles }));
+    return this.using((store) => work({ saved: store.savedItems, profiles: store.profiles, whole: store.memberData }));
   }
 
   /** Claim the periodic job `key` across instances (account-store.ts `claimRound`); false where accounts are only read. */
@@ -99,6 +102,15 @@ export class AccountBook {
   /** Whether accounts may be changed here (not a bundled read-only copy). */
   get writable(): boolean {
     return !this.options.readOnly || Boolean(this.options.databaseUrl);
+  }
+
+  /**
+   * Delete an account and everything stored about it, while it still has the session
+   * generation `gen` and is not the last admin (members/member-data-store.ts); 503 where
+   * accounts are only read. Its next read here is afresh: the account is gone at once.
+   */
+  eraseMember(email: string, gen: string, dataDir: string): Promise<EraseOutcome> {
+    return this.change('Deleting an account', 'nothing was deleted', email, (store) => store.memberData.erase(normalizeEmail(email), dataDir, { gen, keepAnAdmin: true }));
   }
 
   /** 503 naming `what` where accounts are only read (a bundled copy on a serverless function). */

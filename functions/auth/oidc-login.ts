@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Deps } from '../deps.ts';
-import { FLOW_COOKIE, OidcFailure, type OidcSignIn } from './oidc.ts';
+import { FLOW_COOKIE, FLOW_SECONDS, OidcFailure, type OidcSignIn } from './oidc.ts';
 import { cookieHeader, readCookie } from './session.ts';
 import { normalizeEmail } from './users.ts';
 import { ApiError } from '../http/errors.ts';
@@ -19,7 +19,7 @@ export async function getOidcStart(request: Request, deps: Pick<Deps, 'state' | 
   const oidc = configured(deps);
   try {
     const { location, flowCookie } = await oidc.begin(new URL(OIDC_CALLBACK_PATH, request.url).href, nowSeconds(deps));
-    return redirect(location, flowCookieHeader(request, deps, flowCookie, 600));
+    return redirect(location, flowCookieHeader(request, deps, flowCookie, FLOW_SECONDS));
   } catch (error) {
     return failed(error, deps);
   }

@@ -14,7 +14,7 @@ import { seal, unseal } from './session.ts';
 
 export const FLOW_COOKIE = 'deals_oidc';
 /** How long a sign-in at the provider may take. */
-const FLOW_SECONDS = 10 * 60;
+export const FLOW_SECONDS = 10 * 60;
 
 /** What the provider proved about the person signing in. */
 export interface ProvenIdentity {

@@ -25,6 +25,7 @@ import { postContentHook } from '../writes/content-hook.ts';
 import { deleteSaved, getSaved, postSaved } from '../members/saved.ts';
 import { getDashboard, getProfile, postProfile, postSeen } from '../members/dashboard.ts';
 import { postAlertRound, postUnsubscribe } from '../members/alerts.ts';
+import { getExport, postDelete } from '../members/privacy.ts';
 import { MAX_SAVED_ITEMS } from '../../src/schemas/saved.ts';
 import { getCategories } from '../reads/categories.ts';
 import { getChanges, getChangesAtom } from '../reads/changes.ts';
@@ -583,6 +584,62 @@ export const API_ROUTES: readonly ApiRoute[] = [
             { name: 'id', in: 'query', required: true, description: "The record's id.", schema: { type: 'string', minLength: 1 } },
           ],
           responses: { '200': ok('Removed.', ref('SavedChange'), { headers: { 'Cache-Control': CACHE_CONTROL } }), ...errors('400', '401', '403', '429', '500', '503') },
+        }),
+      },
+    },
+  },
+  {
+    path: '/me/export',
+    cors: 'same-origin',
+    rate: 'write',
+    methods: {
+      GET: {
+        handler: getExport,
+        access: 'member',
+        doc: () => ({
+          operationId: 'exportMyData',
+          tags: ['members'],
+          summary: 'Download everything stored about the signed-in member',
+          description:
+            "Every section of the member's data (the account without its password hash or session generation, saved items, mail written to the outbox where no mail server is set) as one JSON document, versioned by `format`, sent as a download (`Content-Disposition: attachment`, a dated file name). For people in a browser only (the same-origin session cookie; no credential exists for agents); a download another site starts (`Sec-Fetch-Site: cross-site` or `same-site`) is 403. `Cache-Control: private, no-store`.",
+          responses: {
+            '200': ok("The member's data.", ref('MemberExport'), {
+              headers: { 'Content-Disposition': plainHeader('`attachment; filename="<site>-my-data-<YYYY-MM-DD>.json"`.'), 'Cache-Control': CACHE_CONTROL },
+            }),
+            ...errors('401', '403', '429', '500', '503'),
+          },
+        }),
+      },
+    },
+  },
+  {
+    path: '/me/delete',
+    cors: 'same-origin',
+    rate: 'auth',
+    methods: {
+      POST: {
+        handler: postDelete,
+        access: 'member',
+        doc: () => ({
+          operationId: 'deleteMyAccount',
+          tags: ['members'],
+          summary: "Delete the signed-in member's account and everything stored about it",
+          description:
+            "Confirmed by the current `password` (an account without one, which signs in through the identity provider, types its `email` instead): a wrong password is 403 and counts as a failed sign-in (the sign-in throttle: 429 with `Retry-After` when it is full). Then the account and every section of its data (the export's) are removed in one transaction, every session of the account ends and the cookies are cleared. The site's last admin account is refused (400 `conflict`: the site would have no editor). Same-origin only (`Origin`). A form post gets a 303: to /account/deleted/, or back to /account/privacy/ with an `error` reason (`missing`, `password`, `email`, `throttled`, `only-admin`, `invalid`), or to /login?next= without a session. 503 where the accounts are read-only (a serverless deployment).",
+          requestBody: {
+            required: true,
+            content: jsonOrForm(ref('AccountDeletion'), {
+              password: { summary: 'An account with a password', value: { password: 'the current password' } },
+              email: { summary: 'An account that signs in through the identity provider', value: { email: 'mel@example.com' } },
+            }),
+          },
+          responses: {
+            '200': ok('Deleted; signed out.', ref('AccountMessage'), { headers: { 'Set-Cookie': SET_COOKIE } }),
+            '303': answer('Form post: to /account/deleted/ (deleted, cookies cleared), back to /account/privacy/?error=…, or to /login?next= without a session.', {
+              headers: { Location: LOCATION, 'Set-Cookie': SET_COOKIE },
+            }),
+            ...errors('400', '401', '403', '413', '415', '429', '500', '503'),
+          },
         }),
       },
     },

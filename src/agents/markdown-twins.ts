@@ -10,6 +10,7 @@ import type { Startup } from '../schemas/startup.ts';
 import { dealMarkdown, provenanceLines } from './llms.ts';
 import { markdownContent, markdownText, markdownUrl } from './markdown-policy.ts';
 import { publicPages } from './sitemap.ts';
+import { privacyNoticeMarkdown } from '../members/privacy-notice.ts';
 import { absolute, paths } from './site-urls.ts';
 
 /** Every page that has a twin, by path. */
@@ -136,6 +137,7 @@ function listingTwin(path: string, data: CatalogData): string | undefined {
       ],
     );
   }
+  if (path === paths.privacy) return privacyNoticeMarkdown(data.site, (markdown) => markdownContent(markdown, { headingLevel: 3, siteUrl: data.site.baseUrl }));
   if (path === paths.developers) {
     return page(
       'About the API',

@@ -17,6 +17,8 @@ export const paths = {
   startups: '/startups/',
   submit: '/submit/',
   about: '/about/',
+  /** What the site stores about people and for how long; a member's own data is on `/account/privacy/`. */
+  privacy: '/privacy/',
   /** The admins' review queue (sign-in needed), linked from notices of new submissions. */
   adminReview: '/admin/submissions/',
   /** The API, MCP and discovery documents, for developers and agents. */

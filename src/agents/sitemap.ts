@@ -17,6 +17,7 @@ export function publicPages(data: CatalogData): { path: string; lastmod?: string
     { path: paths.startups, lastmod: newest(data.startups.map((s) => s.lastUpdated)) },
     { path: paths.submit },
     { path: paths.about },
+    { path: paths.privacy },
     { path: paths.developers },
     ...data.categories.deals.map((c) => ({ path: paths.category(c.slug), lastmod: newest(data.deals.filter((d) => d.category === c.slug).map((d) => d.lastUpdated)) })),
     ...data.deals.map((d) => ({ path: paths.deal(d), lastmod: d.lastUpdated })),

@@ -12,6 +12,7 @@ import { CHANGE_KINDS, CHANGES_REACH, PAGE_COMMITS } from './query.ts';
 import { StartupSchema } from './startup.ts';
 import { SavedChangeSchema, SavedItemsSchema } from './saved.ts';
 import { AlertRoundSchema, DashboardSchema, ProfileAnswerSchema, SeenAnswerSchema } from './dashboard.ts';
+import { MemberExportSchema } from './member-data.ts';
 
 /** SPEC: the allowed error `code` values. */
 export const ERROR_CODES = [
@@ -290,6 +291,7 @@ export const ANSWER_SCHEMAS = {
   ProfileAnswer: ProfileAnswerSchema,
   SeenAnswer: SeenAnswerSchema,
   AlertRound: AlertRoundSchema,
+  MemberExport: MemberExportSchema,
   Error: ErrorBodySchema,
 } as const;
 

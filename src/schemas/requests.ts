@@ -7,6 +7,7 @@
  */
 import * as z from 'zod';
 import { DEAL_STATUSES } from './deal.ts';
+import { AccountDeletionSchema } from './member-data.ts';
 import { SavedItemRequestSchema } from './saved.ts';
 import { MemberProfileRequestSchema, SeenRequestSchema } from './dashboard.ts';
 
@@ -105,6 +106,7 @@ export const REQUEST_SCHEMAS = {
   SavedItemRequest: SavedItemRequestSchema,
   MemberProfileRequest: MemberProfileRequestSchema,
   SeenRequest: SeenRequestSchema,
+  AccountDeletion: AccountDeletionSchema,
 } as const;
 
 export type SignIn = z.infer<typeof SignInSchema>;

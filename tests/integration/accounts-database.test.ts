@@ -134,7 +134,7 @@ describe('the account store on SQLite', () => {
     expect(admin('add', 'sso@example.com', '--role', 'member', '--sso')).toContain('added sso@example.com (member, signs in through the OpenID Connect provider only)');
     expect(admin('list')).toBe('ops@example.com\tadmin\nsso@example.com\tmember\tsso only\n');
     expect(admin('revoke', 'ops@example.com')).toContain('signed ops@example.com out everywhere');
-    expect(admin('remove', 'sso@example.com')).toBe('removed sso@example.com\n');
+    expect(admin('remove', 'sso@example.com')).toBe('removed sso@example.com and everything stored about it\n');
     expect(() => admin('remove', 'sso@example.com')).toThrow(/no account sso@example.com/);
     expect(admin('list')).toBe('ops@example.com\tadmin\n');
   });

@@ -45,6 +45,8 @@ const SESSION_OPERATIONS = [
   'listSaved',
   'saveItem',
   'removeSavedItem',
+  'exportMyData',
+  'deleteMyAccount',
 ];
 
 /** One served document, read as a linter or a fuzzer would. */
@@ -564,6 +566,17 @@ describe('headers: each one a response carries is documented on it', () => {
     if (again.status === 304) doc.expectDocumented('health', again);
     // The instance never answers 5xx for being degraded: it says so with 200.
     expect(Object.keys(doc.operation('health').op.responses as Json)).not.toContain('503');
+  });
+
+  test("a member's data: the export (200) and refused deletions (400, 403, a form's 303) are documented, bodies and headers", async () => {
+    const exported = await call(env.url, 'GET', '/api/v1/me/export', { cookie: memberCookie });
+    expect(exported.status, exported.text).toBe(200);
+    doc.expectDocumented('exportMyData', exported);
+    doc.expectDocumented('exportMyData', await call(env.url, 'GET', '/api/v1/me/export', { cookie: memberCookie, headers: { 'Sec-Fetch-Site': 'cross-site' } }));
+    for (const body of [{}, { password: 'not the password' }]) doc.expectDocumented('deleteMyAccount', await call(env.url, 'POST', '/api/v1/me/delete', { cookie: memberCookie, body }));
+    const form = await call(env.url, 'POST', '/api/v1/me/delete', { cookie: memberCookie, rawBody: 'password=', headers: { 'Content-Type': FORM } });
+    expect(form.status).toBe(303);
+    doc.expectDocumented('deleteMyAccount', form);
   });
 
   test('sign-in, session and sign-out (JSON and form), and a write', async () => {

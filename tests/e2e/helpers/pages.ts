@@ -54,6 +54,7 @@ export const PAGE_TYPES: PageType[] = [
   { name: 'submit', path: async () => '/submit/', status: 200, canonicalPath: same },
   { name: 'submit thanks', path: async () => '/submit/thanks/', status: 200, canonicalPath: same },
   { name: 'about', path: async () => '/about/', status: 200, canonicalPath: same },
+  { name: 'privacy', path: async () => '/privacy/', status: 200, canonicalPath: same },
   { name: 'developers (API)', path: async () => '/developers/', status: 200, canonicalPath: same },
   { name: 'deal search results', path: async () => '/deals/search/?search=cloud', status: 200, canonicalPath: () => '/deals/search/' },
   { name: 'startup search results', path: async () => '/startups/search/?category=saas', status: 200, canonicalPath: () => '/startups/search/' },
