@@ -34,6 +34,8 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
    )`,
     'CREATE INDEX saved_items_newest ON saved_items (account, saved_at)',
   ],
+  // 5: mailed sign-in links work once: the nonce of each one used, kept until the link would have expired anyway.
+  ['CREATE TABLE used_links (nonce text PRIMARY KEY, expires_at text NOT NULL)'],
 ];
 
 /**
