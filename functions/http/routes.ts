@@ -534,7 +534,16 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'signInWithProvider',
           tags: ['auth'],
           summary: 'Sign in through the OpenID Connect provider',
-          description: 'Browser sign-in, when a provider is configured (404 otherwise): redirects to it (authorization code flow with PKCE).',
+          description:
+            'Browser sign-in and sign-up, when a provider is configured (404 otherwise): redirects to it (authorization code flow with PKCE). A verified e-mail address without an account here becomes a member account.',
+          parameters: [
+            {
+              name: 'next',
+              in: 'query',
+              description: 'The page of this site to go to once signed in (a path starting with one `/`; anything else is ignored).',
+              schema: { type: 'string', maxLength: 512 },
+            },
+          ],
           responses: {
             '303': answer('To the provider, or to /login with an `error` reason.', { headers: { Location: LOCATION, 'Set-Cookie': plainHeader('The short-lived sign-in flow cookie.') } }),
             ...errors('404', '429', '500'),
@@ -555,14 +564,17 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'providerCallback',
           tags: ['auth'],
           summary: 'Return from the OpenID Connect provider',
-          description: 'Where the provider sends the browser back; sets the session cookie for a verified e-mail that has an account.',
+          description:
+            'Where the provider sends the browser back; sets the session cookie for a verified e-mail address: its account, or a new member account (no password, the address confirmed). An address the provider has not verified is refused.',
           parameters: [
             { name: 'code', in: 'query', description: 'The authorization code the provider issued.', schema: { type: 'string' } },
             { name: 'state', in: 'query', description: 'The state this site sent the provider.', schema: { type: 'string' } },
             { name: 'error', in: 'query', description: 'Set by the provider when the person cancelled or it refused.', schema: { type: 'string' } },
           ],
           responses: {
-            '303': answer('To /admin/ (or /) with the session cookie, or to /login with an `error` reason.', { headers: { Location: LOCATION, 'Set-Cookie': SET_COOKIE } }),
+            '303': answer('To `next`, else /admin/ (an admin) or /account/ (a member), with the session cookie; or to /login with an `error` reason.', {
+              headers: { Location: LOCATION, 'Set-Cookie': SET_COOKIE },
+            }),
             ...errors('404', '429', '500'),
           },
         }),
