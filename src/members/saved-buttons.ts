@@ -18,8 +18,8 @@ const ENDPOINT = '/api/v1/me/saved';
 
 const forms = (): HTMLFormElement[] => [...document.querySelectorAll<HTMLFormElement>('form[data-save]')];
 const field = (form: HTMLFormElement, name: string): HTMLInputElement | null => form.querySelector<HTMLInputElement>(`input[name="${name}"]`);
-/** The header's member links (SavedLink.astro): the saved items, and sign out. */
-const memberLinks = (): HTMLElement[] => [...document.querySelectorAll<HTMLElement>('[data-saved-link], [data-sign-out]')];
+/** The header's member links (SavedLink.astro, and the menu's Sign out in Base.astro). */
+const memberLinks = (): HTMLElement[] => [...document.querySelectorAll<HTMLElement>('[data-saved-link], [data-sign-out], [data-sign-out-menu]')];
 const signedIn = (): boolean => document.cookie.split(';').some((c) => c.trim() === `${HINT}=1`);
 
 /** Show a form as saved or not: the button's words and `aria-pressed`, and what the next press does. */
