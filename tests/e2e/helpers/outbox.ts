@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import { e2e } from './context.ts';
 
 /** The link of the newest outbox mail of `kind` to `to`, on this site's address. */
-export async function mailedLink(to: string, kind: 'verify' | 'reset'): Promise<string> {
+export async function mailedLink(to: string, kind: 'verify' | 'reset' | 'signin'): Promise<string> {
   const outbox = join(e2e().site.dataDir, 'outbox');
   let text = '';
   await expect
