@@ -62,11 +62,12 @@ export async function overMailLimit(deps: MemberDeps, context: RequestContext, f
 /**
  * Send `mail` in the background, unless the address had its share this hour
  * (`deps.auth.recipientLimit`): then nothing is sent, and the answer is the same, so many
- * clients together cannot flood one mailbox either.
+ * clients together cannot flood one mailbox either. With no `mail` (nothing to tell this
+ * address) the place is taken all the same, so that answer takes no less time.
  */
-export async function mailOnce(deps: MemberDeps, to: string, mail: Mail, kind: string): Promise<void> {
+export async function mailOnce(deps: MemberDeps, to: string, mail: Mail | undefined, kind: string): Promise<void> {
   const place = await deps.auth.recipientLimit.reserve(to, deps.clock().getTime());
-  if (place.allowed) deps.auth.mail.later(to, mail, kind);
+  if (place.allowed && mail) deps.auth.mail.later(to, mail, kind);
 }
 
 /** The site's page `path` with the token in its query. */
