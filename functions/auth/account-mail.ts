@@ -4,8 +4,10 @@
  * account (so sign-up never reveals which addresses do). Links carry a signed token (the session
  * secret, separated by purpose) naming the account and its session generation: a reset changes
  * the generation, so each reset link works once, and a later one voids the earlier ones.
- * The confirmation link opens a page whose button confirms (a POST): a mail scanner that fetches
- * every link confirms nothing. Mail goes through SMTP_URL; without it (a fresh clone) each message is written to
+ * The confirmation and sign-in links open a page whose button does it (a POST): a mail scanner
+ * that fetches every link confirms nothing and signs nobody in. A sign-in link also carries a
+ * nonce, spent when it is used (account-store.ts `useSignInLink`), and the page to come back to.
+ * Mail goes through SMTP_URL; without it (a fresh clone) each message is written to
  * `DATA_DIR/outbox/` for the operator to open, and the log says where.
  */
 import { absolute } from '../../src/agents/site-urls.ts';
@@ -17,33 +19,60 @@ import { outboxDir, writeOutboxMail } from './outbox.ts';
 import { seal, unseal } from './session.ts';
 import type { Account } from './users.ts';
 
-export type TokenPurpose = 'verify' | 'reset' | 'unsubscribe';
+export type TokenPurpose = 'verify' | 'reset' | 'signin' | 'unsubscribe';
 
 /** How long a link works, in seconds (an alert's unsubscribe link: a year, since old mails are kept). */
-export const TOKEN_TTL: Record<TokenPurpose, number> = { verify: 48 * 3600, reset: 3600, unsubscribe: 365 * 24 * 3600 };
+export const TOKEN_TTL: Record<TokenPurpose, number> = { verify: 48 * 3600, reset: 3600, signin: 15 * 60, unsubscribe: 365 * 24 * 3600 };
 
 /** The pages the links open. */
-export const ACCOUNT_PAGES = { signup: '/signup', confirm: '/confirm-email', reset: '/reset-password', forgot: '/forgot-password', login: '/login', unsubscribe: '/account/unsubscribe' } as const;
+export const ACCOUNT_PAGES = {
+  signup: '/signup',
+  confirm: '/confirm-email',
+  reset: '/reset-password',
+  forgot: '/forgot-password',
+  login: '/login',
+  signInLink: '/sign-in-link',
+  unsubscribe: '/account/unsubscribe',
+} as const;
 
-interface TokenData {
+/** What a token names: the account and its generation; a sign-in link adds its nonce and the page to come back to. */
+export interface AccountTokenData {
+  /** Expiry, Unix seconds. */
   exp: number;
   email: string;
   gen: string;
+  /** A sign-in link's one-use id. */
+  nonce?: string;
+  /** A sign-in link's page to go to once signed in (a path of this site, checked again when used). */
+  next?: string;
 }
 
 /**
  * A signed token for `purpose`, good for `TOKEN_TTL[purpose]` from `nowMs`.
  * @example accountToken('reset', account, secret, Date.now())
  */
-export function accountToken(purpose: TokenPurpose, account: Pick<Account, 'email' | 'generation'>, secret: string, nowMs: number): string {
-  const data: TokenData = { exp: Math.floor(nowMs / 1000) + TOKEN_TTL[purpose], email: account.email, gen: account.generation ?? '' };
+export function accountToken(purpose: TokenPurpose, account: Pick<Account, 'email' | 'generation'>, secret: string, nowMs: number, extra: { nonce?: string; next?: string | undefined } = {}): string {
+  const data: AccountTokenData = {
+    exp: Math.floor(nowMs / 1000) + TOKEN_TTL[purpose],
+    email: account.email,
+    gen: account.generation ?? '',
+    ...(extra.nonce ? { nonce: extra.nonce } : {}),
+    ...(extra.next ? { next: extra.next } : {}),
+  };
   return seal(data, purposeSecret(secret, purpose));
 }
 
 /** The account a token names, if it was signed for `purpose` and has not expired (the caller compares `gen`). */
-export function readAccountToken(token: string, purpose: TokenPurpose, secret: string, nowMs: number): { email: string; gen: string } | undefined {
-  const data = unseal<TokenData>(token, purposeSecret(secret, purpose), Math.floor(nowMs / 1000));
-  return data && typeof data.email === 'string' && typeof data.gen === 'string' ? { email: data.email, gen: data.gen } : undefined;
+export function readAccountToken(token: string, purpose: TokenPurpose, secret: string, nowMs: number): AccountTokenData | undefined {
+  const data = unseal<AccountTokenData>(token, purposeSecret(secret, purpose), Math.floor(nowMs / 1000));
+  if (!data || typeof data.email !== 'string' || typeof data.gen !== 'string') return undefined;
+  return {
+    exp: data.exp,
+    email: data.email,
+    gen: data.gen,
+    ...(typeof data.nonce === 'string' ? { nonce: data.nonce } : {}),
+    ...(typeof data.next === 'string' ? { next: data.next } : {}),
+  };
 }
 
 export function verifyMail(link: string, site: SiteRef): Mail {
@@ -80,6 +109,33 @@ export function alreadyRegisteredMail(site: SiteRef): Mail {
       '',
       `Sign in: ${absolute(site.baseUrl, ACCOUNT_PAGES.login)}`,
       `Forgot the password? ${absolute(site.baseUrl, ACCOUNT_PAGES.forgot)}`,
+    ].join('\n'),
+  };
+}
+
+export function signInLinkMail(link: string, site: SiteRef): Mail {
+  return {
+    subject: `Your sign-in link for ${site.name}`,
+    text: [
+      `Someone (we hope you) asked for a link to sign in to ${site.name} with this address.`,
+      '',
+      `Sign in within 15 minutes: ${link}`,
+      '',
+      'The link works once. If it was not you, ignore this message: nobody signs in without it.',
+    ].join('\n'),
+  };
+}
+
+/** For a sign-in link asked for an address without an account: says so (the answer on the site did not) and links to sign-up. */
+export function noAccountMail(site: SiteRef): Mail {
+  return {
+    subject: `No account on ${site.name} uses this address`,
+    text: [
+      `Someone (we hope you) asked for a link to sign in to ${site.name} with this address, but no account uses it.`,
+      '',
+      `Create one: ${absolute(site.baseUrl, ACCOUNT_PAGES.signup)}`,
+      '',
+      'If it was not you, ignore this message: nothing was made.',
     ].join('\n'),
   };
 }

@@ -131,6 +131,47 @@ export class AccountStore {
   }
 
   /**
+   * A member who signed up through the identity provider, which vouched for the address: no
+   * password, confirmed. An address that has an account already is left as it is (two sign-ins
+   * at once make one account). @returns whether it was new
+   */
+  async addVerifiedMember(email: string, nowMs = Date.now()): Promise<boolean> {
+    const now = new Date(nowMs).toISOString();
+    return (
+      (await this.db.run(`INSERT INTO accounts (email, role, password_hash, generation, created_at, email_verified_at) VALUES ($1, 'member', NULL, $2, $3, $3) ON CONFLICT (email) DO NOTHING`, [
+        normalizeEmail(email),
+        newGeneration(),
+        now,
+      ])) > 0
+    );
+  }
+
+  /**
+   * Sign in with a mailed link: its nonce is recorded as used first (the primary key lets one
+   * request through, however many come at once), then the link counts only for a member account
+   * that still has the generation it was made for (a password change, a reset or signing out
+   * everywhere voids it). The link proves the address: an unconfirmed account counts as
+   * confirmed and, as with a provider sign-in, loses the password someone chose by signing up
+   * with it, and its other links. Used nonces are swept once their link has expired.
+   * @returns the account to sign in, or undefined when the link was used, voided or is not a member's
+   */
+  useSignInLink(link: { email: string; gen: string; nonce: string; expiresAtMs: number }, nowMs = Date.now()): Promise<Account | undefined> {
+    const email = normalizeEmail(link.email);
+    const now = new Date(nowMs).toISOString();
+    return this.db.transaction(LOCKS.accounts, async (tx) => {
+      await tx.run('DELETE FROM used_links WHERE expires_at < $1', [now]);
+      const fresh = await tx.run('INSERT INTO used_links (nonce, expires_at) VALUES ($1, $2) ON CONFLICT (nonce) DO NOTHING', [link.nonce, new Date(link.expiresAtMs).toISOString()]);
+      if (fresh === 0) return undefined;
+      const [row] = await tx.all<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE email = $1 AND generation = $2 AND role = 'member'`, [email, link.gen]);
+      if (!row) return undefined;
+      if (row.email_verified_at) return fromRow(row);
+      const generation = newGeneration();
+      await tx.run('UPDATE accounts SET password_hash = NULL, generation = $1, email_verified_at = $2 WHERE email = $3', [generation, now, email]);
+      return fromRow({ ...row, password_hash: null, generation, email_verified_at: now });
+    });
+  }
+
+  /**
    * A new password through a reset link made for generation `gen` (it also confirms the
    * address) and a new generation: every session and every other link of the account ends, and
    * the link cannot be used twice, even by two requests at once.

@@ -78,6 +78,16 @@ export class AccountBook {
     return this.change('Signing in', 'nothing was changed', email, (store) => store.claimUnconfirmed(email));
   }
 
+  /** Signed up through the identity provider (a verified address): a member without a password, confirmed. @returns whether it was new */
+  addVerifiedMember(email: string): Promise<boolean> {
+    return this.change('Signing up', 'nothing was stored', email, (store) => store.addVerifiedMember(email));
+  }
+
+  /** Sign in with a mailed link (its nonce spent, once): the member account, or undefined when the link was used or voided (account-store.ts). */
+  useSignInLink(link: { email: string; gen: string; nonce: string; expiresAtMs: number }, nowMs: number): Promise<Account | undefined> {
+    return this.change('Signing in with a link', 'nobody was signed in', link.email, (store) => store.useSignInLink(link, nowMs));
+  }
+
   /** A new password through a reset link made for generation `gen`: false when the link was used or replaced meanwhile. */
   setPassword(email: string, passwordHash: string, gen: string): Promise<boolean> {
     return this.change('Resetting a password', 'nothing was changed', email, (store) => store.setPassword(email, passwordHash, gen));

@@ -7,31 +7,22 @@
  * Same-origin only; requests that send mail are limited per client (`deps.auth.mailLimit`) and
  * mails per recipient (`deps.auth.recipientLimit`), so the forms cannot flood a mailbox.
  */
-import type { Deps } from '../deps.ts';
-import { answerResponse, jsonAnswer } from '../http/answer.ts';
-import { ApiError } from '../http/errors.ts';
 import type { RequestContext } from '../http/middleware.ts';
-import { isFormBody, readBody } from '../http/request-body.ts';
-import { checkBody } from '../http/valid-body.ts';
-import { absolute } from '../../src/agents/site-urls.ts';
+import { ApiError } from '../http/errors.ts';
+import { isFormBody } from '../http/request-body.ts';
 import { PasswordResetRequestSchema, PasswordResetSchema, SignUpSchema, TokenSchema } from '../../src/schemas/requests.ts';
-import type { Mail } from '../notify/messages.ts';
-import { limitKey } from '../http/limit-key.ts';
-import type * as z from 'zod';
-import { requireSameOrigin } from './guard.ts';
+import { backTo, formOrJson, mailOnce, overMailLimit, pageLink, said, type MemberDeps } from './account-forms.ts';
 import { accountToken, ACCOUNT_PAGES, alreadyRegisteredMail, readAccountToken, resetMail, verifyMail } from './account-mail.ts';
 import { hashPassword } from './passwords.ts';
 import { redirect } from './sign-in.ts';
 import { normalizeEmail } from './users.ts';
 
-export type MemberDeps = Pick<Deps, 'state' | 'clock' | 'auth' | 'config'>;
-
 /** POST /auth/signup `{ email, password }`: a member account, confirmed by the link mailed to the address. */
 export async function postSignUp(request: Request, deps: MemberDeps, context: RequestContext): Promise<Response> {
   const form = isFormBody(request);
-  const body = await formOrJson(request, deps, SignUpSchema, ACCOUNT_PAGES.signup);
+  const body = await formOrJson(request, deps, SignUpSchema, backTo(ACCOUNT_PAGES.signup));
   if (body instanceof Response) return body;
-  const limited = await overMailLimit(deps, context, form, ACCOUNT_PAGES.signup);
+  const limited = await overMailLimit(deps, context, form, backTo(ACCOUNT_PAGES.signup));
   if (limited) return limited;
   const email = normalizeEmail(body.email);
   const site = deps.state().catalog.site;
@@ -47,7 +38,7 @@ export async function postSignUp(request: Request, deps: MemberDeps, context: Re
 /** POST /auth/verify `{ token }`: the button of the page the confirmation mail links to; 303 to the sign-in page, which says whether it worked. */
 export async function postVerify(request: Request, deps: MemberDeps): Promise<Response> {
   const form = isFormBody(request);
-  const body = await formOrJson(request, deps, TokenSchema, ACCOUNT_PAGES.login);
+  const body = await formOrJson(request, deps, TokenSchema, backTo(ACCOUNT_PAGES.login));
   if (body instanceof Response) return form ? redirect(`${ACCOUNT_PAGES.login}?error=link_expired`) : body;
   const named = readAccountToken(body.token, 'verify', deps.auth.secret, deps.clock().getTime());
   // The generation must still be the link's: a newer sign-up for the address voided it.
@@ -64,11 +55,11 @@ export async function postVerify(request: Request, deps: MemberDeps): Promise<Re
  */
 export async function postPasswordResetRequest(request: Request, deps: MemberDeps, context: RequestContext): Promise<Response> {
   const form = isFormBody(request);
-  const body = await formOrJson(request, deps, PasswordResetRequestSchema, ACCOUNT_PAGES.forgot);
+  const body = await formOrJson(request, deps, PasswordResetRequestSchema, backTo(ACCOUNT_PAGES.forgot));
   if (body instanceof Response) return body;
   // Before anything is looked up: where accounts are only read, the answer is the same for every address.
   deps.auth.accounts.assertWritable('Resetting a password', 'no link was sent');
-  const limited = await overMailLimit(deps, context, form, ACCOUNT_PAGES.forgot);
+  const limited = await overMailLimit(deps, context, form, backTo(ACCOUNT_PAGES.forgot));
   if (limited) return limited;
   const account = await deps.auth.accounts.find(normalizeEmail(body.email));
   if (account?.role === 'member' && account.passwordHash) {
@@ -82,7 +73,7 @@ export async function postPasswordResetRequest(request: Request, deps: MemberDep
 /** POST /auth/password-reset `{ token, password }`: the new password; every session and every other link of the account ends. */
 export async function postPasswordReset(request: Request, deps: MemberDeps): Promise<Response> {
   const form = isFormBody(request);
-  const body = await formOrJson(request, deps, PasswordResetSchema, ACCOUNT_PAGES.reset);
+  const body = await formOrJson(request, deps, PasswordResetSchema, backTo(ACCOUNT_PAGES.reset));
   if (body instanceof Response) return body;
   const named = readAccountToken(body.token, 'reset', deps.auth.secret, deps.clock().getTime());
   const hash = await hashPassword(body.password);
@@ -98,53 +89,6 @@ export async function postPasswordReset(request: Request, deps: MemberDeps): Pro
 
 // --- internal ---
 
-/**
- * The checked body; for a form whose fields do not pass, a 303 back to `page` naming the first
- * field in error (`?error=password`: the page words it; nothing typed is echoed into the page).
- */
-async function formOrJson<S extends z.ZodType>(request: Request, deps: MemberDeps, schema: S, page: string): Promise<z.output<S> | Response> {
-  requireSameOrigin(request, deps);
-  const value = await readBody(request, 16 * 1024);
-  const checked = checkBody(schema, value);
-  if (checked.ok) return checked.value;
-  if (!isFormBody(request)) throw checked.error;
-  const field = /^`(email|password|token)`/.exec(checked.error.message)?.[1] ?? 'invalid';
-  // The reset page keeps its link's token, so the person can try another password.
-  const token = (value as { token?: unknown } | undefined)?.token;
-  return redirect(`${page}?error=${field}${typeof token === 'string' && token ? `&token=${encodeURIComponent(token)}` : ''}`);
-}
-
-/** 429 (or a 303 saying so) when this client (IPv6: its /64) asked for too many mails this hour; else nothing. */
-async function overMailLimit(deps: MemberDeps, context: RequestContext, form: boolean, page: string): Promise<Response | undefined> {
-  const place = await deps.auth.mailLimit.reserve(limitKey(context.address), deps.clock().getTime());
-  if (place.allowed) return undefined;
-  if (form) return redirect(`${page}?error=throttled`);
-  throw new ApiError(429, 'rate_limited', 'Too many requests that send e-mail from this address.', {
-    hint: `Try again in ${place.retryAfterSeconds} seconds.`,
-    headers: { 'Retry-After': String(place.retryAfterSeconds) },
-  });
-}
-
-/**
- * Send `mail` in the background, unless the address had its share this hour
- * (`deps.auth.recipientLimit`): then nothing is sent, and the answer is the same, so many
- * clients together cannot flood one mailbox either.
- */
-async function mailOnce(deps: MemberDeps, to: string, mail: Mail, kind: string): Promise<void> {
-  const place = await deps.auth.recipientLimit.reserve(to, deps.clock().getTime());
-  if (place.allowed) deps.auth.mail.later(to, mail, kind);
-}
-
-/** The site's page `path` with the token in its query. */
-function pageLink(deps: MemberDeps, path: string, token: string): string {
-  return `${absolute(deps.state().catalog.site.baseUrl, path)}?token=${encodeURIComponent(token)}`;
-}
-
 function expiredLink(): ApiError {
   return new ApiError(400, 'validation_error', 'token: the link has expired, was used already or was replaced by a newer one.', { hint: 'Ask for a new link (sign up again, or /forgot-password).' });
-}
-
-/** The JSON answer saying what happens next (`AccountMessage`), never cached. */
-function said(request: Request, status: 200 | 202, message: string): Promise<Response> {
-  return answerResponse(request, jsonAnswer(status, { success: true, message }, { 'Cache-Control': 'no-store' }));
 }

@@ -1,14 +1,15 @@
 /**
  * GET /api/v1/auth/oidc (send the browser to the OpenID Connect provider) and GET
  * /api/v1/auth/oidc/callback (come back with a code, leave with a session). Browser
- * navigations, so outcomes are redirects: to the admin pages, or to the login page with a
- * reason it can show. 404 when no provider is configured.
+ * navigations, so outcomes are redirects: to `next` (kept in the flow cookie) or the account's
+ * landing page, or to the login page with a reason it can show. The provider vouches for the
+ * address (a verified e-mail, or no sign-in at all): an address without an account here signs
+ * up as a member (no password, confirmed). 404 when no provider is configured.
  */
-import { createHash } from 'node:crypto';
 import type { Deps } from '../deps.ts';
 import { FLOW_COOKIE, FLOW_SECONDS, OidcFailure, type OidcSignIn } from './oidc.ts';
 import { cookieHeader, readCookie } from './session.ts';
-import { normalizeEmail } from './users.ts';
+import { localPath } from '../../src/local-path.ts';
 import { ApiError } from '../http/errors.ts';
 import { isSecureRequest, type OriginDeps } from './guard.ts';
 import { landingPage, newSessionCookies, redirect } from './sign-in.ts';
@@ -18,7 +19,8 @@ export const OIDC_CALLBACK_PATH = '/api/v1/auth/oidc/callback';
 export async function getOidcStart(request: Request, deps: Pick<Deps, 'state' | 'clock' | 'auth' | 'log'>): Promise<Response> {
   const oidc = configured(deps);
   try {
-    const { location, flowCookie } = await oidc.begin(new URL(OIDC_CALLBACK_PATH, request.url).href, nowSeconds(deps));
+    const next = localPath(new URL(request.url).searchParams.get('next'));
+    const { location, flowCookie } = await oidc.begin(new URL(OIDC_CALLBACK_PATH, request.url).href, nowSeconds(deps), next);
     return redirect(location, flowCookieHeader(request, deps, flowCookie, FLOW_SECONDS));
   } catch (error) {
     return failed(error, deps);
@@ -38,12 +40,14 @@ export async function getOidcCallback(request: Request, deps: Pick<Deps, 'state'
     // The provider vouched for the address: an unconfirmed sign-up with it (someone else's password, maybe) is claimed, its password dropped.
     if (account && !account.emailVerifiedAt && (await deps.auth.accounts.claimUnconfirmed(account.email))) account = await deps.auth.accounts.find(identity.email, now);
     if (!account) {
-      // A stranger's address is not ours to keep: a hash still matches reports of the same person.
-      deps.log.info('sso sign-in refused: no account', { emailHash: emailHash(identity.email) });
-      return redirect('/login?error=sso_no_account', clearFlow);
+      // Sign-up: the provider vouched for the address. Two callbacks at once make one account.
+      const added = await deps.auth.accounts.addVerifiedMember(identity.email);
+      account = await deps.auth.accounts.find(identity.email, now);
+      if (!account) throw new Error('the account just added cannot be read');
+      if (added) deps.log.info('sso sign-up', { email: account.email, role: account.role });
     }
     deps.log.info('sso sign-in', { email: account.email, role: account.role });
-    return redirect(landingPage(account), clearFlow, ...newSessionCookies(request, deps, account, now));
+    return redirect(localPath(identity.next) ?? landingPage(account), clearFlow, ...newSessionCookies(request, deps, account, now));
   } catch (error) {
     return failed(error, deps, clearFlow);
   }
@@ -54,12 +58,13 @@ export async function getOidcCallback(request: Request, deps: Pick<Deps, 'state'
 function configured(deps: Pick<Deps, 'auth'>): OidcSignIn {
   if (deps.auth.oidc) return deps.auth.oidc;
   throw new ApiError(404, 'not_found', 'OpenID Connect sign-in is not configured on this site.', {
-    hint: 'Sign in with an e-mail and password on /login.',
+    hint: 'Sign in on /login with an e-mail and password, or a link mailed to you.',
   });
 }
 
 function failed(error: unknown, deps: Pick<Deps, 'log'>, ...cookies: string[]): Response {
-  const reason = error instanceof OidcFailure ? error.reason : 'sso_failed';
+  // The accounts database is down, or only read here (a serverless function without DATABASE_URL): said as such, not as a failed sign-in.
+  const reason = error instanceof OidcFailure ? error.reason : error instanceof ApiError && error.status === 503 ? 'accounts_unavailable' : 'sso_failed';
   deps.log.warn('sso sign-in failed', { reason, ...(error instanceof OidcFailure ? {} : { error: String(error) }) });
   return redirect(`/login?error=${reason}`, ...cookies);
 }
@@ -76,6 +81,3 @@ function flowCookieHeader(request: Request, deps: OriginDeps, value: string, max
 const flowCookieName = (secure: boolean): string => (secure ? `__Secure-${FLOW_COOKIE}` : FLOW_COOKIE);
 
 const nowSeconds = (deps: Pick<Deps, 'clock'>): number => Math.floor(deps.clock().getTime() / 1000);
-
-/** First 12 hex digits of the SHA-256 of the normalised e-mail: enough to correlate, not to read. */
-const emailHash = (email: string): string => createHash('sha256').update(normalizeEmail(email)).digest('hex').slice(0, 12);

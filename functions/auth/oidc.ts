@@ -1,8 +1,9 @@
 /**
  * Optional sign-in through an external OpenID Connect provider (DESIGN "Sign-in": identity is
  * delegated), with `openid-client`: authorization code flow with PKCE, state and nonce. The
- * provider says who someone is (a verified e-mail); the account book says what they may do,
- * so only e-mails added with `npm run admin -- add <email> --role … --sso` get a session.
+ * provider says who someone is (a verified e-mail); the account book says what they may do: an
+ * address it has signs in with its role, and one it does not have becomes a member
+ * (oidc-login.ts). Editors are made with `npm run admin -- add <email> --role admin --sso`.
  *
  * The flow's secrets (state, nonce, PKCE verifier) travel in a short-lived signed cookie, so
  * any instance can finish a sign-in another one started.
@@ -20,6 +21,8 @@ export const FLOW_SECONDS = 10 * 60;
 export interface ProvenIdentity {
   email: string;
   subject: string;
+  /** The page of this site to go to once signed in, as the flow began with it (checked again by the caller). */
+  next?: string;
 }
 
 interface Flow {
@@ -28,6 +31,7 @@ interface Flow {
   verifier: string;
   redirectUri: string;
   exp: number;
+  next?: string;
 }
 
 /** Why a sign-in at the provider did not give an identity (shown on the login page). */
@@ -50,7 +54,7 @@ export class OidcSignIn {
   }
 
   /** The provider's authorization URL and the cookie that carries this flow's secrets. */
-  async begin(callbackUrl: string, nowSeconds: number): Promise<{ location: string; flowCookie: string }> {
+  async begin(callbackUrl: string, nowSeconds: number, next?: string): Promise<{ location: string; flowCookie: string }> {
     const client = await import('openid-client');
     const config = await this.discover();
     const flow: Flow = {
@@ -59,6 +63,7 @@ export class OidcSignIn {
       verifier: client.randomPKCECodeVerifier(),
       redirectUri: this.settings.redirectUri ?? callbackUrl,
       exp: nowSeconds + FLOW_SECONDS,
+      ...(next ? { next } : {}),
     };
     const location = client.buildAuthorizationUrl(config, {
       redirect_uri: flow.redirectUri,
@@ -94,7 +99,7 @@ export class OidcSignIn {
       throw new OidcFailure('sso_failed');
     }
     if (typeof claims.email !== 'string' || claims.email_verified !== true) throw new OidcFailure('sso_unverified');
-    return { email: claims.email, subject: claims.sub };
+    return { email: claims.email, subject: claims.sub, ...(typeof flow.next === 'string' ? { next: flow.next } : {}) };
   }
 
   /** The provider's metadata, fetched once; a failed fetch is retried by the next sign-in. */

@@ -15,13 +15,21 @@ import { currentSession, isSecureRequest, requireSameOrigin, type SessionDeps } 
 import { verifyPassword } from './passwords.ts';
 import { sessionCookie, signedInHint, signSession } from './session.ts';
 import { localPath } from '../../src/local-path.ts';
+import { paths } from '../../src/agents/site-urls.ts';
 import { normalizeEmail, type Account } from './users.ts';
 
-/** The sign-in page again with what went wrong, keeping the page to come back to (a path of this site only). */
-function loginAgain(error: string, next: string | undefined): string {
+/**
+ * The sign-in page with `query` (what went wrong, or good news), keeping the page to come back to
+ * (a path of this site only).
+ * @example loginPage('link-sent=1', '/deals/') // '/login?link-sent=1&next=%2Fdeals%2F'
+ */
+export function loginPage(query: string, next: unknown): string {
   const back = localPath(next);
-  return `/login?error=${error}${back ? `&next=${encodeURIComponent(back)}` : ''}`;
+  return `${paths.login}?${query}${back ? `&next=${encodeURIComponent(back)}` : ''}`;
 }
+
+/** The sign-in page again with what went wrong, keeping the page to come back to. */
+export const loginAgain = (error: string, next: unknown): string => loginPage(`error=${error}`, next);
 
 export async function postLogin(request: Request, deps: SessionDeps & Pick<Deps, 'config'>, context: RequestContext): Promise<Response> {
   const form = isFormBody(request);
@@ -29,7 +37,7 @@ export async function postLogin(request: Request, deps: SessionDeps & Pick<Deps,
   // Read without the schema's trimming: a password is taken exactly as typed.
   const checked = checkBody(SignInSchema, await readBody(request, 16 * 1024));
   if (!checked.ok) {
-    if (form) return redirect('/login?error=missing');
+    if (form) return redirect(loginAgain('missing', undefined));
     throw checked.error;
   }
   const email = normalizeEmail(checked.value.email);
@@ -70,6 +78,11 @@ export async function postLogin(request: Request, deps: SessionDeps & Pick<Deps,
   const cookies = newSessionCookies(request, deps, account, now);
   // A form may name the page to come back to (a save button sent the person here): a path of this site only.
   if (form) return redirect(localPath(checked.value.next) ?? landingPage(account), ...cookies);
+  return signedInAnswer(request, account, cookies);
+}
+
+/** The JSON answer of a sign-in (`SessionAnswer`) with the session's cookies. */
+export async function signedInAnswer(request: Request, account: Account, cookies: readonly string[]): Promise<Response> {
   const response = await answerResponse(request, jsonAnswer(200, { success: true, user: { email: account.email, role: account.role } }, { 'Cache-Control': 'no-store' }));
   for (const cookie of cookies) response.headers.append('Set-Cookie', cookie);
   return response;
@@ -91,7 +104,7 @@ export async function postLogout(request: Request, deps: SessionDeps): Promise<R
   }
   const secure = isSecureRequest(request, deps);
   const cookies = [sessionCookie('', 0, secure), signedInHint(0, secure)];
-  if (isFormBody(request)) return redirect('/login?signed-out=1', ...cookies);
+  if (isFormBody(request)) return redirect(loginPage('signed-out=1', undefined), ...cookies);
   const response = await answerResponse(request, jsonAnswer(200, { success: true }, { 'Cache-Control': 'no-store' }));
   for (const cookie of cookies) response.headers.append('Set-Cookie', cookie);
   return response;
@@ -114,8 +127,8 @@ export function newSessionCookies(request: Request, deps: Pick<Deps, 'state' | '
   return [sessionCookie(signSession(session, deps.auth.secret), deps.config.sessionTtlSeconds, secure), signedInHint(deps.config.sessionTtlSeconds, secure)];
 }
 
-/** Where a browser goes after signing in. */
-export const landingPage = (account: Account): string => (account.role === 'admin' ? '/admin/' : '/');
+/** Where a browser goes after signing in without a page to come back to: the admin pages, or the member dashboard. */
+export const landingPage = (account: Pick<Account, 'role'>): string => (account.role === 'admin' ? '/admin/' : paths.memberHome);
 
 /** A 303 for a browser navigation, optionally setting cookies. */
 export function redirect(location: string, ...cookies: string[]): Response {

@@ -50,6 +50,8 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
      updated_at text NOT NULL
    )`,
   ],
+  // 6: mailed sign-in links work once: the nonce of each one used, kept until the link would have expired anyway.
+  ['CREATE TABLE used_links (nonce text PRIMARY KEY, expires_at text NOT NULL)'],
 ];
 
 /**

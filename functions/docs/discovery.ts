@@ -1,9 +1,12 @@
 /**
  * Discovery documents for agents: the RFC 9727 API catalog, the A2A agent card, and the
  * OAuth/OIDC documents of SPEC "Authentication" 6. Each says only what really works: this
- * service signs admins in with its own session cookie, accepts no bearer tokens and issues no
- * tokens; agents use the JSON API, MCP or the A2A endpoint (functions/a2a/).
+ * service signs people (editors and members) in with its own session cookie, accepts no bearer
+ * tokens and issues no tokens; agents use the JSON API, MCP or the A2A endpoint
+ * (functions/a2a/), and send their person to the sign-in page for the member area
+ * (src/agents/member-area.ts words it once for every document).
  */
+import { memberAreaNote } from '../../src/agents/member-area.ts';
 import { absolute, paths } from '../../src/agents/site-urls.ts';
 import type { Site } from '../../src/schemas/site.ts';
 
@@ -30,6 +33,7 @@ export function apiCatalog(site: Site): object {
         'service-doc': [
           { href: url(paths.developers), type: 'text/html', title: 'About the API' },
           { href: url(paths.llms), type: 'text/plain', title: 'llms.txt' },
+          { href: url(`${paths.developers}#authentication`), type: 'text/html', title: `Authentication: public data needs none. ${memberAreaNote(site.baseUrl)}` },
         ],
         'service-meta': [{ href: url(paths.versioningPolicy), type: 'text/html', title: 'Versioning and deprecation policy' }],
         status: [{ href: url(paths.health), type: 'application/json' }],
@@ -59,7 +63,7 @@ export function agentCard(site: Site): object {
   const url = (path: string) => absolute(site.baseUrl, path);
   return {
     name: site.name,
-    description: `${site.description} An A2A message (SendMessage, answered at once with a message: a short text and a data part with the records) searches deals and programs, or startups for sale. The same data is in the public JSON API (${url(paths.api)}, OpenAPI at ${url(paths.openapi)}) and the MCP server (${url(paths.mcp)}, Streamable HTTP). Read-only; no credentials needed.`,
+    description: `${site.description} An A2A message (SendMessage, answered at once with a message: a short text and a data part with the records) searches deals and programs, or startups for sale. The same data is in the public JSON API (${url(paths.api)}, OpenAPI at ${url(paths.openapi)}) and the MCP server (${url(paths.mcp)}, Streamable HTTP). Read-only; no credentials needed. ${memberAreaNote(site.baseUrl)}`,
     version: '1.0.0',
     supportedInterfaces: [{ url: url(paths.a2a), protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
     provider: { organization: site.name, url: url('/') },
@@ -129,9 +133,9 @@ export function authorizationServerMetadata(site: Site, signInProvider?: string)
     jwks_uri: `${origin}/.well-known/jwks.json`,
     service_documentation: absolute(site.baseUrl, `${paths.developers}#authentication`),
     'x-note':
-      'No OAuth or OpenID Connect flow is offered: public data needs no credential, and admins sign in with a browser session on the site. No token is ever issued to agents.' +
+      `No OAuth or OpenID Connect flow is offered: public data needs no credential, and people (editors and members) sign in with a browser session on the site. No token is ever issued to agents. ${memberAreaNote(site.baseUrl)}` +
       (signInProvider
-        ? ` Admins may sign in through the OpenID provider ${signInProvider} (see its own /.well-known/openid-configuration); the site accepts only its own session cookie, never that provider's tokens.`
+        ? ` People may sign in and sign up through the OpenID provider ${signInProvider} (see its own /.well-known/openid-configuration); the site accepts only its own session cookie, never that provider's tokens.`
         : ''),
   };
 }

@@ -9,6 +9,7 @@
  * (`[]` when public), every response lists the headers the server really sends on it, and every
  * component is used.
  */
+import { memberAreaNote } from '../../src/agents/member-area.ts';
 import { absolute, paths } from '../../src/agents/site-urls.ts';
 import type { Catalog } from '../../src/catalog/catalog.ts';
 import { ANSWER_SCHEMAS } from '../../src/schemas/answers.ts';
@@ -67,7 +68,7 @@ export function openApiDocument(catalog: Catalog, lifecycle: ReadonlyMap<string,
     info: {
       title: `${site.name} API`,
       version: '1.0.0',
-      description: `${site.description}\n\nPublic endpoints need no credential. Every path under \`/api/v1\` is also reachable under \`/api\` (an alias without a version guarantee, answered with \`Link: </api/v1/…>; rel="successor-version"\`). Admin operations need a signed-in admin session cookie, set by the sign-in page; cookie-authenticated writes must come from the site itself (\`Origin\`). The MCP server is at \`${paths.mcp}\`.`,
+      description: `${site.description}\n\nPublic endpoints need no credential. Every path under \`/api/v1\` is also reachable under \`/api\` (an alias without a version guarantee, answered with \`Link: </api/v1/…>; rel="successor-version"\`). Admin operations need a signed-in admin's session cookie, set by the sign-in page; cookie-authenticated writes must come from the site itself (\`Origin\`). ${memberAreaNote(site.baseUrl)} The MCP server is at \`${paths.mcp}\`.`,
       contact: { ...(site.contact.email ? { email: site.contact.email } : {}), ...(site.contact.url ? { url: site.contact.url } : {}) },
       license: { name: 'MIT', identifier: 'MIT' },
     },
@@ -138,7 +139,8 @@ export function openApiDocument(catalog: Catalog, lifecycle: ReadonlyMap<string,
           type: 'apiKey',
           in: 'cookie',
           name: SESSION_COOKIE,
-          description: 'Admin browser session, set by signing in on the site (HTTP-only, SameSite=Lax; over HTTPS Secure and named `__Host-deals_session`). No credential can be issued to agents.',
+          description:
+            'The browser session of a signed-in admin or member, set by signing in on the site (/login): HTTP-only, SameSite=Lax, same-origin only; over HTTPS Secure and named `__Host-deals_session`. No credential can be issued to agents: they send their person to /login.',
         },
       },
     },

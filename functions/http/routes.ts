@@ -21,6 +21,7 @@ import { CHANGES_PARAMS, CHANGES_REACH, DEAL_LIST_PARAMS, PAGE_COMMITS, STARTUP_
 import { deleteDeals, postDeals, putDeals } from '../writes/admin-deals.ts';
 import { getSession, postLogin, postLogout } from '../auth/sign-in.ts';
 import { postPasswordReset, postPasswordResetRequest, postSignUp, postVerify } from '../auth/member-accounts.ts';
+import { postSignInLinkRequest, postSignInWithLink } from '../auth/sign-in-link.ts';
 import { postContentHook } from '../writes/content-hook.ts';
 import { deleteSaved, getSaved, postSaved } from '../members/saved.ts';
 import { getDashboard, getProfile, postProfile, postSeen } from '../members/dashboard.ts';
@@ -325,7 +326,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
           },
           responses: {
             '200': ok('Signed in.', ref('SessionAnswer'), { headers: { 'Set-Cookie': SET_COOKIE } }),
-            '303': answer('Form post: to the admin pages (signed in) or back to /login with an `error` reason.', { headers: { Location: LOCATION, 'Set-Cookie': SET_COOKIE } }),
+            '303': answer('Form post, signed in: to `next`, else the admin pages (an admin) or the member dashboard (/account/); or back to /login with an `error` reason.', {
+              headers: { Location: LOCATION, 'Set-Cookie': SET_COOKIE },
+            }),
             ...errors('400', '401', '403', '413', '415', '429', '500', '503'),
           },
         }),
@@ -467,6 +470,62 @@ export const API_ROUTES: readonly ApiRoute[] = [
     },
   },
   {
+    path: '/auth/magic-link',
+    cors: 'same-origin',
+    rate: 'auth',
+    methods: {
+      POST: {
+        handler: postSignInLinkRequest,
+        access: 'public',
+        doc: () => ({
+          operationId: 'requestSignInLink',
+          tags: ['auth'],
+          summary: 'Mail a link to sign in',
+          description:
+            "For people in a browser (same-origin only; no agent credential flow exists): mails a member's address a link to sign in, good for 15 minutes and one use; its page has one button that signs in (a POST, so a mail scanner that opens links signs nobody in) and goes on to `next`. An address without an account is mailed a note with a link to sign up; an editor's gets nothing (editors sign in with their password or the provider). The answer is the same either way. Counts against the limits of requests that send mail (10 per address and hour, shared with sign-up and reset requests: 429). A form post gets a 303 redirect to /login.",
+          requestBody: {
+            required: true,
+            content: jsonOrForm(ref('SignInLinkRequest'), { link: { summary: 'The address, and the page to come back to', value: { email: 'founder@example.com', next: '/deals/' } } }),
+          },
+          responses: {
+            '202': ok('Said what happens next.', ref('AccountMessage')),
+            '303': answer('Form post: to /login?link-sent=1 (keeping `next`), or back with an `error` reason (`link_email`, `link_throttled`).', { headers: { Location: LOCATION } }),
+            ...errors('400', '403', '413', '415', '429', '500', '503'),
+          },
+        }),
+      },
+    },
+  },
+  {
+    path: '/auth/magic-link/sign-in',
+    cors: 'same-origin',
+    rate: 'auth',
+    methods: {
+      POST: {
+        handler: postSignInWithLink,
+        access: 'public',
+        doc: () => ({
+          operationId: 'signInWithLink',
+          tags: ['auth'],
+          summary: 'Sign in with a mailed link',
+          description:
+            'The button of /sign-in-link, the page the sign-in mail links to. Sets the session cookie once per link (two requests at once: one signs in, the other is refused), within 15 minutes, while the account has not changed its password since; it also confirms the address (an unconfirmed account loses the password chosen at sign-up). Same-origin only.',
+          requestBody: {
+            required: true,
+            content: jsonOrForm(ref('SignInLink'), { link: { summary: 'The token of the link', value: { token: '<from the link>' } } }),
+          },
+          responses: {
+            '200': ok('Signed in.', ref('SessionAnswer'), { headers: { 'Set-Cookie': SET_COOKIE } }),
+            '303': answer("Form post: to the link's `next`, else the member dashboard (/account/), with the session cookie; or to /login?error=signin_link_expired.", {
+              headers: { Location: LOCATION, 'Set-Cookie': SET_COOKIE },
+            }),
+            ...errors('400', '403', '413', '415', '429', '500', '503'),
+          },
+        }),
+      },
+    },
+  },
+  {
     path: '/auth/oidc',
     cors: 'same-origin',
     rate: 'auth',
@@ -478,7 +537,16 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'signInWithProvider',
           tags: ['auth'],
           summary: 'Sign in through the OpenID Connect provider',
-          description: 'Browser sign-in, when a provider is configured (404 otherwise): redirects to it (authorization code flow with PKCE).',
+          description:
+            'Browser sign-in and sign-up, when a provider is configured (404 otherwise): redirects to it (authorization code flow with PKCE). A verified e-mail address without an account here becomes a member account.',
+          parameters: [
+            {
+              name: 'next',
+              in: 'query',
+              description: 'The page of this site to go to once signed in (a path starting with one `/`; anything else is ignored).',
+              schema: { type: 'string', maxLength: 512 },
+            },
+          ],
           responses: {
             '303': answer('To the provider, or to /login with an `error` reason.', { headers: { Location: LOCATION, 'Set-Cookie': plainHeader('The short-lived sign-in flow cookie.') } }),
             ...errors('404', '429', '500'),
@@ -499,14 +567,17 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'providerCallback',
           tags: ['auth'],
           summary: 'Return from the OpenID Connect provider',
-          description: 'Where the provider sends the browser back; sets the session cookie for a verified e-mail that has an account.',
+          description:
+            'Where the provider sends the browser back; sets the session cookie for a verified e-mail address: its account, or a new member account (no password, the address confirmed). An address the provider has not verified is refused.',
           parameters: [
             { name: 'code', in: 'query', description: 'The authorization code the provider issued.', schema: { type: 'string' } },
             { name: 'state', in: 'query', description: 'The state this site sent the provider.', schema: { type: 'string' } },
             { name: 'error', in: 'query', description: 'Set by the provider when the person cancelled or it refused.', schema: { type: 'string' } },
           ],
           responses: {
-            '303': answer('To /admin/ (or /) with the session cookie, or to /login with an `error` reason.', { headers: { Location: LOCATION, 'Set-Cookie': SET_COOKIE } }),
+            '303': answer('To `next`, else /admin/ (an admin) or /account/ (a member), with the session cookie; or to /login with an `error` reason.', {
+              headers: { Location: LOCATION, 'Set-Cookie': SET_COOKIE },
+            }),
             ...errors('404', '429', '500'),
           },
         }),

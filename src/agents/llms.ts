@@ -8,6 +8,7 @@ import type { CatalogData } from '../catalog/catalog.ts';
 import { equityLabel, regionsLabel, stagesLabel, usd } from '../catalog/labels.ts';
 import type { Deal } from '../schemas/deal.ts';
 import { markdownContent, markdownText, markdownUrl } from './markdown-policy.ts';
+import { memberAreaNote } from './member-area.ts';
 import { absolute, paths } from './site-urls.ts';
 
 /**
@@ -24,7 +25,7 @@ export function llmsTxt(data: CatalogData): string {
     '',
     `${live.length} live deals and programs in ${data.categories.deals.length} categories, and ${data.startups.length} startups listed for sale.`,
     'Public data needs no key: use the JSON API, the MCP server or the A2A agent. Every page is also available as Markdown: send `Accept: text/markdown`.',
-    'Accounts are for people in a browser: editors, and members who sign up on the site (`/signup`, confirmed by e-mail). Their sessions are same-origin cookies only; there is no agent credential flow, and agents never need an account.',
+    memberAreaNote(site.baseUrl),
     '',
     '## API',
     '',

@@ -19,6 +19,13 @@ export const paths = {
   about: '/about/',
   /** What the site stores about people and for how long; a member's own data is on `/account/privacy/`. */
   privacy: '/privacy/',
+  /** Signing in and up: pages for people in a browser (the member area has no agent credential). */
+  login: '/login',
+  signup: '/signup',
+  /** Where a member lands after signing in without a page to come back to: the member dashboard. */
+  memberHome: '/account/',
+  /** The member's saved deals and startups. */
+  memberSaved: '/account/saved/',
   /** The admins' review queue (sign-in needed), linked from notices of new submissions. */
   adminReview: '/admin/submissions/',
   /** The API, MCP and discovery documents, for developers and agents. */

@@ -18,6 +18,8 @@ const ENDPOINT = '/api/v1/me/saved';
 
 const forms = (): HTMLFormElement[] => [...document.querySelectorAll<HTMLFormElement>('form[data-save]')];
 const field = (form: HTMLFormElement, name: string): HTMLInputElement | null => form.querySelector<HTMLInputElement>(`input[name="${name}"]`);
+/** The header's member links (SavedLink.astro, and the menu's Sign out in Base.astro). */
+const memberLinks = (): HTMLElement[] => [...document.querySelectorAll<HTMLElement>('[data-saved-link], [data-sign-out], [data-sign-out-menu]')];
 const signedIn = (): boolean => document.cookie.split(';').some((c) => c.trim() === `${HINT}=1`);
 
 /** Show a form as saved or not: the button's words and `aria-pressed`, and what the next press does. */
@@ -41,8 +43,7 @@ function say(message: string): void {
 /** The session ended (or never was): forget the hint, so later pages ask nothing. */
 function forgetHint(): void {
   document.cookie = `${HINT}=; Path=/; Max-Age=0; SameSite=Lax`;
-  const link = document.querySelector<HTMLElement>('[data-saved-link]');
-  if (link) link.hidden = true;
+  for (const link of memberLinks()) link.hidden = true;
 }
 
 function toLogin(): void {
@@ -114,8 +115,7 @@ export async function enhanceSaveForms(root: ParentNode = document): Promise<voi
 }
 
 function start(): void {
-  const link = document.querySelector<HTMLElement>('[data-saved-link]');
-  if (link && signedIn()) link.hidden = false;
+  if (signedIn()) for (const link of memberLinks()) link.hidden = false;
   void enhanceSaveForms();
 }
 

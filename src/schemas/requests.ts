@@ -1,5 +1,5 @@
 /**
- * The small request bodies of the API: sign-in, sign-up, password reset and sign-out, the review of submissions, and
+ * The small request bodies of the API: sign-in (password or mailed link), sign-up, password reset and sign-out, the review of submissions, and
  * reverting a record to an earlier version.
  * Handlers check bodies with these schemas (functions/http/valid-body.ts) and /openapi.json
  * publishes them under the names in `REQUEST_SCHEMAS`. Deals and submissions have schemas of
@@ -14,23 +14,37 @@ import { MemberProfileRequestSchema, SeenRequestSchema } from './dashboard.ts';
 /** A value with a non-space character: a string of spaces is not an answer. */
 const filled = (field: string) => z.string({ error: `is required (${field})` }).regex(/\S/, { error: `must not be empty (${field})` });
 
+/** Form posts: where to go once signed in. */
+const nextPage = z.string().max(512).optional().describe('Form posts: the page of this site to go to once signed in (a path starting with one `/`; anything else is ignored).');
+
 export const SignInSchema = z.object({
   email: filled('an e-mail address').describe('Compared without surrounding spaces or case.'),
   password: z.string({ error: 'is required' }).min(1, { error: 'must not be empty' }),
-  next: z.string().max(512).optional().describe('Form posts: the page of this site to go to once signed in (a path starting with one `/`; anything else is ignored).'),
+  next: nextPage,
 });
 
 /** A new password: what sign-up and a password reset take. */
 const newPassword = z.string({ error: 'is required' }).min(8, { error: 'must have at least 8 characters' }).max(200, { error: 'must have at most 200 characters' }).describe('At least 8 characters.');
 
+/** An address mail can be sent to (sign-up, a sign-in link). */
+const mailAddress = z
+  .string({ error: 'is required (an e-mail address)' })
+  .trim()
+  .max(254, { error: 'must have at most 254 characters' })
+  .regex(/^[^@\s<>(),;:"[\]\\]+@[^@\s<>(),;:"[\]\\]+\.[^@\s<>(),;:"[\]\\]+$/, { error: 'expected an e-mail address such as `you@example.com`' });
+
 export const SignUpSchema = z.object({
-  email: z
-    .string({ error: 'is required (an e-mail address)' })
-    .trim()
-    .max(254, { error: 'must have at most 254 characters' })
-    .regex(/^[^@\s<>(),;:"[\]\\]+@[^@\s<>(),;:"[\]\\]+\.[^@\s<>(),;:"[\]\\]+$/, { error: 'expected an e-mail address such as `you@example.com`' })
-    .describe('Where the confirmation link is sent; compared without case.'),
+  email: mailAddress.describe('Where the confirmation link is sent; compared without case.'),
   password: newPassword,
+});
+
+export const SignInLinkRequestSchema = z.object({
+  email: mailAddress.describe('Where the sign-in link is sent (a member account) or, for an address without an account, a note that links to sign-up; the answer is the same either way.'),
+  next: nextPage,
+});
+
+export const SignInLinkSchema = z.object({
+  token: filled('the token of the e-mailed link').describe('From the link of the sign-in e-mail; good for 15 minutes and one use.'),
 });
 
 export const PasswordResetRequestSchema = z.object({
@@ -100,6 +114,8 @@ export const REQUEST_SCHEMAS = {
   PasswordResetRequest: PasswordResetRequestSchema,
   PasswordReset: PasswordResetSchema,
   EmailConfirmation: TokenSchema,
+  SignInLinkRequest: SignInLinkRequestSchema,
+  SignInLink: SignInLinkSchema,
   Approval: ApprovalSchema,
   Rejection: RejectionSchema,
   Revert: RevertSchema,

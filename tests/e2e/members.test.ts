@@ -49,7 +49,7 @@ test('sign up, confirm the address from the mail, sign in; forgot the password, 
     await page.getByLabel('E-mail').fill(email);
     await page.getByLabel('Password').fill('a long enough password');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname === '/');
+    await page.waitForURL((url) => url.pathname === '/account/');
     const session = await page.context().request.get(e2e().url('/api/v1/auth/session'));
     expect(await session.json()).toMatchObject({ user: { email, role: 'member' } });
 
@@ -71,7 +71,7 @@ test('sign up, confirm the address from the mail, sign in; forgot the password, 
     await page.getByLabel('E-mail').fill(email);
     await page.getByLabel('Password').fill('a different long password');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname === '/');
+    await page.waitForURL((url) => url.pathname === '/account/');
   } finally {
     await close();
   }

@@ -45,7 +45,7 @@ test('a new visitor signs up, confirms, saves a deal from a card instantly and o
     await page.getByRole('button', { name: 'Confirm my address' }).click();
     await page.waitForURL(/\/login\?verified=1$/);
     await signIn(page);
-    await page.waitForURL((url) => url.pathname === '/');
+    await page.waitForURL((url) => url.pathname === '/account/');
     // Signed in: the header links to the saved items.
     await expect.poll(() => page.locator('[data-saved-link]').isVisible()).toBe(true);
 

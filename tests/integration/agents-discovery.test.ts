@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { OAuthProtectedResourceMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { expectDealList, expectStartupList, type DealList } from '../helpers/api-schemas.ts';
+import { memberAreaNote } from '../../src/agents/member-area.ts';
 import { callFrom } from '../helpers/writes-harness.ts';
 import {
   connectMcp,
@@ -304,6 +305,33 @@ describe('sign-in discovery documents (SPEC "Authentication" 6)', () => {
 
   test('jwks.json is an empty JSON Web Key Set', async () => {
     expect(await json('/.well-known/jwks.json')).toEqual({ keys: [] });
+  });
+});
+
+// --- the member area, as every document words it ---
+
+describe('the member area (issue 18, item 2): every discovery document says it is for people in a browser', () => {
+  const note = memberAreaNote(site.baseUrl);
+
+  test('one wording: same-origin, cookie-only sessions, no agent credentials, send the person to /login (or /signup)', () => {
+    expect(note).toContain('for people in a browser');
+    expect(note).toContain('same-origin, cookie-only sessions');
+    expect(note).toContain('no credential for agents');
+    expect(note).toContain(`send your person to ${siteUrl(site, '/login')} (new members: ${siteUrl(site, '/signup')})`);
+  });
+
+  test('llms.txt, the agent card, the OpenAPI description, the API catalog and the OAuth metadata each say it', async () => {
+    expect((await get('/llms.txt')).text).toContain(note);
+    expect((parseJson((await get('/.well-known/agent-card.json')).text) as { description: string }).description).toContain(note);
+    const openapi = parseJson((await get('/openapi.json')).text) as { info: { description: string }; components: { securitySchemes: { sessionCookie: { description: string } } } };
+    expect(openapi.info.description).toContain(note);
+    expect(openapi.components.securitySchemes.sessionCookie.description).toMatch(/admin or member.*same-origin only.*No credential can be issued to agents: they send their person to \/login\./);
+    const catalog = parseJson((await get('/.well-known/api-catalog')).text) as { linkset: Array<Record<string, Array<{ href: string; title?: string }>>> };
+    const api = catalog.linkset.find((c) => (c.anchor as unknown) === siteUrl(site, '/api/v1'));
+    expect(api?.['service-doc']?.find((d) => d.href === siteUrl(site, '/developers/#authentication'))?.title).toContain(note);
+    for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
+      expect((parseJson((await get(path)).text) as { 'x-note': string })['x-note'], path).toContain(note);
+    }
   });
 });
 

@@ -158,10 +158,10 @@ describe('form sign-in (no JavaScript)', () => {
     expect((session.body as { user: unknown }).user).toEqual({ email: ADMIN.email, role: 'admin' });
   });
 
-  test('a member is redirected to / ', async () => {
+  test('a member is redirected to the member dashboard, /account/', async () => {
     const result = await formLogin(MEMBER.email, MEMBER.password, '127.0.5.2');
     expect(result.status).toBe(303);
-    expect(result.headers.get('location')).toBe('/');
+    expect(result.headers.get('location')).toBe('/account/');
     expect(sessionCookies(result.headers)).toHaveLength(1);
   });
 

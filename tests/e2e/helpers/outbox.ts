@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { e2e } from './context.ts';
 
-export type MailKind = 'verify' | 'reset' | 'alert_digest';
+export type MailKind = 'verify' | 'reset' | 'signin' | 'alert_digest';
 
 /** The newest outbox mail of `kind` to `to`, headers and body as written. */
 export async function newestMail(to: string, kind: MailKind): Promise<string> {
