@@ -34,6 +34,23 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
    )`,
     'CREATE INDEX saved_items_newest ON saved_items (account, saved_at)',
   ],
+  // 5: paid plans (docs/billing.md): each member's plan as Stripe's webhook last set it, and the events already processed (replays are not applied twice).
+  [
+    `CREATE TABLE member_plans (
+     account text PRIMARY KEY REFERENCES accounts (email) ON DELETE CASCADE,
+     customer_id text,
+     subscription_id text,
+     status text,
+     trial_end text,
+     current_period_end text,
+     cancel_at text,
+     state_event_at text,
+     updated_at text NOT NULL
+   )`,
+    'CREATE INDEX member_plans_customer ON member_plans (customer_id)',
+    'CREATE TABLE billing_events (event_id text PRIMARY KEY, type text NOT NULL, received_at text NOT NULL)',
+    'CREATE INDEX billing_events_received ON billing_events (received_at)',
+  ],
 ];
 
 /**
