@@ -18,6 +18,7 @@ import { readBuiltCommit } from './store/content-sync.ts';
 import { migrateSubmissions } from './submissions/migrate.ts';
 import { submitForm } from './writes/submit-deal.ts';
 import { signedInSavedList } from './members/saved.ts';
+import { signedInBilling } from './billing/member-billing.ts';
 import { startDevLoop, type DevLoop } from './dev/dev-loop.ts';
 
 export interface RunningServer {
@@ -54,6 +55,7 @@ export async function startServer(config: Config, log: Logger = createLogger(), 
     render: deps.render,
     submit: (request, address) => submitForm(request, deps, address),
     savedItems: (request) => signedInSavedList(request, deps),
+    billing: (request) => signedInBilling(request, deps),
   });
   const dev = options.dev ? await startDevLoop(deps) : undefined;
   const server = createNodeServer(createApp(deps, { site: dev ? dev.site(site) : site }), { trustProxyHops: config.trustProxyHops, log });

@@ -14,7 +14,9 @@ declare namespace App {
      * its limits for the client's address, validation and store (set by the site handler for a POST).
      */
     submitDeal?: (request: Request) => Promise<import('./schemas/submission.ts').FormSubmission>;
-    /** The saved items of the request's signed-in session, or undefined without one (/account/saved/; set by the site handler for on-demand pages). */
-    savedItems?: () => Promise<import('./schemas/saved.ts').SavedItems | undefined>;
+    /** The saved items of the request's signed-in session, undefined without one, `plan_required` when saving needs a plan the member lacks (/account/saved/; set by the site handler for on-demand pages). */
+    savedItems?: () => Promise<import('./schemas/saved.ts').SavedItems | 'plan_required' | undefined>;
+    /** The plan of the request's signed-in session, or undefined without one (/account/billing/; set by the site handler for on-demand pages). */
+    billing?: () => Promise<import('./schemas/billing.ts').BillingState | undefined>;
   }
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { LOCKS, openDatabase, type Database, type Queries } from '../db/database.ts';
 import { migrate } from '../db/migrations.ts';
 import { SavedItemStore } from '../members/saved-store.ts';
+import { PlanStore } from '../billing/plan-store.ts';
 import { newGeneration, normalizeEmail, readAccounts, type Account, type Role } from './users.ts';
 
 /** How long an unconfirmed sign-up is kept: as long as its link works. */
@@ -34,10 +35,13 @@ export class AccountStore {
   private readonly db: Database;
   /** Members' saved items, in the same database (removed with their account). */
   readonly savedItems: SavedItemStore;
+  /** Members' paid plans, in the same database (removed with their account). */
+  readonly plans: PlanStore;
 
   constructor(db: Database) {
     this.db = db;
     this.savedItems = new SavedItemStore(db);
+    this.plans = new PlanStore(db);
   }
 
   /** Where the accounts are, in words (for the CLI). */

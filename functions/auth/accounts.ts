@@ -11,6 +11,7 @@ import { ApiError } from '../http/errors.ts';
 import { createFileAtomic } from '../store/durable-file.ts';
 import { openAccountStore, type AccountStore } from './account-store.ts';
 import type { SavedItemStore } from '../members/saved-store.ts';
+import type { PlanStore } from '../billing/plan-store.ts';
 import { MIN_SECRET_BYTES } from './session.ts';
 import { normalizeEmail, type Account } from './users.ts';
 
@@ -80,6 +81,15 @@ export class AccountBook {
   savedItems<T>(work: (saved: SavedItemStore) => Promise<T>, change?: string): Promise<T> {
     if (change) this.assertWritable(change, 'nothing was changed');
     return this.using((store) => work(store.savedItems));
+  }
+
+  /**
+   * Run `work` on the members' plans (billing/plan-store.ts), in the accounts' database; `change`
+   * names a write, refused (503) where accounts are only read. A database that fails is 503.
+   */
+  plans<T>(work: (plans: PlanStore) => Promise<T>, change?: string): Promise<T> {
+    if (change) this.assertWritable(change, 'nothing was changed');
+    return this.using((store) => work(store.plans));
   }
 
   /** 503 naming `what` where accounts are only read (a bundled copy on a serverless function). */

@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import type { Deps } from '../deps.ts';
 import type { FormSubmission } from '../../src/schemas/submission.ts';
 import type { SavedItems } from '../../src/schemas/saved.ts';
+import type { BillingState } from '../../src/schemas/billing.ts';
 import { prefersMarkdown } from '../http/negotiate.ts';
 import { twinFor } from '../../src/agents/markdown-twins.ts';
 import type { RenderOptions } from './astro-entry.ts';
@@ -24,8 +25,11 @@ export type AstroRender = (request: Request, locals: App.Locals, options?: Rende
 
 export type SiteDeps = Pick<Deps, 'state' | 'builtSite' | 'config' | 'searchGaps' | 'prepared'>;
 
-/** The saved items of a request's signed-in session, undefined without one (functions/members/saved.ts `signedInSavedList`). */
-export type SavedItemsOf = (request: Request) => Promise<SavedItems | undefined>;
+/** The saved items of a request's signed-in session, undefined without one, `plan_required` when saving needs a plan (functions/members/saved.ts `signedInSavedList`). */
+export type SavedItemsOf = (request: Request) => Promise<SavedItems | 'plan_required' | undefined>;
+
+/** The plan of a request's signed-in session, undefined without one (functions/billing/member-billing.ts `signedInBilling`). */
+export type BillingOf = (request: Request) => Promise<BillingState | undefined>;
 
 /** The submission of the site's form, for a client address (functions/writes/submit-deal.ts `submitForm`). */
 export type SubmitForm = (request: Request, address: string) => Promise<FormSubmission>;
@@ -35,14 +39,14 @@ export type SubmitForm = (request: Request, address: string) => Promise<FormSubm
  * on-demand renderer (see `loadAstroRender`); without it, on-demand pages are 404s. `submit`
  * takes the posts of the submission form (/submit/), which the page hands over with the
  * client's address; without it that form answers 503. `savedItems` reads a member's saved
- * items for /account/saved/ (the one page that reads the session).
+ * items for /account/saved/, `billing` their plan for /account/billing/ (the pages that read the session).
  * @example const site = createSite(deps, { clientDir: join(distDir, 'client'), render: await loadAstroRender(distDir), submit: (r, a) => submitForm(r, deps, a) });
  */
 export function createSite(
   deps: SiteDeps,
-  options: { clientDir: string; render?: AstroRender | undefined; submit?: SubmitForm | undefined; savedItems?: SavedItemsOf | undefined },
+  options: { clientDir: string; render?: AstroRender | undefined; submit?: SubmitForm | undefined; savedItems?: SavedItemsOf | undefined; billing?: BillingOf | undefined },
 ): (request: Request, client?: { address: string }) => Promise<Response> {
-  const { clientDir, render, submit, savedItems } = options;
+  const { clientDir, render, submit, savedItems, billing } = options;
   const livePages = new LivePageCache(deps.prepared);
   const errorPage = (pathname: string) => serveStatic(new Request('http://site/'), clientDir, pathname);
   const notFound = async (request: Request): Promise<Response> => (await serveStatic(request, clientDir, '/404.html', 404)) ?? plainNotFound();
@@ -73,8 +77,8 @@ export function createSite(
       const renderPage = async () => render?.(new Request(new URL(changed.path, request.url), { headers: request.headers }), locals(changed.page), { route: LIVE_PAGE_ROUTE, errorPage });
       return (await livePages.serve(request, changed.path, catalog.version, renderPage)) ?? notFound(request);
     }
-    // On-demand pages (search results, the member's saved items) render from the live catalog; only they may read the session.
-    const onDemand: App.Locals = { ...locals(), savedItems: savedItems && (() => savedItems(request)) };
+    // On-demand pages (search results, the member's saved items and plan) render from the live catalog; only they may read the session.
+    const onDemand: App.Locals = { ...locals(), savedItems: savedItems && (() => savedItems(request)), billing: billing && (() => billing(request)) };
     return (await serveStatic(request, clientDir, path)) ?? (await render?.(webRequest(request), onDemand, { errorPage })) ?? notFound(request);
   };
 }

@@ -11,6 +11,7 @@ import { DealSchema } from './deal.ts';
 import { CHANGE_KINDS, CHANGES_REACH, PAGE_COMMITS } from './query.ts';
 import { StartupSchema } from './startup.ts';
 import { SavedChangeSchema, SavedItemsSchema } from './saved.ts';
+import { BillingRedirectSchema, BillingStateSchema, BillingWebhookAnswerSchema } from './billing.ts';
 
 /** SPEC: the allowed error `code` values. */
 export const ERROR_CODES = [
@@ -285,6 +286,9 @@ export const ANSWER_SCHEMAS = {
   Health: HealthSchema,
   SavedItems: SavedItemsSchema,
   SavedChange: SavedChangeSchema,
+  BillingState: BillingStateSchema,
+  BillingRedirect: BillingRedirectSchema,
+  BillingWebhookAnswer: BillingWebhookAnswerSchema,
   Error: ErrorBodySchema,
 } as const;
 

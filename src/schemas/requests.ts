@@ -8,6 +8,7 @@
 import * as z from 'zod';
 import { DEAL_STATUSES } from './deal.ts';
 import { SavedItemRequestSchema } from './saved.ts';
+import { BillingRequestSchema } from './billing.ts';
 
 /** A value with a non-space character: a string of spaces is not an answer. */
 const filled = (field: string) => z.string({ error: `is required (${field})` }).regex(/\S/, { error: `must not be empty (${field})` });
@@ -102,6 +103,7 @@ export const REQUEST_SCHEMAS = {
   Rejection: RejectionSchema,
   Revert: RevertSchema,
   SavedItemRequest: SavedItemRequestSchema,
+  BillingRequest: BillingRequestSchema,
 } as const;
 
 export type SignIn = z.infer<typeof SignInSchema>;

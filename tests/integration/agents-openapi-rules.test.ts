@@ -45,6 +45,9 @@ const SESSION_OPERATIONS = [
   'listSaved',
   'saveItem',
   'removeSavedItem',
+  'getBilling',
+  'startCheckout',
+  'openBillingPortal',
 ];
 
 /** One served document, read as a linter or a fuzzer would. */
