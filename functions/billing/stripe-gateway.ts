@@ -105,6 +105,15 @@ export class StripeGateway {
   }
 }
 
+/**
+ * Where Stripe's hosted pages (Checkout, the customer portal) are: what the billing page's forms
+ * end at, so its Content-Security-Policy names them; a stand-in at STRIPE_API_URL serves its own.
+ * @example stripePageOrigins({ apiUrl: undefined, … }) // ['https://checkout.stripe.com', 'https://billing.stripe.com']
+ */
+export function stripePageOrigins(config: Pick<BillingConfig, 'apiUrl'>): string[] {
+  return ['https://checkout.stripe.com', 'https://billing.stripe.com', ...(config.apiUrl ? [new URL(config.apiUrl).origin] : [])];
+}
+
 // --- internal ---
 
 /** Refusals that only a change of settings (a wrong key or price) ends; the others pass. */

@@ -32,6 +32,13 @@ billingSuite({
   recorder: () => recorder,
 });
 
+test("only the billing page may send its forms on to Stripe's pages (its Content-Security-Policy), every other answer keeps form-action 'self'", async () => {
+  const formAction = async (path: string) => /form-action ([^;]*)/.exec((await fetch(`${server.url}${path}`)).headers.get('content-security-policy') ?? '')?.[1];
+  expect(await formAction('/account/billing/')).toBe(`'self' https://checkout.stripe.com https://billing.stripe.com ${recorder.url}`);
+  expect(await formAction('/account/billing')).toBe(`'self' https://checkout.stripe.com https://billing.stripe.com ${recorder.url}`);
+  for (const path of ['/account/saved/', '/deals/', '/api/v1/me/billing', '/api/v1/account/billing/']) expect(await formAction(path), path).toBe("'self'");
+});
+
 describe('paid plans off (the default)', () => {
   let free: WriteServer;
   beforeAll(async () => {
