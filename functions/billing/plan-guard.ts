@@ -32,8 +32,12 @@ export async function needsPlan(feature: PlanFeature, session: Pick<Session, 'em
  * @example await requirePlan('alerts', session, deps)
  */
 export async function requirePlan(feature: PlanFeature, session: Pick<Session, 'email' | 'role'>, deps: PlanDeps): Promise<void> {
-  if (!(await needsPlan(feature, session, deps))) return;
-  throw new ApiError(402, 'forbidden', `${PLAN_FEATURE_LABELS[feature]} needs a plan on this site.`, {
+  if (await needsPlan(feature, session, deps)) throw planRequired(feature);
+}
+
+/** The 402 of a feature closed for want of a plan (for a handler that asked `needsPlan` itself). */
+export function planRequired(feature: PlanFeature): ApiError {
+  return new ApiError(402, 'forbidden', `${PLAN_FEATURE_LABELS[feature]} needs a plan on this site.`, {
     hint: `Start the ${TRIAL_DAYS}-day trial or renew your plan on ${BILLING_PAGE} (POST /api/v1/me/billing/checkout).`,
   });
 }

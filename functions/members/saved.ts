@@ -12,7 +12,7 @@ import { isFormBody } from '../http/request-body.ts';
 import { validBody } from '../http/valid-body.ts';
 import { currentSession, requireMember, requireSameOrigin } from '../auth/guard.ts';
 import { redirect } from '../auth/sign-in.ts';
-import { needsPlan, planPage, requirePlan } from '../billing/plan-guard.ts';
+import { needsPlan, planPage, planRequired, requirePlan } from '../billing/plan-guard.ts';
 import { utcDay } from '../utc-day.ts';
 import { savedIds, savedItemViews } from '../../src/catalog/saved-items.ts';
 import { localPath, withFlag } from '../../src/local-path.ts';
@@ -66,9 +66,9 @@ export async function postSaved(request: Request, deps: SavedDeps): Promise<Resp
   const body = await validBody(request, SavedItemRequestSchema, 4 * 1024);
   const next = localPath(body.next) ?? SAVED_PAGE;
   if (!session) return redirect(`/login?next=${encodeURIComponent(next)}`);
-  if (body.action !== 'remove') {
-    if (form && (await needsPlan('saved', session, deps))) return redirect(planPage('saved'));
-    await requirePlan('saved', session, deps);
+  if (body.action !== 'remove' && (await needsPlan('saved', session, deps))) {
+    if (form) return redirect(planPage('saved'));
+    throw planRequired('saved');
   }
   const saved = body.action === 'remove' ? await remove(session.email, body.kind, body.id, deps) : await save(session.email, body.kind, body.id, deps);
   if (form) return redirect(withFlag(next, saved ? 'saved' : 'removed', saved ? 'saved-note' : 'removed-note'));

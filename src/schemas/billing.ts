@@ -57,7 +57,7 @@ export const BillingWebhookAnswerSchema = z.looseObject({
 });
 
 /** POST /api/v1/me/billing/checkout and …/portal take no fields: the button is an empty form. */
-export const BillingRequestSchema = z.object({}).describe('No fields: the page posts an empty form; JSON callers send `{}` or nothing.');
+export const BillingRequestSchema = z.object({}).describe('No fields: the page posts an empty form; a body is not read.');
 
 export type BillingState = z.infer<typeof BillingStateSchema>;
 export type BillingWebhookAnswer = z.infer<typeof BillingWebhookAnswerSchema>;
