@@ -4,6 +4,7 @@
  */
 import { join, resolve } from 'node:path';
 import * as z from 'zod';
+import { PLAN_FEATURES, type PlanFeature } from '../src/schemas/billing.ts';
 
 export interface Config {
   /** The content store: a folder of Markdown/YAML (a git work tree for writes). */
@@ -70,6 +71,21 @@ export interface Config {
   serverless: boolean;
   /** NETLIFY_BUILD_HOOK_URL: POSTed after each content write a function commits, so the platform rebuilds the static pages; unset: none. */
   buildHookUrl: string | undefined;
+  /** Optional paid plans through Stripe (docs/billing.md): all three STRIPE_* values set; unset: off, members are free. */
+  billing: BillingConfig | undefined;
+}
+
+export interface BillingConfig {
+  /** STRIPE_SECRET_KEY: the API key the server calls Stripe with (`sk_…`, or a restricted `rk_…`). */
+  secretKey: string;
+  /** STRIPE_WEBHOOK_SECRET: the signing secret of the webhook endpoint (`whsec_…`). */
+  webhookSecret: string;
+  /** STRIPE_PRICE_ID: the plan's recurring price (`price_…`). */
+  priceId: string;
+  /** PLAN_REQUIRED_FOR: the member features that need a plan; empty: none (a plan changes nothing yet). */
+  requiredFor: PlanFeature[];
+  /** STRIPE_API_URL: where the Stripe API is (a local stand-in such as stripe-mock); unset: api.stripe.com. */
+  apiUrl: string | undefined;
 }
 
 export interface ContentGitConfig {
@@ -160,6 +176,26 @@ const emailList = text.transform((value, context) => {
   return emails;
 });
 
+/** A value that must start with one of `prefixes` (the kinds of Stripe ids and keys), saying what it is. */
+const prefixed = (prefixes: readonly string[], what: string) =>
+  text.refine((value) => value === undefined || prefixes.some((prefix) => value.startsWith(prefix) && value.length > prefix.length), {
+    message: `expected ${what} (${prefixes.map((p) => `${p}…`).join(' or ')})`,
+  });
+/** A comma-separated list of member features (`none`: the empty list). */
+const featureList = text.transform((value, context) => {
+  if (value === undefined || value.trim() === 'none') return [];
+  const names = value
+    .split(',')
+    .map((one) => one.trim())
+    .filter(Boolean);
+  for (const bad of names.filter((one) => !(PLAN_FEATURES as readonly string[]).includes(one))) {
+    context.addIssue({ code: 'custom', message: `${JSON.stringify(bad)} is not a member feature; expected some of ${PLAN_FEATURES.map((f) => `\`${f}\``).join(' | ')}, comma-separated` });
+  }
+  return [...new Set(names)] as PlanFeature[];
+});
+/** The three settings that together turn paid plans on. */
+const STRIPE_REQUIRED = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID'] as const;
+
 const EnvSchema = z
   .object({
     CONTENT_DIR: text,
@@ -207,6 +243,11 @@ const EnvSchema = z
     NOTIFY_ADMIN_EMAILS: emailList,
     NOTIFY_TIMEOUT_SECONDS: wholeNumber(10).refine((seconds) => seconds >= 1, { message: 'expected 1 or more seconds' }),
     NETLIFY_BUILD_HOOK_URL: text.refine((value) => value === undefined || httpsUrl(value) !== undefined, { message: HTTPS_ONLY }),
+    STRIPE_SECRET_KEY: prefixed(['sk_', 'rk_'], 'a Stripe secret key'),
+    STRIPE_WEBHOOK_SECRET: prefixed(['whsec_'], "a Stripe webhook endpoint's signing secret"),
+    STRIPE_PRICE_ID: prefixed(['price_'], "a Stripe price id (the plan's recurring price)"),
+    STRIPE_API_URL: text.refine((value) => value === undefined || httpsUrl(value) !== undefined, { message: HTTPS_ONLY }),
+    PLAN_REQUIRED_FOR: featureList,
   })
   .superRefine((env, context) => {
     // Without a sender, every mail would be refused by the server, one log line at a time.
@@ -218,6 +259,17 @@ const EnvSchema = z
     // Only a function's writes over HTTPS call it: anywhere else it would silently do nothing.
     if (env.NETLIFY_BUILD_HOOK_URL && !env.CONTENT_GIT_URL)
       context.addIssue({ code: 'custom', path: ['NETLIFY_BUILD_HOOK_URL'], message: 'set without CONTENT_GIT_URL (the build hook follows the writes a function pushes there)' });
+    // Paid plans are all or nothing: half a configuration would take members' money without ever hearing back, or never start.
+    const stripeSet = STRIPE_REQUIRED.filter((name) => env[name] !== undefined);
+    if (stripeSet.length > 0) {
+      for (const name of STRIPE_REQUIRED.filter((one) => env[one] === undefined)) {
+        context.addIssue({ code: 'custom', path: [name], message: `required with ${stripeSet.join(' and ')} set (paid plans need ${STRIPE_REQUIRED.join(', ')})` });
+      }
+    } else {
+      if (env.PLAN_REQUIRED_FOR.length > 0)
+        context.addIssue({ code: 'custom', path: ['PLAN_REQUIRED_FOR'], message: `set without paid plans (${STRIPE_REQUIRED.join(', ')}): members could never get what it gates` });
+      if (env.STRIPE_API_URL) context.addIssue({ code: 'custom', path: ['STRIPE_API_URL'], message: `set without paid plans (${STRIPE_REQUIRED.join(', ')})` });
+    }
   });
 
 /**
@@ -299,5 +351,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     serverless: false,
     buildHookUrl: e.NETLIFY_BUILD_HOOK_URL,
+    billing:
+      e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET && e.STRIPE_PRICE_ID
+        ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, priceId: e.STRIPE_PRICE_ID, requiredFor: e.PLAN_REQUIRED_FOR, apiUrl: e.STRIPE_API_URL }
+        : undefined,
   };
 }

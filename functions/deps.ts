@@ -30,6 +30,7 @@ import { MemorySearchGapStore } from './search-gaps/store.ts';
 import { builtSite, type BuiltSite } from './site/live-pages.ts';
 import type { AstroRender } from './site/site.ts';
 import { Notifier } from './notify/notifier.ts';
+import { StripeGateway } from './billing/stripe-gateway.ts';
 import { utcDay } from './utc-day.ts';
 
 export interface Deps {
@@ -75,6 +76,8 @@ export interface Deps {
   searchGaps: SearchGaps;
   /** Notices of submissions and reviews, sent in the background (docs/notifications.md). */
   notify: Notifier;
+  /** Paid plans through Stripe, when configured (docs/billing.md); undefined: off, members are free. */
+  billing?: StripeGateway | undefined;
   /** Astro's renderer of on-demand pages, when there is a built site (set by the server once loaded): the site's live pages and admin previews. */
   render?: AstroRender | undefined;
 }
@@ -157,6 +160,7 @@ export function createDeps(
       adminAccounts: () => accounts.adminEmails(),
       forgetEmail: (id) => submissions.forgetEmail(id),
     }),
+    billing: config.billing ? new StripeGateway(config.billing, log) : undefined,
   };
   return deps;
 }

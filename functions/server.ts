@@ -21,6 +21,7 @@ import { signedInSavedList } from './members/saved.ts';
 import { signedInDashboard } from './members/dashboard.ts';
 import { startAlertTimer } from './members/alerts.ts';
 import { signedInPrivacy } from './members/privacy.ts';
+import { signedInBilling } from './billing/member-billing.ts';
 import { startDevLoop, type DevLoop } from './dev/dev-loop.ts';
 
 export interface RunningServer {
@@ -56,7 +57,12 @@ export async function startServer(config: Config, log: Logger = createLogger(), 
     clientDir,
     render: deps.render,
     submit: (request, address) => submitForm(request, deps, address),
-    member: { savedItems: (request) => signedInSavedList(request, deps), dashboard: (request) => signedInDashboard(request, deps), privacy: (request) => signedInPrivacy(request, deps) },
+    member: {
+      savedItems: (request) => signedInSavedList(request, deps),
+      dashboard: (request) => signedInDashboard(request, deps),
+      privacy: (request) => signedInPrivacy(request, deps),
+      billing: (request) => signedInBilling(request, deps),
+    },
   });
   const stopAlerts = startAlertTimer(deps);
   const dev = options.dev ? await startDevLoop(deps) : undefined;

@@ -19,9 +19,11 @@ declare namespace App {
      * without one (set by the site handler for on-demand pages; functions/members/).
      */
     member?: {
-      savedItems: () => Promise<import('./schemas/saved.ts').SavedItems | undefined>;
-      dashboard: () => Promise<import('./schemas/dashboard.ts').Dashboard | undefined>;
+      /** `plan_required`: saving needs a plan the member lacks (paid plans, docs/billing.md). */
+      savedItems: () => Promise<import('./schemas/saved.ts').SavedItems | 'plan_required' | undefined>;
+      dashboard: () => Promise<import('./schemas/dashboard.ts').Dashboard | 'plan_required' | undefined>;
       privacy: () => Promise<import('./schemas/member-data.ts').PrivacySummary | undefined>;
+      billing: () => Promise<import('./schemas/billing.ts').BillingState | undefined>;
     };
   }
 }

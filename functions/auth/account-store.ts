@@ -12,6 +12,7 @@ import { migrate } from '../db/migrations.ts';
 import { MemberDataStore } from '../members/member-data-store.ts';
 import { SavedItemStore } from '../members/saved-store.ts';
 import { ProfileStore } from '../members/profile-store.ts';
+import { PlanStore } from '../billing/plan-store.ts';
 import { newGeneration, normalizeEmail, readAccounts, type Account, type Role } from './users.ts';
 
 /** How long an unconfirmed sign-up is kept: as long as its link works. */
@@ -40,12 +41,15 @@ export class AccountStore {
   readonly profiles: ProfileStore;
   /** Everything stored about a member, for the export and the deletion of an account (members/member-data.ts). */
   readonly memberData: MemberDataStore;
+  /** Members' paid plans, in the same database (removed with their account). */
+  readonly plans: PlanStore;
 
   constructor(db: Database) {
     this.db = db;
     this.savedItems = new SavedItemStore(db);
     this.profiles = new ProfileStore(db);
     this.memberData = new MemberDataStore(db);
+    this.plans = new PlanStore(db);
   }
 
   /** Where the accounts are, in words (for the CLI). */

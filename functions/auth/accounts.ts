@@ -13,6 +13,7 @@ import { openAccountStore, type AccountStore } from './account-store.ts';
 import type { EraseOutcome, MemberDataStore } from '../members/member-data-store.ts';
 import type { SavedItemStore } from '../members/saved-store.ts';
 import type { ProfileStore } from '../members/profile-store.ts';
+import type { PlanStore } from '../billing/plan-store.ts';
 import { MIN_SECRET_BYTES } from './session.ts';
 import { normalizeEmail, type Account } from './users.ts';
 
@@ -25,6 +26,8 @@ const MAX_CACHED = 10_000;
 export interface MemberData {
   saved: SavedItemStore;
   profiles: ProfileStore;
+  /** Paid plans (billing/plan-store.ts). */
+  plans: PlanStore;
   /** Every section of a member's data together (members/member-data-store.ts): the export and the privacy page. */
   whole: MemberDataStore;
 }
@@ -94,13 +97,13 @@ export class AccountBook {
   }
 
   /**
-   * Run `work` on the members' own data in the accounts' database (saved items, profiles, and
-   * all of it for the export: functions/members/); `change` names a write, refused (503) where
+   * Run `work` on the members' own data in the accounts' database (saved items, profiles, plans,
+   * and all of it for the export: functions/members/); `change` names a write, refused (503) where
    * accounts are only read. A database that fails is 503.
    */
   memberData<T>(work: (data: MemberData) => Promise<T>, change?: string): Promise<T> {
     if (change) this.assertWritable(change, 'nothing was changed');
-    return this.using((store) => work({ saved: store.savedItems, profiles: store.profiles, whole: store.memberData }));
+    return this.using((store) => work({ saved: store.savedItems, profiles: store.profiles, plans: store.plans, whole: store.memberData }));
   }
 
   /** Claim the periodic job `key` across instances (account-store.ts `claimRound`); false where accounts are only read. */

@@ -52,6 +52,23 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
   ],
   // 6: mailed sign-in links work once: the nonce of each one used, kept until the link would have expired anyway.
   ['CREATE TABLE used_links (nonce text PRIMARY KEY, expires_at text NOT NULL)'],
+  // 7: paid plans (docs/billing.md): each member's plan as Stripe's webhook last set it, and the events already processed (replays are not applied twice).
+  [
+    `CREATE TABLE member_plans (
+     account text PRIMARY KEY REFERENCES accounts (email) ON DELETE CASCADE,
+     customer_id text,
+     subscription_id text,
+     status text,
+     trial_end text,
+     current_period_end text,
+     cancel_at text,
+     state_event_at text,
+     updated_at text NOT NULL
+   )`,
+    'CREATE INDEX member_plans_customer ON member_plans (customer_id)',
+    'CREATE TABLE billing_events (event_id text PRIMARY KEY, type text NOT NULL, received_at text NOT NULL)',
+    'CREATE INDEX billing_events_received ON billing_events (received_at)',
+  ],
 ];
 
 /**

@@ -61,6 +61,10 @@ export const ERROR_STATUSES: Record<string, { description: string; example: { er
     description: '`forbidden`: not an admin, or a cross-site request.',
     example: { error: 'This operation is for admins only.', code: 'forbidden', hint: 'Ask an admin to grant you the admin role.' },
   },
+  '402': {
+    description: '`forbidden`: the feature needs a plan (paid plans on, PLAN_REQUIRED_FOR naming it) and the account is not on one.',
+    example: { error: 'Saving deals needs a plan on this site.', code: 'forbidden', hint: 'Start the 30-day trial or renew your plan on /account/billing/ (POST /api/v1/me/billing/checkout).' },
+  },
   '404': {
     description: '`not_found`: no deal (or listing, submission, version) matches; verify the id or slug.',
     example: { error: 'No deal matches slug `no-such-deal`.', code: 'not_found', hint: 'Verify the id or slug: list deals with GET /api/v1/deals or search with GET /api/v1/deals?search=<words>.' },
@@ -146,6 +150,7 @@ export const TAGS = [
   { name: 'submissions', description: "Deals submitted by anyone, and the editors' review queue." },
   { name: 'auth', description: 'Signing up, in (password, mailed link or the OpenID Connect provider) and out: pages for people in a browser; no credential for agents.' },
   { name: 'members', description: "A signed-in member's own area (saved deals and startups): people in a browser only, with the same-origin session cookie; agents send their person to /login." },
+  { name: 'billing', description: "Optional paid plans: a member's plan, Stripe Checkout and the customer portal (browser sessions only), and Stripe's signed webhook." },
   { name: 'admin', description: "Operations for signed-in admins and for the content repository's webhook." },
   { name: 'agents', description: 'The Model Context Protocol server for AI agents.' },
   { name: 'health', description: 'Liveness and what the instance serves.' },

@@ -24,7 +24,7 @@ export interface App {
  */
 export function createApp(deps: Deps, options: { site?: SiteHandler | undefined } = {}): App {
   const metrics = new Metrics();
-  const handle = compose([observe(deps, metrics), identify, rateLimit(deps), cors, versioning(deps), answerCache(deps)], (request, context) => answer(request, context), errorWriter(deps));
+  const handle = compose([observe(deps, metrics), identify(deps), rateLimit(deps), cors, versioning(deps), answerCache(deps)], (request, context) => answer(request, context), errorWriter(deps));
   return { fetch: (request, client) => handle(request, contextFor(request, client, deps.config.metricsPath)) };
 
   async function answer(request: Request, context: RequestContext): Promise<Response> {

@@ -31,6 +31,8 @@ import {
   type HistoryDocumentRoute,
 } from './routes.ts';
 import { securityHeaders } from './security-headers.ts';
+import { BILLING_PAGE } from '../billing/plan-guard.ts';
+import { stripePageOrigins } from '../billing/stripe-gateway.ts';
 
 /** What a platform adapter tells the app about a request. */
 export interface Client {
@@ -134,17 +136,22 @@ export function observe(deps: Pick<Deps, 'log'>, metrics: Metrics): Middleware {
   };
 }
 
-// Computed once: every response carries them (SECURITY.md).
-const PLAIN_HEADERS = checkedFields(securityHeaders(false));
-const SECURE_HEADERS = checkedFields(securityHeaders(true));
-
-/** The request id and the security headers, on every response. */
-export const identify: Middleware = async (_request, context, next) => {
-  const response = await next();
-  setCheckedFields(response, context.https ? SECURE_HEADERS : PLAIN_HEADERS);
-  setHeader(response, 'X-Request-Id', context.requestId);
-  return response;
-};
+/**
+ * The request id and the security headers, on every response (computed once). The billing page
+ * alone may send its forms on to Stripe's pages (its buttons' posts are answered with a redirect there).
+ */
+export function identify(deps: Pick<Deps, 'config'>): Middleware {
+  const headers = (formTargets: readonly string[]) => ({ plain: checkedFields(securityHeaders(false, formTargets)), secure: checkedFields(securityHeaders(true, formTargets)) });
+  const everywhere = headers([]);
+  const billingPage = deps.config.billing ? headers(stripePageOrigins(deps.config.billing)) : everywhere;
+  return async (_request, context, next) => {
+    const response = await next();
+    const set = context.target.kind === 'site' && context.path.replace(/\/?$/, '/') === BILLING_PAGE ? billingPage : everywhere;
+    setCheckedFields(response, context.https ? set.secure : set.plain);
+    setHeader(response, 'X-Request-Id', context.requestId);
+    return response;
+  };
+}
 
 /** API requests count against their route's limit (DESIGN "general rate limit") before anything else is done for them. */
 export function rateLimit(deps: Pick<Deps, 'rateLimits' | 'clock'>): Middleware {

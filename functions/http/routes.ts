@@ -28,6 +28,10 @@ import { getDashboard, getProfile, postProfile, postSeen } from '../members/dash
 import { postAlertRound, postUnsubscribe } from '../members/alerts.ts';
 import { getExport, postDelete } from '../members/privacy.ts';
 import { MAX_SAVED_ITEMS } from '../../src/schemas/saved.ts';
+import { getBilling, postCheckout, postPortal } from '../billing/member-billing.ts';
+import { postBillingWebhook } from '../billing/webhook.ts';
+import { SIGNATURE_TOLERANCE_SECONDS } from '../billing/stripe-gateway.ts';
+import { PLAN_FEATURES, TRIAL_DAYS } from '../../src/schemas/billing.ts';
 import { getCategories } from '../reads/categories.ts';
 import { getChanges, getChangesAtom } from '../reads/changes.ts';
 import { getDeals } from '../reads/deals.ts';
@@ -616,8 +620,12 @@ export const API_ROUTES: readonly ApiRoute[] = [
           tags: ['members'],
           summary: "The signed-in member's saved deals and startups",
           description:
-            'Newest first, each as the catalog serves it now (found by record id, so a renamed record keeps its place): `state` is `live`, `expired` (a deal whose status is `expired` or whose expiry date has passed) or `removed` (no longer in the catalog; named by its title as of saving). `ids` lists the saved ids by kind. For people in a browser only (the same-origin session cookie; no credential exists for agents). `Cache-Control: private, no-store`.',
-          responses: { '200': ok('The saved items.', ref('SavedItems'), { headers: { ...etag, 'Cache-Control': CACHE_CONTROL } }), '304': notModified(), ...errors('401', '429', '500', '503') },
+            'Newest first, each as the catalog serves it now (found by record id, so a renamed record keeps its place): `state` is `live`, `expired` (a deal whose status is `expired` or whose expiry date has passed) or `removed` (no longer in the catalog; named by its title as of saving). `ids` lists the saved ids by kind. 402 when paid plans are on, PLAN_REQUIRED_FOR names `saved` and the account is not on the plan (admins always pass). For people in a browser only (the same-origin session cookie; no credential exists for agents). `Cache-Control: private, no-store`.',
+          responses: {
+            '200': ok('The saved items.', ref('SavedItems'), { headers: { ...etag, 'Cache-Control': CACHE_CONTROL } }),
+            '304': notModified(),
+            ...errors('401', '402', '429', '500', '503'),
+          },
         }),
       },
       POST: {
@@ -627,7 +635,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
           operationId: 'saveItem',
           tags: ['members'],
           summary: 'Save a deal or startup, or remove it (`action=remove`)',
-          description: `Saves the record by its \`id\` (idempotent: saving it again changes nothing); \`action: remove\` takes it off the list (what an HTML form sends, since a form cannot DELETE). An id the catalog does not serve is 404. An account keeps at most ${MAX_SAVED_ITEMS} items (400 \`conflict\` beyond). Same-origin only (\`Origin\`). A form post gets a 303: back to its \`next\` page (a path of this site; anything else is ignored for /account/saved/) with \`saved=1\` or \`removed=1\`, or to /login?next= without a session.`,
+          description: `Saves the record by its \`id\` (idempotent: saving it again changes nothing); \`action: remove\` takes it off the list (what an HTML form sends, since a form cannot DELETE). An id the catalog does not serve is 404. An account keeps at most ${MAX_SAVED_ITEMS} items (400 \`conflict\` beyond). Saving (not removing) is 402 when it needs a plan the account is not on. Same-origin only (\`Origin\`). A form post gets a 303: back to its \`next\` page (a path of this site; anything else is ignored for /account/saved/) with \`saved=1\` or \`removed=1\`, or to /login?next= without a session.`,
           requestBody: {
             required: true,
             content: jsonOrForm(ref('SavedItemRequest'), {
@@ -637,8 +645,10 @@ export const API_ROUTES: readonly ApiRoute[] = [
           },
           responses: {
             '200': ok('Saved or removed.', ref('SavedChange'), { headers: { 'Cache-Control': CACHE_CONTROL } }),
-            '303': answer('Form post: back to `next` (or /account/saved/), or to /login?next= without a session.', { headers: { Location: LOCATION } }),
-            ...errors('400', '401', '403', '404', '413', '415', '429', '500', '503'),
+            '303': answer('Form post: back to `next` (or /account/saved/), or to /login?next= without a session, or to /account/billing/?needed=saved when saving needs a plan.', {
+              headers: { Location: LOCATION },
+            }),
+            ...errors('400', '401', '402', '403', '404', '413', '415', '429', '500', '503'),
           },
         }),
       },
@@ -655,6 +665,103 @@ export const API_ROUTES: readonly ApiRoute[] = [
             { name: 'id', in: 'query', required: true, description: "The record's id.", schema: { type: 'string', minLength: 1 } },
           ],
           responses: { '200': ok('Removed.', ref('SavedChange'), { headers: { 'Cache-Control': CACHE_CONTROL } }), ...errors('400', '401', '403', '429', '500', '503') },
+        }),
+      },
+    },
+  },
+  // --- paid plans (issue 18, item 6; docs/billing.md): off unless STRIPE_* are set ---
+  {
+    path: '/me/billing',
+    cors: 'same-origin',
+    rate: 'write',
+    methods: {
+      GET: {
+        handler: getBilling,
+        access: 'member',
+        doc: () => ({
+          operationId: 'getBilling',
+          tags: ['billing'],
+          summary: "The signed-in member's plan",
+          description: `Whether paid plans are on (\`enabled\`), which member features need one (\`requiredFor\`, some of ${PLAN_FEATURES.map((f) => `\`${f}\``).join(', ')}), and the account's plan as Stripe's webhook last reported it: \`status\`, when the trial ends, when it renews or ends. \`unlocked\`: the account may use those features (on the plan, an admin, or paid plans off). For people in a browser only. \`Cache-Control: private, no-store\`.`,
+          responses: { '200': ok('The plan.', ref('BillingState'), { headers: { ...etag, 'Cache-Control': CACHE_CONTROL } }), '304': notModified(), ...errors('401', '429', '500', '503') },
+        }),
+      },
+    },
+  },
+  {
+    path: '/me/billing/checkout',
+    cors: 'same-origin',
+    rate: 'write',
+    methods: {
+      POST: {
+        handler: postCheckout,
+        access: 'member',
+        doc: () => ({
+          operationId: 'startCheckout',
+          tags: ['billing'],
+          summary: 'Start the plan on Stripe Checkout',
+          description: `A Checkout session in subscription mode for the plan's price, with a ${TRIAL_DAYS}-day trial the first time an account subscribes; Stripe's page comes back to /account/billing/. The plan starts when Stripe's signed webhook says so, not on the way back. 400 \`conflict\` while the account is on the plan; 404 while paid plans are off; 503 when Stripe cannot be reached. Same-origin only (\`Origin\`). A form post gets a 303 to Stripe's page (or to /login without a session).`,
+          requestBody: { required: false, content: jsonOrForm(ref('BillingRequest')) },
+          responses: {
+            '200': ok("Stripe's Checkout page.", ref('BillingRedirect'), { headers: { 'Cache-Control': CACHE_CONTROL } }),
+            '303': answer("Form post: to Stripe's Checkout page; to /account/billing/?error=on_plan while on the plan; to /login?next= without a session.", { headers: { Location: LOCATION } }),
+            ...errors('400', '401', '403', '404', '429', '500', '503'),
+          },
+        }),
+      },
+    },
+  },
+  {
+    path: '/me/billing/portal',
+    cors: 'same-origin',
+    rate: 'write',
+    methods: {
+      POST: {
+        handler: postPortal,
+        access: 'member',
+        doc: () => ({
+          operationId: 'openBillingPortal',
+          tags: ['billing'],
+          summary: "Open Stripe's customer portal",
+          description:
+            'Where a member changes the card, reads invoices or cancels; it comes back to /account/billing/. 404 for an account that never started a plan, and while paid plans are off; 503 when Stripe cannot be reached. Same-origin only (`Origin`). A form post gets a 303 to the portal (or to /login without a session).',
+          requestBody: { required: false, content: jsonOrForm(ref('BillingRequest')) },
+          responses: {
+            '200': ok("Stripe's customer portal.", ref('BillingRedirect'), { headers: { 'Cache-Control': CACHE_CONTROL } }),
+            '303': answer('Form post: to the portal; to /account/billing/?error=no_customer before any plan; to /login?next= without a session.', { headers: { Location: LOCATION } }),
+            ...errors('401', '403', '404', '429', '500', '503'),
+          },
+        }),
+      },
+    },
+  },
+  {
+    path: '/billing/webhook',
+    cors: 'same-origin',
+    rate: 'write',
+    methods: {
+      POST: {
+        handler: postBillingWebhook,
+        access: 'public',
+        doc: () => ({
+          operationId: 'stripeWebhook',
+          tags: ['billing'],
+          summary: "Stripe's events about members' plans",
+          description: `Called by Stripe only (404 while paid plans are off). The \`Stripe-Signature\` header must hold for the raw body and STRIPE_WEBHOOK_SECRET and be at most ${SIGNATURE_TOLERANCE_SECONDS} seconds old: a missing, wrong or stale signature is 400. Acts on \`checkout.session.completed\` (links the account named by \`client_reference_id\` to its Stripe customer) and \`customer.subscription.created\`, \`.updated\` and \`.deleted\` (the plan's state; an event older than the state stored changes nothing). Every other type is answered 200 and ignored; an event id processed before is answered 200 and not applied again.`,
+          parameters: [
+            {
+              name: 'Stripe-Signature',
+              in: 'header',
+              required: true,
+              description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`, as Stripe signs each delivery.',
+              schema: { type: 'string' },
+            },
+          ],
+          requestBody: { required: true, content: json({ type: 'object', description: 'A Stripe event (`id`, `type`, `created`, `data.object`), read as the raw bytes signed.' }) },
+          responses: {
+            '200': ok('Received: applied, a duplicate, superseded or ignored.', ref('BillingWebhookAnswer'), { headers: { 'Cache-Control': CACHE_CONTROL } }),
+            ...errors('400', '404', '413', '429', '500', '503'),
+          },
         }),
       },
     },

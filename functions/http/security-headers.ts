@@ -4,7 +4,7 @@
  * site is served over HTTPS.
  */
 
-const CSP = [
+const directives = (formTargets: readonly string[]) => [
   "default-src 'self'",
   "script-src 'self'",
   // Astro inlines small style blocks; styles cannot run code.
@@ -15,16 +15,18 @@ const CSP = [
   "font-src 'self'",
   "object-src 'none'",
   "base-uri 'self'",
-  "form-action 'self'",
+  // A form's redirect counts as its target: a page whose forms end at another site (Stripe's) names it.
+  ['form-action', "'self'", ...formTargets].join(' '),
   "frame-ancestors 'none'",
-].join('; ');
+];
 
 /**
  * @param https whether this request reached the site over HTTPS (directly or via a trusted proxy)
+ * @param formTargets other origins this page's forms may end at (the billing page: Stripe's pages)
  */
-export function securityHeaders(https: boolean): Record<string, string> {
+export function securityHeaders(https: boolean, formTargets: readonly string[] = []): Record<string, string> {
   return {
-    'Content-Security-Policy': CSP,
+    'Content-Security-Policy': directives(formTargets).join('; '),
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'strict-origin-when-cross-origin',
     'X-Frame-Options': 'DENY',

@@ -18,6 +18,7 @@ import { readableDate } from '../../src/catalog/labels.ts';
 import { accountToken, ACCOUNT_PAGES, readAccountToken } from '../auth/account-mail.ts';
 import { requireAdmin } from '../auth/guard.ts';
 import { redirect } from '../auth/sign-in.ts';
+import { needsPlan } from '../billing/plan-guard.ts';
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { ApiError } from '../http/errors.ts';
@@ -144,7 +145,8 @@ async function digestOne(email: string, deps: AlertDeps): Promise<boolean> {
   const news = digest.changed.length > 0 || digest.ending.length > 0;
   if (news) {
     const account = await deps.auth.accounts.find(email);
-    if (!account) return false;
+    // Paid plans on and alerts need one the member lacks: nothing is sent, nothing kept as told (a plan later tells it).
+    if (!account || (await needsPlan('alerts', { email, role: account.role }, deps))) return false;
     const site = deps.state().catalog.site;
     const token = encodeURIComponent(accountToken('unsubscribe', account, deps.auth.secret, deps.clock().getTime()));
     const mail = digestMail(digest, site, `${absolute(site.baseUrl, UNSUBSCRIBE_PATH)}?token=${token}`, `${absolute(site.baseUrl, ACCOUNT_PAGES.unsubscribe)}?token=${token}`);

@@ -10,13 +10,14 @@ import { isFormBody } from '../http/request-body.ts';
 import { validBody } from '../http/valid-body.ts';
 import { currentSession, memberOrForm, requireMember, requireSameOrigin } from '../auth/guard.ts';
 import { redirect } from '../auth/sign-in.ts';
+import { needsPlan, planPage, requirePlan } from '../billing/plan-guard.ts';
 import { utcDay } from '../utc-day.ts';
 import { dashboardParts } from '../../src/catalog/dashboard.ts';
 import { snapshotOf } from '../../src/catalog/saved-changes.ts';
 import { localPath, withFlag } from '../../src/local-path.ts';
 import { MemberProfileRequestSchema, SeenRequestSchema, type Dashboard, type MemberProfile } from '../../src/schemas/dashboard.ts';
 
-export type DashboardDeps = Pick<Deps, 'state' | 'clock' | 'auth'>;
+export type DashboardDeps = Pick<Deps, 'state' | 'clock' | 'auth' | 'config'>;
 
 /** The member's dashboard page; where a member lands after signing in. */
 export const DASHBOARD_PAGE = '/account/';
@@ -25,13 +26,15 @@ const PERSONAL = { 'Cache-Control': 'private, no-store' };
 /** GET /me/dashboard. */
 export async function getDashboard(request: Request, deps: DashboardDeps): Promise<Response> {
   const session = await requireMember(request, deps);
+  await requirePlan('dashboard', session, deps);
   return answerResponse(request, jsonAnswer(200, await dashboardOf(session.email, deps), PERSONAL));
 }
 
-/** The dashboard of the request's session, or undefined without one (the server-rendered /account/ page). */
-export async function signedInDashboard(request: Request, deps: DashboardDeps): Promise<Dashboard | undefined> {
+/** The dashboard of the request's session (the server-rendered /account/ page): undefined without one, `plan_required` when the dashboard needs a plan the member lacks. */
+export async function signedInDashboard(request: Request, deps: DashboardDeps): Promise<Dashboard | 'plan_required' | undefined> {
   const session = await currentSession(request, deps);
-  return session ? dashboardOf(session.email, deps) : undefined;
+  if (!session) return undefined;
+  return (await needsPlan('dashboard', session, deps)) ? 'plan_required' : dashboardOf(session.email, deps);
 }
 
 /**
@@ -49,6 +52,7 @@ export async function dashboardOf(email: string, deps: DashboardDeps): Promise<D
 /** GET /me/profile. */
 export async function getProfile(request: Request, deps: DashboardDeps): Promise<Response> {
   const session = await requireMember(request, deps);
+  await requirePlan('dashboard', session, deps);
   const profile = await deps.auth.accounts.memberData(({ profiles }) => profiles.get(session.email));
   return answerResponse(request, jsonAnswer(200, { success: true, profile }, PERSONAL));
 }
@@ -61,6 +65,8 @@ export async function postProfile(request: Request, deps: DashboardDeps): Promis
   const { next, ...profile } = await validBody(request, MemberProfileRequestSchema, 4 * 1024);
   const back = localPath(next) ?? DASHBOARD_PAGE;
   if (!session) return redirect(`/login?next=${encodeURIComponent(back)}`);
+  if (form && (await needsPlan('dashboard', session, deps))) return redirect(planPage('dashboard'));
+  await requirePlan('dashboard', session, deps);
   await deps.auth.accounts.memberData(({ profiles }) => profiles.put(session.email, profile as MemberProfile, deps.clock()), 'Saving your profile');
   if (form) return redirect(withFlag(back, 'profile', 'profile-note'));
   return answerResponse(request, jsonAnswer(200, { success: true, profile }, PERSONAL));
@@ -73,6 +79,8 @@ export async function postSeen(request: Request, deps: DashboardDeps): Promise<R
   requireSameOrigin(request, deps);
   const body = await validBody(request, SeenRequestSchema, 4 * 1024);
   if (!session) return redirect(`/login?next=${encodeURIComponent(DASHBOARD_PAGE)}`);
+  if (form && (await needsPlan('dashboard', session, deps))) return redirect(planPage('dashboard'));
+  await requirePlan('dashboard', session, deps);
   const catalog = deps.state().catalog;
   const today = utcDay(deps.clock());
   const marked = await deps.auth.accounts.memberData(async ({ saved }) => {

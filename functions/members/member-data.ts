@@ -92,6 +92,19 @@ export const MEMBER_DATA_SECTIONS: readonly MemberDataSection[] = [
     },
   },
   {
+    key: 'plan',
+    tables: ['member_plans'],
+    // Removed with the account by ON DELETE CASCADE (migration 7); the subscription at Stripe is the member's to cancel in the portal.
+    export: async ({ q, email }) => {
+      const [row] = await q.all<{ status: string | null; customer_id: string | null; subscription_id: string | null; trial_end: string | null; current_period_end: string | null; updated_at: string }>(
+        'SELECT status, customer_id, subscription_id, trial_end, current_period_end, updated_at FROM member_plans WHERE account = $1',
+        [email],
+      );
+      if (!row) return null;
+      return { status: row.status, customerId: row.customer_id, subscriptionId: row.subscription_id, trialEnd: row.trial_end, currentPeriodEnd: row.current_period_end, updatedAt: row.updated_at };
+    },
+  },
+  {
     key: 'outbox',
     tables: [],
     store: 'files',

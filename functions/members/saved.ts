@@ -12,21 +12,23 @@ import { isFormBody } from '../http/request-body.ts';
 import { validBody } from '../http/valid-body.ts';
 import { currentSession, memberOrForm, requireMember, requireSameOrigin } from '../auth/guard.ts';
 import { redirect } from '../auth/sign-in.ts';
+import { needsPlan, planPage, planRequired, requirePlan } from '../billing/plan-guard.ts';
 import { utcDay } from '../utc-day.ts';
 import { savedIds, savedItemViews } from '../../src/catalog/saved-items.ts';
 import { snapshotOf } from '../../src/catalog/saved-changes.ts';
 import { localPath, withFlag } from '../../src/local-path.ts';
 import { MAX_SAVED_ITEMS, SAVED_KINDS, SavedItemRequestSchema, type SavedItems, type SavedKind } from '../../src/schemas/saved.ts';
 
-export type SavedDeps = Pick<Deps, 'state' | 'clock' | 'auth'>;
+export type SavedDeps = Pick<Deps, 'state' | 'clock' | 'auth' | 'config'>;
 
 /** Where a form post goes when its `next` is missing or not a path of this site. */
 export const SAVED_PAGE = '/account/saved/';
 const PERSONAL = { 'Cache-Control': 'private, no-store' };
 
-/** GET /me/saved: the member's saved items, newest first, as the catalog serves them now. */
+/** GET /me/saved: the member's saved items, newest first, as the catalog serves them now (402 when saving needs a plan the member lacks). */
 export async function getSaved(request: Request, deps: SavedDeps): Promise<Response> {
   const session = await requireMember(request, deps);
+  await requirePlan('saved', session, deps);
   return answerResponse(request, jsonAnswer(200, await savedList(session.email, deps), PERSONAL));
 }
 
@@ -40,16 +42,22 @@ export async function savedList(email: string, deps: SavedDeps): Promise<SavedIt
   return { success: true, items, ids: savedIds(rows), total: items.length, max: MAX_SAVED_ITEMS };
 }
 
-/** The saved items of the request's session, or undefined without one (the server-rendered /account/saved/ page). */
-export async function signedInSavedList(request: Request, deps: SavedDeps): Promise<SavedItems | undefined> {
+/**
+ * The saved items of the request's session, undefined without one, or `plan_required` when
+ * saving needs a plan the member lacks (the server-rendered /account/saved/ page).
+ */
+export async function signedInSavedList(request: Request, deps: SavedDeps): Promise<SavedItems | 'plan_required' | undefined> {
   const session = await currentSession(request, deps);
-  return session ? savedList(session.email, deps) : undefined;
+  if (!session) return undefined;
+  return (await needsPlan('saved', session, deps)) ? 'plan_required' : savedList(session.email, deps);
 }
 
 /**
  * POST /me/saved `{ kind, id }` (JSON or a form): save the record (idempotent), or with
  * `action: remove` take it off the list. A form post without a session goes to /login with the
- * page to come back to; with one, back to `next` (`?saved=1` or `?removed=1`).
+ * page to come back to; with one, back to `next` (`?saved=1` or `?removed=1`). Saving may need
+ * a plan (402; a form goes to the billing page); removing never does: a list stays the member's
+ * to empty.
  */
 export async function postSaved(request: Request, deps: SavedDeps): Promise<Response> {
   const form = isFormBody(request);
@@ -59,6 +67,10 @@ export async function postSaved(request: Request, deps: SavedDeps): Promise<Resp
   const body = await validBody(request, SavedItemRequestSchema, 4 * 1024);
   const next = localPath(body.next) ?? SAVED_PAGE;
   if (!session) return redirect(`/login?next=${encodeURIComponent(next)}`);
+  if (body.action !== 'remove' && (await needsPlan('saved', session, deps))) {
+    if (form) return redirect(planPage('saved'));
+    throw planRequired('saved');
+  }
   const saved = body.action === 'remove' ? await remove(session.email, body.kind, body.id, deps) : await save(session.email, body.kind, body.id, deps);
   if (form) return redirect(withFlag(next, saved ? 'saved' : 'removed', saved ? 'saved-note' : 'removed-note'));
   return changed(request, body.kind, body.id, saved, session.email, deps);

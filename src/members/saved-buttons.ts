@@ -71,6 +71,12 @@ async function toggle(event: SubmitEvent): Promise<void> {
     forgetHint();
     return toLogin();
   }
+  // Saving needs a plan the member lacks (paid plans on): the billing page says how to start one, as a form post would.
+  if (response?.status === 402) {
+    for (const f of same) mark(f, !saving);
+    location.href = '/account/billing/?needed=saved';
+    return;
+  }
   if (!response?.ok) {
     for (const f of same) mark(f, !saving);
     const failure = (await response?.json().catch(() => undefined)) as { error?: string } | undefined;

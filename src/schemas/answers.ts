@@ -13,6 +13,7 @@ import { StartupSchema } from './startup.ts';
 import { SavedChangeSchema, SavedItemsSchema } from './saved.ts';
 import { AlertRoundSchema, DashboardSchema, ProfileAnswerSchema, SeenAnswerSchema } from './dashboard.ts';
 import { MemberExportSchema } from './member-data.ts';
+import { BillingRedirectSchema, BillingStateSchema, BillingWebhookAnswerSchema } from './billing.ts';
 
 /** SPEC: the allowed error `code` values. */
 export const ERROR_CODES = [
@@ -292,6 +293,9 @@ export const ANSWER_SCHEMAS = {
   SeenAnswer: SeenAnswerSchema,
   AlertRound: AlertRoundSchema,
   MemberExport: MemberExportSchema,
+  BillingState: BillingStateSchema,
+  BillingRedirect: BillingRedirectSchema,
+  BillingWebhookAnswer: BillingWebhookAnswerSchema,
   Error: ErrorBodySchema,
 } as const;
 

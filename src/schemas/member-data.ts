@@ -39,6 +39,17 @@ export const ProfileExportSchema = z
   })
   .nullable();
 
+export const PlanExportSchema = z
+  .looseObject({
+    status: z.string().nullable().describe("The subscription's status as Stripe last said it (`trialing`, `active`, `past_due`, `canceled`…)."),
+    customerId: z.string().nullable().describe("Stripe's id of you as a customer (your card and invoices are kept by Stripe, not here)."),
+    subscriptionId: z.string().nullable(),
+    trialEnd: z.string().nullable(),
+    currentPeriodEnd: z.string().nullable(),
+    updatedAt: z.string(),
+  })
+  .nullable();
+
 export const OutboxMailSchema = z.looseObject({
   kind: z.string().describe('What the mail was: `verify`, `reset`, `already-registered`…'),
   subject: z.string(),
@@ -83,6 +94,13 @@ export const MEMBER_DATA = {
     holds:
       'What you told us about your startup on your dashboard (stage, region, funding raised, what you build) to pick deals for you, and whether we mail you alert digests. Each saved item also keeps its facts as you last saw them and as the last digest told them, to show what changed.',
     kept: 'Until you change it or delete the account.',
+    onlyWhenHeld: true,
+  },
+  plan: {
+    schema: PlanExportSchema.describe('`null` unless you started a paid plan.'),
+    title: 'Your plan',
+    holds: "Where paid plans are on and you started one: Stripe's ids for you and your subscription, its status and dates. Your card and invoices are kept by Stripe, not here.",
+    kept: 'Until you delete the account (the subscription itself is cancelled in the billing portal).',
     onlyWhenHeld: true,
   },
   outbox: {

@@ -10,6 +10,7 @@ import { DEAL_STATUSES } from './deal.ts';
 import { AccountDeletionSchema } from './member-data.ts';
 import { SavedItemRequestSchema } from './saved.ts';
 import { MemberProfileRequestSchema, SeenRequestSchema } from './dashboard.ts';
+import { BillingRequestSchema } from './billing.ts';
 
 /** A value with a non-space character: a string of spaces is not an answer. */
 const filled = (field: string) => z.string({ error: `is required (${field})` }).regex(/\S/, { error: `must not be empty (${field})` });
@@ -123,6 +124,7 @@ export const REQUEST_SCHEMAS = {
   MemberProfileRequest: MemberProfileRequestSchema,
   SeenRequest: SeenRequestSchema,
   AccountDeletion: AccountDeletionSchema,
+  BillingRequest: BillingRequestSchema,
 } as const;
 
 export type SignIn = z.infer<typeof SignInSchema>;

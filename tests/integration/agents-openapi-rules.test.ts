@@ -47,6 +47,9 @@ const SESSION_OPERATIONS = [
   'removeSavedItem',
   'exportMyData',
   'deleteMyAccount',
+  'getBilling',
+  'startCheckout',
+  'openBillingPortal',
 ];
 
 /** One served document, read as a linter or a fuzzer would. */

@@ -150,6 +150,8 @@ const PAGES = [
   '/admin/',
   '/admin/submissions/',
   '/admin/deal/',
+  '/account/saved/',
+  '/account/billing/',
   '/favicon.svg',
   '/index.md',
   '/deals/index.md',

@@ -103,6 +103,48 @@ describe('notification settings', () => {
   });
 });
 
+describe('paid plans (STRIPE_*, PLAN_REQUIRED_FOR)', () => {
+  const STRIPE = { STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc', STRIPE_PRICE_ID: 'price_abc' };
+  const message = (env: Record<string, string>): string => {
+    try {
+      loadConfig(env);
+      return '';
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+
+  test('off unless all three are set; then on, gating the features named (none by default)', () => {
+    expect(loadConfig({}).billing).toBeUndefined();
+    expect(loadConfig(STRIPE).billing).toEqual({ secretKey: 'sk_test_abc', webhookSecret: 'whsec_abc', priceId: 'price_abc', requiredFor: [], apiUrl: undefined });
+    expect(loadConfig({ ...STRIPE, STRIPE_SECRET_KEY: 'rk_live_abc', PLAN_REQUIRED_FOR: ' saved, alerts,saved ' }).billing).toMatchObject({
+      secretKey: 'rk_live_abc',
+      requiredFor: ['saved', 'alerts'],
+    });
+    expect(loadConfig({ ...STRIPE, PLAN_REQUIRED_FOR: 'none' }).billing?.requiredFor).toEqual([]);
+    expect(loadConfig({ ...STRIPE, STRIPE_API_URL: 'http://127.0.0.1:12111' }).billing?.apiUrl).toBe('http://127.0.0.1:12111');
+  });
+
+  test('a partial configuration stops the start, naming what is missing; so do a feature unknown, a wrong kind of key and settings without paid plans', () => {
+    expect(message({ STRIPE_SECRET_KEY: 'sk_test_abc' })).toBe(
+      'invalid settings: STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY set (paid plans need STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ID); STRIPE_PRICE_ID: required with STRIPE_SECRET_KEY set (paid plans need STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ID)',
+    );
+    expect(message({ ...STRIPE, PLAN_REQUIRED_FOR: 'saved,dashbord' })).toBe(
+      'invalid setting: PLAN_REQUIRED_FOR: "dashbord" is not a member feature; expected some of `saved` | `dashboard` | `alerts` | `submissions`, comma-separated',
+    );
+    expect(message({ ...STRIPE, STRIPE_SECRET_KEY: 'pk_test_abc' })).toContain('STRIPE_SECRET_KEY: expected a Stripe secret key (sk_… or rk_…)');
+    expect(message({ ...STRIPE, STRIPE_WEBHOOK_SECRET: 'abc' })).toContain("STRIPE_WEBHOOK_SECRET: expected a Stripe webhook endpoint's signing secret (whsec_…)");
+    expect(message({ ...STRIPE, STRIPE_PRICE_ID: 'prod_abc' })).toContain('STRIPE_PRICE_ID: expected a Stripe price id');
+    expect(message({ ...STRIPE, STRIPE_API_URL: 'http://stripe.example' })).toContain('STRIPE_API_URL: expected an https:// URL (http:// only to localhost)');
+    expect(message({ PLAN_REQUIRED_FOR: 'saved' })).toBe(
+      'invalid setting: PLAN_REQUIRED_FOR: set without paid plans (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ID): members could never get what it gates',
+    );
+    expect(message({ STRIPE_API_URL: 'http://127.0.0.1:1' })).toContain('STRIPE_API_URL: set without paid plans');
+    // A secret never appears in the message.
+    expect(message({ STRIPE_SECRET_KEY: 'sk_live_verysecret' })).not.toContain('verysecret');
+  });
+});
+
 describe('an operator command', () => {
   const node = join(ROOT, 'node_modules', '.bin', 'node');
 
