@@ -58,8 +58,24 @@ const ExportContract = z.strictObject({
     hasPassword: z.boolean(),
   }),
   savedItems: z.array(z.strictObject({ kind: z.enum(['deal', 'startup']), id: z.string(), title: z.string(), slug: z.string(), savedAt: z.iso.datetime() })),
+  profile: z
+    .strictObject({ stage: z.string().nullable(), region: z.string().nullable(), fundingUsd: z.number().nullable(), builds: z.string().nullable(), alerts: z.boolean(), updatedAt: z.iso.datetime() })
+    .nullable(),
+  plan: z
+    .strictObject({
+      status: z.string().nullable(),
+      customerId: z.string().nullable(),
+      subscriptionId: z.string().nullable(),
+      trialEnd: z.string().nullable(),
+      currentPeriodEnd: z.string().nullable(),
+      updatedAt: z.string(),
+    })
+    .nullable(),
   outbox: z.array(z.strictObject({ kind: z.string(), subject: z.string(), writtenAt: z.iso.datetime() })),
 });
+
+/** What a section holds of an account that has nothing there: none (one-row sections), or an empty list. */
+const NOTHING: Record<string, unknown> = { account: 0, profile: null, plan: null };
 
 export function memberDataSuite(backing: MemberDataBacking): void {
   let serial = 0;
@@ -164,6 +180,7 @@ export function memberDataSuite(backing: MemberDataBacking): void {
       const m = await member();
       const bystander = await member();
       for (const cookie of [m.cookie, bystander.cookie]) await save(cookie, 'deal', AWS);
+      expect((await call(url(), 'POST', '/api/v1/me/profile', { cookie: m.cookie, body: { stage: 'seed', builds: 'invoicing', alerts: true } })).status).toBe(200);
       await mailReset(m.email);
 
       const wrong = expectError(await remove(m.cookie, { password: 'not-the-password' }), 403, 'forbidden');
@@ -175,7 +192,7 @@ export function memberDataSuite(backing: MemberDataBacking): void {
       expect(tooLong.text).not.toContain(long);
       expectError(await call(url(), 'POST', '/api/v1/me/delete', { cookie: m.cookie, body: { password: PASSWORD }, origin: 'https://evil.example' }), 403, 'forbidden');
       expect((await exportOf(m.cookie)).status).toBe(200);
-      expect((await leftOf(m.email)).savedItems).toHaveLength(1);
+      expect(await leftOf(m.email)).toMatchObject({ savedItems: [{ id: AWS }], profile: { stage: 'seed', builds: 'invoicing', alerts: true } });
 
       const deleted = await remove(m.cookie, { password: PASSWORD });
       expect(deleted.status, deleted.text).toBe(200);
@@ -185,7 +202,7 @@ export function memberDataSuite(backing: MemberDataBacking): void {
       expect(deleted.headers.getSetCookie().every((c) => c.includes('Max-Age=0'))).toBe(true);
 
       const left = await leftOf(m.email);
-      expect(left).toEqual(Object.fromEntries(MEMBER_DATA_SECTIONS.map((s) => [s.key, s.key === 'account' ? 0 : []])));
+      expect(left).toEqual(Object.fromEntries(MEMBER_DATA_SECTIONS.map((s) => [s.key, s.key in NOTHING ? NOTHING[s.key] : []])));
       expect(await mailTo(m.email)).toEqual([]);
       // The session (and any copy of its cookie) is over, and the password signs in no more.
       expectError(await exportOf(m.cookie), 401, 'unauthorized');

@@ -50,6 +50,11 @@ const SESSION_OPERATIONS = [
   'getBilling',
   'startCheckout',
   'openBillingPortal',
+  'getDashboard',
+  'getProfile',
+  'setProfile',
+  'markSavedSeen',
+  'runAlertRound',
 ];
 
 /** One served document, read as a linter or a fuzzer would. */
