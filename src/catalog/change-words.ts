@@ -11,7 +11,7 @@ const FIELD_WORDS: Readonly<Record<WatchedField, string>> = {
   value: 'Value',
   status: 'Status',
   expiryDate: 'Last day',
-  forSale: 'For sale',
+  forSale: 'Sale',
   askingPrice: 'Asking price',
 };
 
@@ -21,14 +21,13 @@ const STATE_WORDS: Readonly<Record<string, string>> = { live: 'listed', expired:
  * @example changeWords({ field: 'value', from: '$5,000', to: '$10,000' }) // 'Value: $5,000 → $10,000'
  */
 export function changeWords(change: WatchedChange): string {
-  const word = (value: string | boolean | undefined) => (value === undefined ? 'none' : factWords(change.field, value));
+  const word = (value: string | undefined) => (value === undefined ? 'none' : factWords(change.field, value));
   return `${FIELD_WORDS[change.field]}: ${word(change.from)} → ${word(change.to)}`;
 }
 
 // --- internal ---
 
-function factWords(field: WatchedField, value: string | boolean): string {
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+function factWords(field: WatchedField, value: string): string {
   if (field === 'state') return STATE_WORDS[value] ?? value;
   if (field === 'status') return statusLabel(value);
   if (field === 'expiryDate') return readableDate(value);

@@ -23,7 +23,7 @@ export function snapshotOf(ref: Pick<SavedRecordRef, 'kind' | 'recordId' | 'titl
   }
   const startup = catalog.startupById.get(ref.recordId);
   if (!startup) return { state: 'removed', title: ref.title };
-  return defined({ state: 'live', title: startup.name, forSale: startup.forSale, askingPrice: money(startup.askingPrice, startup.askingPriceDisplay) });
+  return defined({ state: 'live', title: startup.name, forSale: startup.forSale ? 'for sale' : 'not for sale', askingPrice: money(startup.askingPrice, startup.askingPriceDisplay) });
 }
 
 /**
@@ -52,7 +52,7 @@ export function readSnapshot(text: string | null | undefined): Snapshot | undefi
     const snapshot: Snapshot = {};
     for (const field of WATCHED_FIELDS) {
       const fact = (value as Record<string, unknown>)[field];
-      if (typeof fact === 'string' || typeof fact === 'boolean') snapshot[field] = fact;
+      if (typeof fact === 'string') snapshot[field] = fact;
     }
     return snapshot;
   } catch {
@@ -62,6 +62,6 @@ export function readSnapshot(text: string | null | undefined): Snapshot | undefi
 
 // --- internal ---
 
-function defined(snapshot: Record<string, string | boolean | undefined>): Snapshot {
+function defined(snapshot: Record<string, string | undefined>): Snapshot {
   return Object.fromEntries(Object.entries(snapshot).filter(([, value]) => value !== undefined)) as Snapshot;
 }

@@ -42,13 +42,12 @@ export const WATCHED_FIELDS = ['state', 'title', 'value', 'status', 'expiryDate'
 export type WatchedField = (typeof WATCHED_FIELDS)[number];
 
 /** The watched facts of a saved record as of a moment (what the member last saw, or was last mailed). */
-export const SnapshotSchema = z.looseObject(Object.fromEntries(WATCHED_FIELDS.map((field) => [field, z.union([z.string(), z.boolean()]).optional()])));
-export type Snapshot = Partial<Record<WatchedField, string | boolean>>;
+export type Snapshot = Partial<Record<WatchedField, string>>;
 
 export const WatchedChangeSchema = z.looseObject({
   field: z.enum(WATCHED_FIELDS),
-  from: z.union([z.string(), z.boolean()]).optional().describe('As the member last saw it (absent: it had none).'),
-  to: z.union([z.string(), z.boolean()]).optional().describe('As served now (absent: it has none now).'),
+  from: z.string().optional().describe('As the member last saw it (absent: it had none).'),
+  to: z.string().optional().describe('As served now (absent: it has none now).'),
 });
 
 export const DashboardItemSchema = SavedItemSchema.extend({
