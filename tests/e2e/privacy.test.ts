@@ -50,7 +50,7 @@ test('without JavaScript: sign up, confirm, save a deal, download the data, dele
     await page.getByRole('button', { name: 'Confirm my address' }).click();
     await page.waitForURL(/\/login\?verified=1$/);
     await signIn(page);
-    await page.waitForURL((url) => url.pathname === '/');
+    await page.waitForURL((url) => url.pathname === '/account/');
 
     await page.goto(e2e().url('/deals/'));
     const card = page.locator('li.card form[data-save]').first();
