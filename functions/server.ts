@@ -22,6 +22,8 @@ import { signedInDashboard } from './members/dashboard.ts';
 import { startAlertTimer } from './members/alerts.ts';
 import { signedInPrivacy } from './members/privacy.ts';
 import { signedInBilling } from './billing/member-billing.ts';
+import { signedInSubmitPrefill } from './members/member-submissions.ts';
+import { startSignUpSweep } from './auth/sign-up-sweep.ts';
 import { startDevLoop, type DevLoop } from './dev/dev-loop.ts';
 
 export interface RunningServer {
@@ -62,9 +64,11 @@ export async function startServer(config: Config, log: Logger = createLogger(), 
       dashboard: (request) => signedInDashboard(request, deps),
       privacy: (request) => signedInPrivacy(request, deps),
       billing: (request) => signedInBilling(request, deps),
+      submitPrefill: (request) => signedInSubmitPrefill(request, deps),
     },
   });
   const stopAlerts = startAlertTimer(deps);
+  const stopSignUpSweep = startSignUpSweep(deps);
   const dev = options.dev ? await startDevLoop(deps) : undefined;
   const server = createNodeServer(createApp(deps, { site: dev ? dev.site(site) : site }), { trustProxyHops: config.trustProxyHops, log });
   server.keepAliveTimeout = 65_000;
@@ -86,6 +90,7 @@ export async function startServer(config: Config, log: Logger = createLogger(), 
     dev,
     close: async () => {
       stopAlerts();
+      stopSignUpSweep();
       dev?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

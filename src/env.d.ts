@@ -24,6 +24,8 @@ declare namespace App {
       dashboard: () => Promise<import('./schemas/dashboard.ts').Dashboard | 'plan_required' | undefined>;
       privacy: () => Promise<import('./schemas/member-data.ts').PrivacySummary | undefined>;
       billing: () => Promise<import('./schemas/billing.ts').BillingState | undefined>;
+      /** What the submission form fills in, and whether the submission will be followed on the dashboard. */
+      submitPrefill: () => Promise<import('./schemas/member-submissions.ts').SubmitPrefill | undefined>;
     };
   }
 }

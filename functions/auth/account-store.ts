@@ -13,6 +13,7 @@ import { MemberDataStore } from '../members/member-data-store.ts';
 import { SavedItemStore } from '../members/saved-store.ts';
 import { ProfileStore } from '../members/profile-store.ts';
 import { PlanStore } from '../billing/plan-store.ts';
+import { SubmissionLinkStore } from '../members/submission-links.ts';
 import { newGeneration, normalizeEmail, readAccounts, type Account, type Role } from './users.ts';
 
 /** How long an unconfirmed sign-up is kept: as long as its link works. */
@@ -43,6 +44,8 @@ export class AccountStore {
   readonly memberData: MemberDataStore;
   /** Members' paid plans, in the same database (removed with their account). */
   readonly plans: PlanStore;
+  /** The submissions members made while signed in (removed with their account). */
+  readonly submissionLinks: SubmissionLinkStore;
 
   constructor(db: Database) {
     this.db = db;
@@ -50,6 +53,7 @@ export class AccountStore {
     this.profiles = new ProfileStore(db);
     this.memberData = new MemberDataStore(db);
     this.plans = new PlanStore(db);
+    this.submissionLinks = new SubmissionLinkStore(db);
   }
 
   /** Where the accounts are, in words (for the CLI). */
@@ -102,7 +106,7 @@ export class AccountStore {
    */
   async addMember(email: string, passwordHash: string, nowMs = Date.now()): Promise<Account | undefined> {
     const key = normalizeEmail(email);
-    await this.db.run('DELETE FROM accounts WHERE email_verified_at IS NULL AND created_at < $1', [new Date(nowMs - UNCONFIRMED_TTL_MS).toISOString()]);
+    await this.removeStaleSignUps(nowMs);
     const changed = await this.db.run(
       `INSERT INTO accounts (email, role, password_hash, generation, created_at, email_verified_at) VALUES ($1, 'member', $2, $3, $4, NULL)
        ON CONFLICT (email) DO UPDATE SET password_hash = excluded.password_hash, generation = excluded.generation, created_at = excluded.created_at
@@ -110,6 +114,11 @@ export class AccountStore {
       [key, passwordHash, newGeneration(), new Date(nowMs).toISOString()],
     );
     return changed > 0 ? this.find(key) : undefined;
+  }
+
+  /** Remove the sign-ups never confirmed within `UNCONFIRMED_TTL_MS` (their links stopped working); resolves with how many. */
+  removeStaleSignUps(nowMs = Date.now()): Promise<number> {
+    return this.db.run('DELETE FROM accounts WHERE email_verified_at IS NULL AND created_at < $1', [new Date(nowMs - UNCONFIRMED_TTL_MS).toISOString()]);
   }
 
   /** The owner of the address confirmed it with the link made for generation `gen`. @returns whether it matched */

@@ -14,6 +14,7 @@ import type { EraseOutcome, MemberDataStore } from '../members/member-data-store
 import type { SavedItemStore } from '../members/saved-store.ts';
 import type { ProfileStore } from '../members/profile-store.ts';
 import type { PlanStore } from '../billing/plan-store.ts';
+import type { SubmissionLinkStore } from '../members/submission-links.ts';
 import { MIN_SECRET_BYTES } from './session.ts';
 import { normalizeEmail, type Account } from './users.ts';
 
@@ -28,6 +29,8 @@ export interface MemberData {
   profiles: ProfileStore;
   /** Paid plans (billing/plan-store.ts). */
   plans: PlanStore;
+  /** The submissions made while signed in (members/submission-links.ts). */
+  submissions: SubmissionLinkStore;
   /** Every section of a member's data together (members/member-data-store.ts): the export and the privacy page. */
   whole: MemberDataStore;
 }
@@ -97,19 +100,25 @@ export class AccountBook {
   }
 
   /**
-   * Run `work` on the members' own data in the accounts' database (saved items, profiles, plans,
+   * Run `work` on the members' own data in the accounts' database (saved items, profiles, plans, submissions,
    * and all of it for the export: functions/members/); `change` names a write, refused (503) where
    * accounts are only read. A database that fails is 503.
    */
   memberData<T>(work: (data: MemberData) => Promise<T>, change?: string): Promise<T> {
     if (change) this.assertWritable(change, 'nothing was changed');
-    return this.using((store) => work({ saved: store.savedItems, profiles: store.profiles, plans: store.plans, whole: store.memberData }));
+    return this.using((store) => work({ saved: store.savedItems, profiles: store.profiles, plans: store.plans, submissions: store.submissionLinks, whole: store.memberData }));
   }
 
   /** Claim the periodic job `key` across instances (account-store.ts `claimRound`); false where accounts are only read. */
   claimRound(key: string, now: Date, everyMs: number): Promise<boolean> {
     if (!this.writable) return Promise.resolve(false);
     return this.using((store) => store.claimRound(key, now, everyMs));
+  }
+
+  /** Remove the sign-ups never confirmed in time (account-store.ts); none where accounts are only read. */
+  removeStaleSignUps(now: Date): Promise<number> {
+    if (!this.writable) return Promise.resolve(0);
+    return this.using((store) => store.removeStaleSignUps(now.getTime()));
   }
 
   /** Whether accounts may be changed here (not a bundled read-only copy). */

@@ -35,6 +35,15 @@ export interface SubscriptionReport {
 const ENDED = new Set(['canceled', 'incomplete_expired']);
 
 /**
+ * Whether a subscription may still charge the member (anything but ended): what an account's
+ * deletion cancels first.
+ * @example isLiveSubscription('past_due') // true
+ */
+export function isLiveSubscription(row: Pick<PlanRow, 'subscriptionId' | 'status'> | undefined): boolean {
+  return Boolean(row?.subscriptionId) && !ENDED.has(row?.status ?? '');
+}
+
+/**
  * Whether a status is a plan the member may use (`active`, `trialing`).
  * @example isOnPlan('past_due') // false
  */

@@ -1,7 +1,8 @@
 /**
  * The one place that talks to Stripe, through the official library (loaded on the first billing
  * request: it takes ~400 ms to import, which a site without paid plans never pays): verifying a
- * webhook's `Stripe-Signature`, and creating Checkout and customer-portal sessions. Its failures
+ * webhook's `Stripe-Signature`, creating Checkout and customer-portal sessions, and cancelling the
+ * subscription of an account being deleted. Its failures
  * become the API's errors here, in this site's words (never the library's).
  */
 import type Stripe from 'stripe';
@@ -79,6 +80,19 @@ export class StripeGateway {
    */
   async portal(customerId: string, returnUrl: string): Promise<string> {
     return (await this.call('portal', async (stripe) => stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl }))).url;
+  }
+
+  /**
+   * Cancel a subscription now (the account that pays for it is being deleted). One that Stripe
+   * no longer has is cancelled already.
+   */
+  async cancel(subscriptionId: string): Promise<void> {
+    await this.call('cancel', (stripe) =>
+      stripe.subscriptions.cancel(subscriptionId).catch((error: unknown) => {
+        if ((error as { code?: string }).code === 'resource_missing') return undefined;
+        throw error;
+      }),
+    );
   }
 
   // --- internal ---

@@ -69,6 +69,17 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
     'CREATE TABLE billing_events (event_id text PRIMARY KEY, type text NOT NULL, received_at text NOT NULL)',
     'CREATE INDEX billing_events_received ON billing_events (received_at)',
   ],
+  // 8: deals a member submitted while signed in (issue 18, item 5): the link to the submission in its own store, and what prefills the next form.
+  [
+    `CREATE TABLE member_submissions (
+     account text NOT NULL REFERENCES accounts (email) ON DELETE CASCADE,
+     submission_id text NOT NULL,
+     company_name text NOT NULL,
+     website_url text NOT NULL,
+     submitted_at text NOT NULL,
+     PRIMARY KEY (account, submission_id)
+   )`,
+  ],
 ];
 
 /**

@@ -295,7 +295,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
           tags: ['submissions'],
           summary: 'Submit a deal for editorial review',
           description:
-            'Anyone may submit; 5 are accepted per address per rolling hour (refused ones do not count). 201 once the submission is stored durably in the private submission store (no git commit); the same company and link within a day answers the earlier id with `duplicate: true`. The `RateLimit` fields of a 201 or 429 report the hourly submission limit. A refused submission is a 400 whose `error` names the first problem; with `errors=all` its `fields` lists every problem, one per field.',
+            'Anyone may submit; 5 are accepted per address per rolling hour (refused ones do not count). 201 once the submission is stored durably in the private submission store (no git commit); the same company and link within a day answers the earlier id with `duplicate: true`. The `RateLimit` fields of a 201 or 429 report the hourly submission limit. A refused submission is a 400 whose `error` names the first problem; with `errors=all` its `fields` lists every problem, one per field. Sent from a signed-in browser on this site (its session cookie, same origin), a new submission is also linked to the member, whose dashboard shows its review; the answer is the same.',
           parameters: [ERRORS_ALL('the submission')],
           requestBody: { required: true, content: jsonOrForm(ref('DealSubmission'), examples.submitDeal) },
           responses: {

@@ -26,6 +26,7 @@ import { isFormBody, readBody } from '../http/request-body.ts';
 import type { Mail, SiteRef } from '../notify/messages.ts';
 import { utcDay } from '../utc-day.ts';
 import { DASHBOARD_PAGE } from './dashboard.ts';
+import { everyHour } from '../ops/hourly.ts';
 
 export type AlertDeps = Pick<Deps, 'state' | 'clock' | 'auth' | 'config' | 'log'>;
 
@@ -72,13 +73,7 @@ export async function runAlertRound(deps: AlertDeps, force = false): Promise<Ale
  */
 export function startAlertTimer(deps: AlertDeps): () => void {
   if (deps.config.alertDigestHours === 0) return () => undefined;
-  const tick = () => void runAlertRound(deps).catch((error: unknown) => deps.log.warn('alert_round_failed', { error: String(error) }));
-  const first = setTimeout(tick, 60_000).unref();
-  const every = setInterval(tick, 3600_000).unref();
-  return () => {
-    clearTimeout(first);
-    clearInterval(every);
-  };
+  return everyHour(() => void runAlertRound(deps).catch((error: unknown) => deps.log.warn('alert_round_failed', { error: String(error) })));
 }
 
 /** POST /admin/alerts: run a digest round now (admins; a scheduler on a serverless host signs in as one). */

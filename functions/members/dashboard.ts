@@ -12,12 +12,14 @@ import { currentSession, memberOrForm, requireMember, requireSameOrigin } from '
 import { redirect } from '../auth/sign-in.ts';
 import { needsPlan, planPage, requirePlan } from '../billing/plan-guard.ts';
 import { utcDay } from '../utc-day.ts';
+import { withReviewStates } from './member-submissions.ts';
+import { SHOWN_SUBMISSIONS } from './submission-links.ts';
 import { dashboardParts } from '../../src/catalog/dashboard.ts';
 import { snapshotOf } from '../../src/catalog/saved-changes.ts';
 import { localPath, withFlag } from '../../src/local-path.ts';
 import { MemberProfileRequestSchema, SeenRequestSchema, type Dashboard, type MemberProfile } from '../../src/schemas/dashboard.ts';
 
-export type DashboardDeps = Pick<Deps, 'state' | 'clock' | 'auth' | 'config'>;
+export type DashboardDeps = Pick<Deps, 'state' | 'clock' | 'auth' | 'config' | 'submissions'>;
 
 /** The member's dashboard page; where a member lands after signing in. */
 export const DASHBOARD_PAGE = '/account/';
@@ -42,11 +44,16 @@ export async function signedInDashboard(request: Request, deps: DashboardDeps): 
  * their starting point (kept where accounts may be written), so their next change shows.
  */
 export async function dashboardOf(email: string, deps: DashboardDeps): Promise<Dashboard> {
-  const { rows, profile } = await deps.auth.accounts.memberData(async ({ saved, profiles }) => ({ rows: await saved.list(email), profile: await profiles.get(email) }));
+  const { rows, profile, links } = await deps.auth.accounts.memberData(async ({ saved, profiles, submissions }) => ({
+    rows: await saved.list(email),
+    profile: await profiles.get(email),
+    links: await submissions.list(email, SHOWN_SUBMISSIONS),
+  }));
   const catalog = deps.state().catalog;
   const parts = dashboardParts(rows, profile, catalog, utcDay(deps.clock()), catalog.site.freshness.expiringWithinDays);
   if (parts.baseline.length > 0 && deps.auth.accounts.writable) await deps.auth.accounts.memberData(({ saved }) => saved.markSeen(email, parts.baseline));
-  return { success: true, profile, saved: parts.saved, changed: parts.changed, expiringSoon: parts.expiringSoon, mayQualify: parts.mayQualify };
+  const submitted = await withReviewStates(links, deps);
+  return { success: true, profile, saved: parts.saved, changed: parts.changed, expiringSoon: parts.expiringSoon, mayQualify: parts.mayQualify, submissions: submitted };
 }
 
 /** GET /me/profile. */

@@ -11,6 +11,7 @@
  * one is an entry below plus its shape and words in src/schemas/member-data.ts (`MEMBER_DATA`).
  */
 import type { Queries } from '../db/database.ts';
+import { SubmissionLinkStore } from './submission-links.ts';
 import { outboxDir, outboxMailsTo, removeOutboxMailsTo } from '../auth/outbox.ts';
 import type { MemberDataKey, MemberDataRows } from '../../src/schemas/member-data.ts';
 
@@ -94,7 +95,7 @@ export const MEMBER_DATA_SECTIONS: readonly MemberDataSection[] = [
   {
     key: 'plan',
     tables: ['member_plans'],
-    // Removed with the account by ON DELETE CASCADE (migration 7); the subscription at Stripe is the member's to cancel in the portal.
+    // Removed with the account by ON DELETE CASCADE (migration 7), once the privacy handler has cancelled a live subscription at Stripe (privacy.ts).
     export: async ({ q, email }) => {
       const [row] = await q.all<{ status: string | null; customer_id: string | null; subscription_id: string | null; trial_end: string | null; current_period_end: string | null; updated_at: string }>(
         'SELECT status, customer_id, subscription_id, trial_end, current_period_end, updated_at FROM member_plans WHERE account = $1',
@@ -103,6 +104,12 @@ export const MEMBER_DATA_SECTIONS: readonly MemberDataSection[] = [
       if (!row) return null;
       return { status: row.status, customerId: row.customer_id, subscriptionId: row.subscription_id, trialEnd: row.trial_end, currentPeriodEnd: row.current_period_end, updatedAt: row.updated_at };
     },
+  },
+  {
+    key: 'submissions',
+    tables: ['member_submissions'],
+    // Removed with the account by ON DELETE CASCADE (migration 8); the privacy handler then takes the address out of the records themselves (privacy.ts).
+    export: ({ q, email }) => new SubmissionLinkStore(q).list(email),
   },
   {
     key: 'outbox',

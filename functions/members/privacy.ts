@@ -18,16 +18,18 @@ import { sessionCookie, signedInHint } from '../auth/session.ts';
 import { redirect } from '../auth/sign-in.ts';
 import { normalizeEmail, type Account } from '../auth/users.ts';
 import { utcDay } from '../utc-day.ts';
+import { forgetSubmitter, withReviewStates } from './member-submissions.ts';
+import { isLiveSubscription } from '../billing/plan-state.ts';
 import { AccountDeletionSchema, MEMBER_EXPORT_FORMAT, type AccountDeletion, type MemberExport, type PrivacySummary } from '../../src/schemas/member-data.ts';
 
-export type PrivacyDeps = Pick<Deps, 'state' | 'clock' | 'auth' | 'config' | 'log'>;
+export type PrivacyDeps = Pick<Deps, 'state' | 'clock' | 'auth' | 'config' | 'log' | 'submissions' | 'billing'>;
 
 /** The member's page for their data (src/pages/account/privacy.astro). */
 export const PRIVACY_PAGE = '/account/privacy/';
 /** Where a deleted account's browser lands (src/pages/account/deleted.astro). */
 export const DELETED_PAGE = '/account/deleted/';
 /** Why a form post came back to the privacy page (`?error=`; the page words each). */
-export type DeletionRefusal = 'invalid' | 'missing' | 'password' | 'email' | 'throttled' | 'only-admin';
+export type DeletionRefusal = 'invalid' | 'missing' | 'password' | 'email' | 'throttled' | 'only-admin' | 'billing';
 
 /** GET /me/export: the member's data as a dated JSON file; never cached. */
 export async function getExport(request: Request, deps: PrivacyDeps): Promise<Response> {
@@ -51,7 +53,9 @@ export async function getExport(request: Request, deps: PrivacyDeps): Promise<Re
  */
 export async function memberExport(email: string, deps: PrivacyDeps): Promise<MemberExport> {
   const rows = await deps.auth.accounts.memberData(({ whole }) => whole.export(email, deps.config.dataDir));
-  return { format: MEMBER_EXPORT_FORMAT, exportedAt: deps.clock().toISOString(), site: deps.state().catalog.site.baseUrl, ...rows };
+  // The submissions with their review state, which their own store keeps.
+  const submissions = await withReviewStates(rows.submissions, deps);
+  return { format: MEMBER_EXPORT_FORMAT, exportedAt: deps.clock().toISOString(), site: deps.state().catalog.site.baseUrl, ...rows, submissions };
 }
 
 /** What /account/privacy/ shows of the request's session, or undefined without one. */
@@ -83,6 +87,9 @@ export async function postDelete(request: Request, deps: PrivacyDeps, context: R
   const unconfirmed = await confirmIdentity(account, checked.value, deps, context);
   if (unconfirmed) return refused(form, unconfirmed.reason, unconfirmed.error);
 
+  const unpaid = await cancelSubscription(account.email, deps);
+  if (unpaid) return refused(form, 'billing', unpaid);
+  const submitted = await deps.auth.accounts.memberData(({ submissions }) => submissions.list(account.email));
   const outcome = await deps.auth.accounts.eraseMember(account.email, session.gen, deps.config.dataDir);
   if (!outcome.erased && outcome.reason === 'only-admin') {
     // 400 `conflict`, as the API's other conflicts are (SPEC "Errors").
@@ -92,6 +99,10 @@ export async function postDelete(request: Request, deps: PrivacyDeps, context: R
     return refused(form, 'only-admin', error);
   }
   if (!outcome.erased) return sessionOver(form);
+  await forgetSubmitter(
+    submitted.map((s) => s.id),
+    deps,
+  );
   if (outcome.filesKept.length > 0) deps.log.warn('member_files_kept', { sections: outcome.filesKept, hint: 'the account is deleted; remove its mail from DATA_DIR/outbox by hand' });
   // No address in the log: the account is gone, and so is what named it.
   deps.log.info('account_deleted', { role: account.role });
@@ -152,6 +163,31 @@ function refused(form: boolean, reason: DeletionRefusal, error: ApiError): Respo
 }
 
 /** The session ended meanwhile (the account was deleted, or its password reset, elsewhere). */
+/**
+ * A paid plan ends with its account: a subscription that could still charge is cancelled at
+ * Stripe first. When Stripe cannot be reached, nothing is deleted (the member could not reach
+ * the billing portal any more to stop the payments).
+ * @returns undefined once nothing is left to charge, else the error to answer (503)
+ */
+async function cancelSubscription(email: string, deps: PrivacyDeps): Promise<ApiError | undefined> {
+  if (!deps.billing) return undefined;
+  const [plan, onlyAdmin] = await deps.auth.accounts.memberData(async ({ plans, whole }) => [await plans.find(email), await whole.onlyAdmin(email)] as const);
+  // The last admin's deletion is refused anyway (member-data-store.ts): their plan stays as it is.
+  if (onlyAdmin) return undefined;
+  if (!isLiveSubscription(plan)) return undefined;
+  try {
+    await deps.billing.cancel(plan?.subscriptionId as string);
+    deps.log.info('subscription_cancelled', { reason: 'account_deleted' });
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return new ApiError(503, 'service_unavailable', 'Your subscription could not be cancelled just now, so nothing was deleted.', {
+      hint: 'Try again in a few minutes, or cancel the plan in the billing portal first.',
+      headers: { 'Retry-After': '60' },
+    });
+  }
+}
+
 function sessionOver(form: boolean): Response {
   if (form) return redirect(`/login?next=${encodeURIComponent(PRIVACY_PAGE)}`);
   throw new ApiError(401, 'unauthorized', 'This session has ended; nothing was deleted.', { hint: 'Sign in on /login and try again.' });

@@ -59,7 +59,7 @@ export function createSite(
     // Other methods reach only on-demand pages (where Astro checks the origin of form posts), as before;
     // a page that takes a post (/submit/) hands it back with the client's address.
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      const posted: App.Locals = { ...locals(), submitDeal: submit && client ? (page) => submit(page, client.address) : undefined };
+      const posted: App.Locals = { ...locals(), submitDeal: submit && client ? (page) => submit(page, client.address) : undefined, member: member && boundTo(member, request) };
       return (await render?.(webRequest(request), posted, { errorPage })) ?? plainNotFound();
     }
 
@@ -73,7 +73,7 @@ export function createSite(
       const renderPage = async () => render?.(new Request(new URL(changed.path, request.url), { headers: request.headers }), locals(changed.page), { route: LIVE_PAGE_ROUTE, errorPage });
       return (await livePages.serve(request, changed.path, catalog.version, renderPage)) ?? notFound(request);
     }
-    // On-demand pages (search results, the member's pages) render from the live catalog; only they may read the session.
+    // On-demand pages (search results, the member's pages, the submission form) render from the live catalog; only they may read the session.
     const onDemand: App.Locals = { ...locals(), member: member && boundTo(member, request) };
     return (await serveStatic(request, clientDir, path)) ?? (await render?.(webRequest(request), onDemand, { errorPage })) ?? notFound(request);
   };

@@ -17,9 +17,14 @@ import { limitKey } from '../http/limit-key.ts';
 import { ApiError } from '../http/errors.ts';
 import { formBody, isFormBody, MAX_BODY_BYTES, readBody, readFormFields } from '../http/request-body.ts';
 import { submissionRefusal } from '../submissions/refusal.ts';
+import { linkSubmission, submittingMember } from '../members/member-submissions.ts';
 
-/** What a submission uses: the per-address limit, the submission store, the catalog (its categories), the time, the log (the store's refusals), the admins' notices. */
-export type SubmitDeps = Pick<Deps, 'submitLimit' | 'submissions' | 'state' | 'clock' | 'log' | 'notify'>;
+/**
+ * What a submission uses: the per-address limit, the submission store, the catalog (its
+ * categories), the time, the log (the store's refusals), the admins' notices, and the accounts
+ * and plans (a signed-in member's submission is linked to them: members/member-submissions.ts).
+ */
+export type SubmitDeps = Pick<Deps, 'submitLimit' | 'submissions' | 'state' | 'clock' | 'log' | 'notify' | 'auth' | 'config'>;
 /** What the site's form uses besides: the per-minute budget the API route has (`submit` policy). */
 export type FormSubmitDeps = SubmitDeps & Pick<Deps, 'rateLimits'>;
 
@@ -81,7 +86,7 @@ export async function submitForm(request: Request, deps: FormSubmitDeps, address
     if (!rate.allowed) return { accepted: false, status: 429, values, problems: [], form: 'too_many', retryAfterSeconds: rate.resetSeconds };
     const fields = await readFormFields(request, MAX_BODY_BYTES);
     values = typedValues(fields);
-    const { body } = await admit(async () => withCategory(formBody(fields, SUBMISSION_SCHEMA)), deps, address, false);
+    const { body } = await admit(async () => withCategory(formBody(fields, SUBMISSION_SCHEMA)), deps, { address, member: await submittingMember(request, deps) }, false);
     return { accepted: true, id: body.id };
   } catch (error) {
     if (error instanceof InvalidSubmission) return { accepted: false, status: 400, values, problems: formProblems(error.problems) };
@@ -135,18 +140,19 @@ function formProblems(problems: readonly BodyProblem[]): Array<{ field: string; 
 }
 
 async function submit(request: Request, deps: SubmitDeps, context: RequestContext, listed: boolean): Promise<Response> {
-  const { body, headers } = await admit(() => readBody(request, MAX_BODY_BYTES, SUBMISSION_SCHEMA), deps, context.address, listed);
+  const { body, headers } = await admit(() => readBody(request, MAX_BODY_BYTES, SUBMISSION_SCHEMA), deps, { address: context.address, member: await submittingMember(request, deps) }, listed);
   return answerResponse(request, jsonAnswer(201, body, headers));
 }
 
 /**
- * One submission through the hourly budget: a place reserved, the body read, validated and
- * stored, the place given back when it was not accepted. Throws the error to answer otherwise.
+ * One submission through the hourly budget of the client's `address`: a place reserved, the body
+ * read, validated and stored (and linked to the signed-in `member`), the place given back when it
+ * was not accepted. Throws the error to answer otherwise.
  */
 async function admit(
   read: () => Promise<unknown>,
   deps: SubmitDeps,
-  address: string,
+  { address, member }: { address: string; member: string | undefined },
   listed: boolean,
 ): Promise<{ body: { success: true; id: string; duplicate?: true }; headers: Record<string, string> }> {
   const key = limitKey(address);
@@ -163,7 +169,7 @@ async function admit(
   }
   let body: { success: true; id: string; duplicate?: true };
   try {
-    body = await accept(await read(), deps, now, listed);
+    body = await accept(await read(), deps, now, listed, member);
   } catch (error) {
     // DESIGN: only accepted submissions use up the budget; refused or failed ones give it back.
     await deps.submitLimit.release(key, place.token);
@@ -172,8 +178,8 @@ async function admit(
   return { body, headers: { ...policy, RateLimit: `"submissions";r=${place.remaining};t=${Math.ceil(deps.submitLimit.windowMs / 1000)}`, 'Cache-Control': 'no-store' } };
 }
 
-/** Validate and store one submission; throws the error to answer otherwise. */
-async function accept(value: unknown, deps: SubmitDeps, now: Date, listed: boolean): Promise<{ success: true; id: string; duplicate?: true }> {
+/** Validate and store one submission (linked to `member`'s account when new); throws the error to answer otherwise. */
+async function accept(value: unknown, deps: SubmitDeps, now: Date, listed: boolean, member: string | undefined): Promise<{ success: true; id: string; duplicate?: true }> {
   // JSON and form alike: a form's fields decoded by the schema's types, empty optional fields left out.
   const checked = validateSubmission(value);
   const problems = checked.ok ? [] : [...checked.problems];
@@ -187,6 +193,8 @@ async function accept(value: unknown, deps: SubmitDeps, now: Date, listed: boole
     throw submissionRefusal(error, deps.log);
   }
   if (result.duplicate) return { success: true, id: result.id, duplicate: true };
+  const submission = checked.value;
+  if (member) await linkSubmission(member, { id: result.id, companyName: submission.company_name, websiteUrl: submission.website_url, submittedAt: now.toISOString() }, deps);
   // Durable now; admins hear of it in the background, and nothing of that reaches this answer.
   deps.notify.submitted({ ...checked.value, id: result.id });
   return { success: true, id: result.id };

@@ -12,7 +12,7 @@ import { absolute, paths } from './site-urls.ts';
  */
 export function memberAreaNote(baseUrl: string): string {
   return (
-    'The member area (saved deals and startups, the dashboard) is for people in a browser: same-origin, cookie-only sessions (an HTTP-only cookie set by signing in on the site) and no credential for agents, no API key, token or OAuth flow. ' +
+    'The member area (saved deals and startups, the dashboard, following the deals one submitted) is for people in a browser: same-origin, cookie-only sessions (an HTTP-only cookie set by signing in on the site) and no credential for agents, no API key, token or OAuth flow. ' +
     `For a member-only action, send your person to ${absolute(baseUrl, paths.login)} (new members: ${absolute(baseUrl, paths.signup)}).`
   );
 }

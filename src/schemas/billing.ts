@@ -15,7 +15,7 @@ export const PLAN_FEATURE_LABELS: Record<PlanFeature, string> = {
   saved: 'Saving deals',
   dashboard: 'The dashboard',
   alerts: 'E-mail alerts',
-  submissions: 'Submitting deals as a member',
+  submissions: 'Following your submissions on your dashboard',
 };
 
 /** Stripe subscription states that count as being on the plan; every other one (`past_due`, `canceled`, `unpaid`, `incomplete`…) does not. */

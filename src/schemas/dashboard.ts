@@ -5,6 +5,7 @@
  * `ANSWER_SCHEMAS`; the /account/ page renders the same answer.
  */
 import * as z from 'zod';
+import { MemberSubmissionSchema } from './member-submissions.ts';
 import { text } from './fields.ts';
 import { RegionSchema, StageSchema } from './program.ts';
 import { SAVED_KINDS, SavedItemSchema } from './saved.ts';
@@ -75,6 +76,7 @@ export const DashboardSchema = z.looseObject({
   changed: z.number().int().describe('How many saved items changed since last seen.'),
   expiringSoon: z.array(DashboardDealSchema).describe('Open deals whose last day (or next deadline) is within the site\'s "expiring soon" days, soonest first.'),
   mayQualify: z.array(DashboardDealSchema).describe('Open deals matching the profile, best first; empty until the profile says something.'),
+  submissions: z.array(MemberSubmissionSchema).describe('Deals the member submitted while signed in, newest first (at most 50), each with its review state now.'),
 });
 
 export const ProfileAnswerSchema = z.looseObject({ success: z.literal(true), profile: MemberProfileSchema });

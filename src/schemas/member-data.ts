@@ -8,6 +8,7 @@
  */
 import * as z from 'zod';
 import { SAVED_KINDS } from './saved.ts';
+import { MemberSubmissionSchema } from './member-submissions.ts';
 
 /** The export's shape and version: a change that is not additive takes the next number. */
 export const MEMBER_EXPORT_FORMAT = 'member-data/1';
@@ -80,7 +81,7 @@ export const MEMBER_DATA = {
     title: 'Your account',
     holds:
       'Your e-mail address, your role, when the account was made and when you confirmed the address, and a hash of your password (never the password itself; none for an account that signs in through the identity provider).',
-    kept: 'Until you delete the account. A sign-up that is never confirmed stops working after 48 hours and is deleted with the next sign-up anyone makes after that.',
+    kept: 'Until you delete the account. A sign-up that is never confirmed stops working after 48 hours and is deleted within the hour after that.',
   },
   savedItems: {
     schema: z.array(SavedItemExportSchema).describe('Newest first.'),
@@ -100,7 +101,15 @@ export const MEMBER_DATA = {
     schema: PlanExportSchema.describe('`null` unless you started a paid plan.'),
     title: 'Your plan',
     holds: "Where paid plans are on and you started one: Stripe's ids for you and your subscription, its status and dates. Your card and invoices are kept by Stripe, not here.",
-    kept: 'Until you delete the account (the subscription itself is cancelled in the billing portal).',
+    kept: 'Until you delete the account. Deleting it cancels a subscription that could still charge you, at Stripe, first; your invoices stay with Stripe.',
+    onlyWhenHeld: true,
+  },
+  submissions: {
+    schema: z.array(MemberSubmissionSchema).describe('Newest first; each with its review state as the submission store says it now.'),
+    title: 'Deals you submitted',
+    holds:
+      'A link from your account to each deal you submitted while signed in, with the company and website you gave (they fill in your next submission). The submission itself, with what you typed, is kept in the review queue.',
+    kept: 'Until you delete the account; then the links go, and your e-mail address is removed from those submissions (the deals you proposed stay in the review queue, without your name).',
     onlyWhenHeld: true,
   },
   outbox: {

@@ -1,28 +1,40 @@
 /**
- * The member's dashboard in a real browser against the real server (issue 18, item 4): a new
- * visitor signs up and confirms through the outbox mail, saves a deal from its page, fills the
- * profile on /account/ (a plain form) and gets deals they may qualify for; an admin changes the
- * saved deal; the dashboard flags it with what changed until the member marks it seen; the
- * alert digest lands in the outbox and its "Stop these e-mails" page turns alerts off. Its own
- * site and browser. With E2E_SHOTS=<folder>, screenshots at phone and desktop widths, light and dark.
+ * The member's dashboard in a real browser against the real server (issue 18, items 4 and 5),
+ * with mail through a real SMTP server on 127.0.0.1: a new visitor signs up and confirms through
+ * the mail the SMTP server received, saves a deal from its page, fills the profile on /account/
+ * (a plain form) and gets deals they may qualify for; an admin changes the saved deal; the
+ * dashboard flags it with what changed until the member marks it seen; the alert digest arrives
+ * and its "Stop these e-mails" page turns alerts off. Without JavaScript, a member submits a deal
+ * from the prefilled form and follows its review on the dashboard. Its own site and browser.
+ * With E2E_SHOTS=<folder>, screenshots at phone and desktop widths, light and dark.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { DESKTOP, openPage, shoot } from './helpers/browser.ts';
+import { DESKTOP, openPage, PHONE, shoot } from './helpers/browser.ts';
 import { e2e, setUp, tearDown } from './helpers/context.ts';
-import { mailedLink, newestMail } from './helpers/outbox.ts';
+import { signUpAndSignIn } from './helpers/members.ts';
+import { mailedLink, smtpMailbox, type Mailbox } from './helpers/mail.ts';
 import { scan } from './suites/accessibility.ts';
+import { startSmtpReceiver, type ReceivedMail, type Receiver } from '../helpers/notify-receivers.ts';
 import { addAccount, signInCookie } from './suites/admin.ts';
 
 const ADMIN = { email: 'e2e-dashboard-admin@example.com', password: 'e2e-dashboard-password' };
 const EMAIL = 'e2e-dashboard@example.com';
 const PASSWORD = 'a long enough password';
 
+// Mail goes through a real SMTP server here, as on a configured site (the other walks read the outbox of the default).
+let smtp: Receiver<ReceivedMail>;
+let mail: Mailbox;
 beforeAll(async () => {
-  await setUp();
+  smtp = await startSmtpReceiver();
+  mail = smtpMailbox(smtp);
+  await setUp({ SMTP_URL: smtp.url, SMTP_FROM: 'Startup Deals <deals@example.com>' });
   addAccount(ADMIN.email, '--password', ADMIN.password);
 });
-afterAll(tearDown);
+afterAll(async () => {
+  await tearDown();
+  await smtp?.close();
+});
 
 /** An admin request (same-origin, signed in). */
 async function asAdmin(method: string, path: string, body?: unknown): Promise<Response> {
@@ -40,25 +52,10 @@ async function textOf(page: Page, selector: string): Promise<string | undefined>
   return (await page.locator(selector).textContent())?.trim();
 }
 
-async function signUp(page: Page): Promise<void> {
-  await page.goto(e2e().url('/signup'));
-  await page.getByLabel('E-mail').fill(EMAIL);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.waitForURL(/\/signup\?sent=1$/);
-  await page.goto(await mailedLink(EMAIL, 'verify'));
-  await page.getByRole('button', { name: 'Confirm my address' }).click();
-  await page.waitForURL(/\/login\?verified=1$/);
-  await page.getByLabel('E-mail').fill(EMAIL);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.pathname !== '/login');
-}
-
 test('sign up, save a deal, fill the profile, see an admin change flagged until marked seen; the digest mail and its unsubscribe page work', async () => {
   const { page, pageErrors, close } = await openPage(e2e().browser, { viewport: DESKTOP });
   try {
-    await signUp(page);
+    await signUpAndSignIn(page, { email: EMAIL, password: PASSWORD }, mail);
     // A deal with a headline value, saved from its page.
     const list = (await (await fetch(e2e().url('/api/v1/deals?limit=50'))).json()) as { deals: Array<{ id: string; slug: string; title: string; value?: string }> };
     const deal = list.deals.find((d) => d.value) as { id: string; slug: string; title: string; value: string };
@@ -96,10 +93,10 @@ test('sign up, save a deal, fill the profile, see an admin change flagged until 
 
     // The digest (sent by the round the admin runs now, or by the server's own timer before it).
     await asAdmin('POST', '/api/v1/admin/alerts');
-    const digest = await newestMail(EMAIL, 'alert_digest');
+    const digest = await mail.newestMail(EMAIL, 'alert_digest');
     expect(digest).toContain(`Value: ${deal.value} → ${newValue}`);
-    expect(digest).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
-    await page.goto(await mailedLink(EMAIL, 'alert_digest'));
+    expect(digest).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/im);
+    await page.goto(await mailedLink(EMAIL, 'alert_digest', mail));
     await shoot(page, 'unsubscribe');
     await page.getByRole('button', { name: 'Stop alert e-mails' }).click();
     await page.waitForURL(/\/account\/unsubscribe\?sent=1$/);
@@ -112,6 +109,62 @@ test('sign up, save a deal, fill the profile, see an admin change flagged until 
     expect(await textOf(page, '[data-changed-count]')).toBe('Nothing changed since you last looked.');
     expect(await page.locator('[data-changed-item]').count()).toBe(0);
     expect(await page.getByLabel(/E-mail me a digest/).isChecked()).toBe(false);
+  } finally {
+    await close();
+  }
+});
+
+test('without JavaScript, a member submits a deal from the prefilled form and follows its review on the dashboard', async () => {
+  const member = { email: 'e2e-submitter@example.com', password: PASSWORD };
+  const { page, close } = await openPage(e2e().browser, { viewport: PHONE, colorScheme: 'dark', javaScriptEnabled: false });
+  try {
+    await signUpAndSignIn(page, member, mail);
+    expect(await textOf(page, '[data-dashboard-submissions] p.muted')).toBe('Deals you submit while signed in show here, with where their review stands.');
+    await page.locator('[data-dashboard-submissions]').getByRole('link', { name: 'Submit a deal' }).click();
+    await page.waitForURL((url) => url.pathname === '/submit/');
+    expect(await textOf(page, '[data-submit-member]')).toContain(member.email);
+    expect(await page.getByLabel('Your e-mail (optional)').inputValue()).toBe(member.email);
+    await page.getByLabel('Company name (required)').fill('Orbital Ledger');
+    await page.getByLabel('Company website (required)').fill('https://orbital-ledger.example');
+    await page.getByLabel('Category (required)').selectOption({ index: 1 });
+    await page.getByLabel('What startups get (required)').fill('Six months of the team plan free for startups under two years old.');
+    await page.getByLabel('Deal value (required)').fill('6 months free');
+    await page.getByLabel('Redemption link or coupon code (required)').fill('https://orbital-ledger.example/startups');
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await page.waitForURL((url) => url.pathname === '/submit/thanks/');
+    const id = new URL(page.url()).searchParams.get('id') as string;
+    expect(id).toMatch(/^sub-[a-f0-9]{16}$/);
+
+    await page.goto(e2e().url('/account/#submissions'));
+    const row = page.locator(`[data-submission="${id}"]`);
+    expect(await row.getAttribute('data-review')).toBe('pending');
+    expect((await row.textContent())?.replace(/\s+/g, ' ')).toContain('Orbital Ledger');
+    expect(await row.locator('.badge').textContent()).toBe('Waiting for review');
+    await shoot(page, 'dashboard-submission-pending');
+
+    // An editor publishes it: the dashboard says so and links to the deal.
+    const approved = (await (await asAdmin('POST', '/api/v1/admin/submissions/approve', { id })).json()) as { deal: { slug: string; title: string } };
+    await page.reload();
+    expect(await row.getAttribute('data-review')).toBe('approved');
+    expect(await row.locator('.badge').textContent()).toBe('Published');
+    expect(await row.getByRole('link', { name: approved.deal.title }).getAttribute('href')).toBe(`/deals/${approved.deal.slug}/`);
+
+    // The next form starts from the last company.
+    await page.goto(e2e().url('/submit/'));
+    expect(await page.getByLabel('Company name (required)').inputValue()).toBe('Orbital Ledger');
+    expect(await page.getByLabel('Company website (required)').inputValue()).toBe('https://orbital-ledger.example');
+    await shoot(page, 'submit-prefilled');
+
+    // axe runs in the page, so it looks with JavaScript on, in the member's session.
+    const looking = await openPage(e2e().browser, { viewport: DESKTOP });
+    try {
+      await looking.context.addCookies(await page.context().cookies());
+      await looking.page.goto(e2e().url('/account/#submissions'));
+      expect(await looking.page.locator(`[data-submission="${id}"]`).getAttribute('data-review')).toBe('approved');
+      expect(await scan(looking.page, 'dashboard with a submission', 'light')).toEqual([]);
+    } finally {
+      await looking.close();
+    }
   } finally {
     await close();
   }

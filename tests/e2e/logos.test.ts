@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openPage } from './helpers/browser.ts';
 import { e2e, setUp, tearDown } from './helpers/context.ts';
 
-beforeAll(setUp);
+beforeAll(() => setUp());
 afterAll(tearDown);
 
 interface ShownLogo {

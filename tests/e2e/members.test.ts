@@ -9,10 +9,10 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openPage } from './helpers/browser.ts';
 import { e2e, setUp, tearDown } from './helpers/context.ts';
-import { mailedLink } from './helpers/outbox.ts';
+import { mailedLink } from './helpers/mail.ts';
 import { scan } from './suites/accessibility.ts';
 
-beforeAll(setUp);
+beforeAll(() => setUp());
 afterAll(tearDown);
 
 const PHONE = { width: 390, height: 844 };

@@ -9,25 +9,20 @@
 import { execFileSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { DESKTOP, openPage, PHONE, shoot } from './helpers/browser.ts';
 import { e2e, setUp, tearDown } from './helpers/context.ts';
-import { mailedLink } from './helpers/outbox.ts';
+import { signIn, signUpAndSignIn } from './helpers/members.ts';
+import { mailedLink } from './helpers/mail.ts';
 import { ROOT } from './helpers/site.ts';
 import { scan } from './suites/accessibility.ts';
 
-beforeAll(setUp);
+beforeAll(() => setUp());
 afterAll(tearDown);
 
 const EMAIL = 'e2e-privacy@example.com';
 const PASSWORD = 'a long enough password';
-
-async function signIn(page: Page, password = PASSWORD): Promise<void> {
-  await page.getByLabel('E-mail').fill(EMAIL);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
+const MEMBER = { email: EMAIL, password: PASSWORD };
 
 /** The outbox files addressed to EMAIL. */
 async function mailToMember(): Promise<string[]> {
@@ -41,16 +36,7 @@ async function mailToMember(): Promise<string[]> {
 test('without JavaScript: sign up, confirm, save a deal, download the data, delete the account, and no sign-in after', async () => {
   const { page, context, close } = await openPage(e2e().browser, { viewport: PHONE, javaScriptEnabled: false, acceptDownloads: true });
   try {
-    await page.goto(e2e().url('/signup'));
-    await page.getByLabel('E-mail').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(/\/signup\?sent=1$/);
-    await page.goto(await mailedLink(EMAIL, 'verify'));
-    await page.getByRole('button', { name: 'Confirm my address' }).click();
-    await page.waitForURL(/\/login\?verified=1$/);
-    await signIn(page);
-    await page.waitForURL((url) => url.pathname === '/account/');
+    await signUpAndSignIn(page, MEMBER);
 
     await page.goto(e2e().url('/deals/'));
     const card = page.locator('li.card form[data-save]').first();
@@ -102,7 +88,7 @@ test('without JavaScript: sign up, confirm, save a deal, download the data, dele
 
     await page.goto(e2e().url('/account/privacy/'));
     await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('next') === '/account/privacy/');
-    await signIn(page);
+    await signIn(page, MEMBER);
     await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('error') === 'invalid');
     expect(e2e().site.errors).toEqual([]);
   } finally {

@@ -11,7 +11,7 @@ import { addAccount } from './suites/admin.ts';
 
 const ADMIN = { email: 'e2e-reviewer@example.com', password: 'e2e-reviewer-password' };
 
-beforeAll(setUp);
+beforeAll(() => setUp());
 afterAll(tearDown);
 
 test('Edit and approve: the count, the prefilled form, the edited title published, the links', async () => {

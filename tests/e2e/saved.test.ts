@@ -10,20 +10,15 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { DESKTOP, openPage, PHONE, shoot } from './helpers/browser.ts';
 import { e2e, setUp, tearDown } from './helpers/context.ts';
-import { mailedLink } from './helpers/outbox.ts';
+import { signIn, signUpAndSignIn } from './helpers/members.ts';
 import { scan } from './suites/accessibility.ts';
 
-beforeAll(setUp);
+beforeAll(() => setUp());
 afterAll(tearDown);
 
 const EMAIL = 'e2e-saver@example.com';
 const PASSWORD = 'a long enough password';
-
-async function signIn(page: Page): Promise<void> {
-  await page.getByLabel('E-mail').fill(EMAIL);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
+const MEMBER = { email: EMAIL, password: PASSWORD };
 
 /** The saved ids, as the API tells this browser's session. */
 async function savedIds(page: Page): Promise<{ deal: string[]; startup: string[] }> {
@@ -36,16 +31,7 @@ test('a new visitor signs up, confirms, saves a deal from a card instantly and o
   const { page, close } = await openPage(e2e().browser, { viewport: DESKTOP });
   try {
     const started = performance.now();
-    await page.goto(e2e().url('/signup'));
-    await page.getByLabel('E-mail').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(/\/signup\?sent=1$/);
-    await page.goto(await mailedLink(EMAIL, 'verify'));
-    await page.getByRole('button', { name: 'Confirm my address' }).click();
-    await page.waitForURL(/\/login\?verified=1$/);
-    await signIn(page);
-    await page.waitForURL((url) => url.pathname === '/account/');
+    await signUpAndSignIn(page, MEMBER);
     // Signed in: the header links to the saved items.
     await expect.poll(() => page.locator('[data-saved-link]').isVisible()).toBe(true);
 
@@ -127,7 +113,7 @@ test('without JavaScript: Save sends an anonymous visitor to sign in and back, t
     const id = (await card.locator('input[name="id"]').getAttribute('value')) as string;
     await card.locator('button').click();
     await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('next') === '/deals/');
-    await signIn(page);
+    await signIn(page, MEMBER);
     await page.waitForURL((url) => url.pathname === '/deals/');
     await page.locator('li.card form[data-save]').nth(2).locator('button').click();
     await page.waitForURL((url) => url.pathname === '/deals/' && url.searchParams.get('saved') === '1' && url.hash === '#saved-note');

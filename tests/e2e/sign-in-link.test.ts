@@ -15,11 +15,11 @@ import { OIDC_CALLBACK_PATH } from '../../functions/auth/oidc-login.ts';
 import { startOidcProvider } from '../helpers/oidc-provider.ts';
 import { DESKTOP, getJson, openPage, PHONE, shoot, type DealList } from './helpers/browser.ts';
 import { e2e, setUp, tearDown } from './helpers/context.ts';
-import { mailedLink } from './helpers/outbox.ts';
+import { mailedLink } from './helpers/mail.ts';
 import { ROOT } from './helpers/site.ts';
 import { scan } from './suites/accessibility.ts';
 
-beforeAll(setUp);
+beforeAll(() => setUp());
 afterAll(tearDown);
 
 /** A confirmed member with a password, made with the project's CLI in the site's database. */

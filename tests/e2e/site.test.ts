@@ -18,7 +18,7 @@ import { searchGapsSuite } from './suites/search-gaps.ts';
 import { searchSuite } from './suites/search.ts';
 import { submitSuite } from './suites/submit.ts';
 
-beforeAll(setUp);
+beforeAll(() => setUp());
 afterAll(tearDown);
 
 searchSuite();

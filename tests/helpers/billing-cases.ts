@@ -1,7 +1,7 @@
 /**
  * What paid plans must do over real HTTP, as one suite run on each database engine
  * (tests/integration/billing.test.ts: SQLite; billing-postgres.test.ts: PostgreSQL), with the
- * server configured for Stripe (PLAN_REQUIRED_FOR=saved) and pointed at a recording server
+ * server configured for Stripe (PLAN_REQUIRED_FOR=saved,submissions) and pointed at a recording server
  * (tests/helpers/stripe-recorder.ts) in place of Stripe's API.
  *
  * The webhook, with events signed by the official library's test helper: unsigned, wrongly
@@ -16,7 +16,7 @@ import { describe, expect, test } from 'vitest';
 import type { Database } from '../../functions/db/database.ts';
 import { checkoutCompleted, deliver, event, now, signature, subscriptionEvent, TEST_BILLING } from './stripe-events.ts';
 import type { StripeRecorder } from './stripe-recorder.ts';
-import { ADMIN, call, expectError, login, takeErrors, type JsonResult, type TestAccount, type WriteServer } from './writes-harness.ts';
+import { ADMIN, call, callFrom, expectError, login, submissionBody, takeErrors, type JsonResult, type TestAccount, type WriteServer } from './writes-harness.ts';
 
 export interface BillingBacking {
   /** The server, with ADMIN and MEMBER in its database and paid plans on (billingEnv). */
@@ -115,7 +115,7 @@ export function billingSuite(backing: BillingBacking): void {
     test('a member without a plan gets 402 on saving; a signed customer.subscription.created puts them on the trial and saving works; removing never needs a plan', async () => {
       const m = await member();
       const before = await m.plan();
-      expect(before).toMatchObject({ enabled: true, requiredFor: ['saved'], onPlan: false, unlocked: false, status: null, trialAvailable: true, canManage: false });
+      expect(before).toMatchObject({ enabled: true, requiredFor: ['saved', 'submissions'], onPlan: false, unlocked: false, status: null, trialAvailable: true, canManage: false });
       const refused = expectError(await m.save(), 402, 'forbidden');
       expect(refused.error).toBe('Saving deals needs a plan on this site.');
       expect(refused.hint).toContain('/account/billing/');
@@ -140,6 +140,58 @@ export function billingSuite(backing: BillingBacking): void {
       const admin = await login(backing.env().url, ADMIN);
       expect((await call(backing.env().url, 'POST', '/api/v1/me/saved', { cookie: admin, body: { kind: 'deal', id: AWS } })).status).toBe(200);
       expect(((await call(backing.env().url, 'GET', '/api/v1/me/billing', { cookie: admin })).body as Plan).unlocked).toBe(true);
+    });
+
+    test('submissions: without a plan a member still submits, unlinked; on the plan the submission shows on the dashboard', async () => {
+      const m = await member();
+      const { url } = backing.env();
+      const word = `Planned${serial}x${Date.now()}`;
+      const submit = (n: number) => callFrom(`127.0.90.${serial * 2 + n}`, url, 'POST', '/api/v1/submit-deal', { cookie: m.cookie, body: submissionBody(word, n) });
+      const mine = async () => ((await call(url, 'GET', '/api/v1/me/dashboard', { cookie: m.cookie })).body as { submissions: Array<{ id: string }> }).submissions.map((s) => s.id);
+      const before = await submit(1);
+      expect(before.status, before.text).toBe(201);
+      expect(await mine()).toEqual([]);
+      await deliverOk(subscriptionEvent('created', { id: m.subscription, customer: m.customer, status: 'active', account: m.email }), 'applied');
+      const after = await submit(2);
+      expect(after.status, after.text).toBe(201);
+      expect(await mine()).toEqual([(after.body as { id: string }).id]);
+    });
+
+    test('deleting the account cancels a live subscription at Stripe first; Stripe failing refuses the deletion and keeps everything; an ended or missing one is no obstacle', async () => {
+      const { url } = backing.env();
+      const recorded = (subscription: string) => backing.recorder().requests.filter((r) => r.method === 'DELETE' && r.path === `/v1/subscriptions/${subscription}`);
+      const remove = (who: { cookie: string }) => call(url, 'POST', '/api/v1/me/delete', { cookie: who.cookie, body: { password: 'payer-password-1' } });
+
+      const paying = await member();
+      await deliverOk(subscriptionEvent('created', { id: paying.subscription, customer: paying.customer, status: 'past_due', account: paying.email }), 'applied');
+      // The library tries 3 times (maxNetworkRetries 2): Stripe failing is 3 failures.
+      const stripeDown = () => {
+        for (let i = 0; i < 3; i++) backing.recorder().failNext(500, { type: 'api_error' });
+      };
+      stripeDown();
+      const refused = expectError(await remove(paying), 503, 'service_unavailable');
+      expect(refused.error).toMatch(/nothing was deleted/);
+      expect((await paying.plan()).status).toBe('past_due');
+      // The form comes back to the page, which words the reason.
+      stripeDown();
+      const form = await paying.form('/api/v1/me/delete', { password: 'payer-password-1' });
+      expect(form.status).toBe(303);
+      expect(form.headers.get('location')).toBe('/account/privacy/?error=billing#delete');
+      const deleted = await remove(paying);
+      expect(deleted.status, deleted.text).toBe(200);
+      expect(recorded(paying.subscription)).toHaveLength(7);
+      expectError(await call(url, 'GET', '/api/v1/me/billing', { cookie: paying.cookie }), 401, 'unauthorized');
+
+      // Ended already: nothing to cancel. Gone at Stripe: counts as cancelled.
+      const ended = await member();
+      await deliverOk(subscriptionEvent('deleted', { id: ended.subscription, customer: ended.customer, status: 'canceled', account: ended.email }), 'applied');
+      expect((await remove(ended)).status).toBe(200);
+      expect(recorded(ended.subscription)).toEqual([]);
+      const missing = await member();
+      const gone = `sub_missing${serial}x${Date.now()}`;
+      await deliverOk(subscriptionEvent('created', { id: gone, customer: missing.customer, status: 'active', account: missing.email }), 'applied');
+      expect((await remove(missing)).status).toBe(200);
+      expect(recorded(gone)).toHaveLength(1);
     });
 
     test('a replayed event id is answered 200 and not applied again, even re-signed with other content', async () => {

@@ -8,7 +8,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { ReceivedMail, Receiver } from './notify-receivers.ts';
-import { ADMIN, call, expectError, login, type JsonResult, type TestAccount, type WriteServer } from './writes-harness.ts';
+import { ADMIN, call, callFrom, expectError, login, submissionBody, type JsonResult, type TestAccount, type WriteServer } from './writes-harness.ts';
 
 export interface DashboardBacking {
   /** The server (SMTP_URL set to `smtp()`, ALERT_DIGEST_HOURS=0), with ADMIN in its database. */
@@ -25,6 +25,16 @@ interface DashboardBody {
   changed: number;
   expiringSoon: Array<{ id: string; expiryDate: string; daysLeft: number; saved: boolean }>;
   mayQualify: Array<{ id: string; reasons: string[] }>;
+  submissions: Array<{
+    id: string;
+    companyName: string;
+    websiteUrl: string;
+    submittedAt: string;
+    status: string;
+    reviewedAt?: string;
+    reason?: string;
+    deal?: { id: string; title: string; url: string };
+  }>;
 }
 
 /** `YYYY-MM-DD`, `days` from today (UTC). */
@@ -48,7 +58,7 @@ export function dashboardSuite(backing: DashboardBacking): void {
     const post = (path: string, body: unknown) => call(url, 'POST', path, { cookie, body });
     const form = (path: string, fields: Record<string, string>) =>
       fetch(`${url}${path}`, { method: 'POST', redirect: 'manual', headers: { 'Content-Type': FORM, Origin: url, Cookie: cookie }, body: new URLSearchParams(fields) });
-    return { email: account.email, dashboard, post, form };
+    return { email: account.email, password: account.password, cookie, dashboard, post, form };
   }
   async function adminWrite(method: string, path: string, body?: unknown): Promise<JsonResult> {
     const { url } = backing.env();
@@ -64,7 +74,7 @@ export function dashboardSuite(backing: DashboardBacking): void {
       expectError(await call(url, 'POST', '/api/v1/me/profile', { body: { stage: 'seed' } }), 401, 'unauthorized');
       const m = await member();
       const board = await m.dashboard();
-      expect(board).toMatchObject({ success: true, profile: { alerts: false }, saved: [], changed: 0, mayQualify: [] });
+      expect(board).toMatchObject({ success: true, profile: { alerts: false }, saved: [], changed: 0, mayQualify: [], submissions: [] });
     });
 
     test('the profile: JSON and form posts replace it whole; bad values are 400 naming the field; cross-site posts 403', async () => {
@@ -193,6 +203,72 @@ export function dashboardSuite(backing: DashboardBacking): void {
       const m = await member();
       expectError(await m.post('/api/v1/admin/alerts', {}), 403, 'forbidden');
       expectError(await call(backing.env().url, 'POST', '/api/v1/admin/alerts'), 401, 'unauthorized');
+    });
+  });
+
+  describe('submissions by members', () => {
+    // Each test submits from its own loopback address: the per-address budget is 5 an hour.
+    let source = 0;
+    const from = () => `127.0.${40 + (serial % 50)}.${++source}`;
+    const submitAs = (body: Record<string, unknown>, options: { cookie?: string; origin?: string | null } = {}) =>
+      callFrom(from(), backing.env().url, 'POST', '/api/v1/submit-deal', { body, ...options });
+    const record = async (id: string) => {
+      const answer = await adminWrite('GET', `/api/v1/admin/submissions?status=all&id=${id}`);
+      return (answer.body as { submissions: Array<Record<string, unknown>> }).submissions[0];
+    };
+
+    test("a member's submission is linked and shows as waiting; a visitor's, a cross-site one and somebody's duplicate are not", async () => {
+      const m = await member();
+      const word = `Linked${serial}x${Date.now()}`;
+      const mine = await submitAs({ ...submissionBody(word, 1), submitter_email: m.email }, { cookie: m.cookie });
+      expect(mine.status, mine.text).toBe(201);
+      const id = (mine.body as { id: string }).id;
+      // The anonymous path's answer, unchanged.
+      expect(mine.body).toEqual({ success: true, id });
+      const board = await m.dashboard();
+      expect(board.submissions).toEqual([{ id, companyName: `${word} Co 1`, websiteUrl: `https://${word.toLowerCase()}.example`, submittedAt: expect.any(String), status: 'pending' }]);
+
+      // Not linked: no cookie; a cookie on a cross-site request (no Origin, no Sec-Fetch-Site; and another site's Origin); another member's duplicate.
+      const anonymous = await submitAs(submissionBody(word, 2));
+      const noOrigin = await submitAs(submissionBody(word, 3), { cookie: m.cookie, origin: null });
+      const elsewhere = await submitAs(submissionBody(word, 4), { cookie: m.cookie, origin: 'https://evil.example' });
+      for (const answer of [anonymous, noOrigin, elsewhere]) expect(answer.status, answer.text).toBe(201);
+      const other = await member();
+      const again = await submitAs(submissionBody(word, 1), { cookie: other.cookie });
+      expect(again.body).toMatchObject({ id, duplicate: true });
+      expect((await m.dashboard()).submissions.map((s) => s.id)).toEqual([id]);
+      expect((await other.dashboard()).submissions).toEqual([]);
+    });
+
+    test('the dashboard follows the review: published with the deal, or not published with the reason', async () => {
+      const m = await member();
+      const word = `Reviewed${serial}x${Date.now()}`;
+      const first = (await submitAs(submissionBody(word, 1), { cookie: m.cookie })).body as { id: string };
+      const second = (await submitAs(submissionBody(word, 2), { cookie: m.cookie })).body as { id: string };
+      const approved = await adminWrite('POST', '/api/v1/admin/submissions/approve', { id: first.id });
+      const deal = (approved.body as { deal: { id: string; slug: string } }).deal;
+      await adminWrite('POST', '/api/v1/admin/submissions/reject', { id: second.id, reason: 'The offer is not open to startups.' });
+      const board = await m.dashboard();
+      expect(board.submissions.map((s) => s.id)).toEqual([second.id, first.id]);
+      expect(board.submissions[0]).toMatchObject({ status: 'rejected', reason: 'The offer is not open to startups.', reviewedAt: expect.any(String) });
+      expect(board.submissions[1]).toMatchObject({ status: 'approved', deal: { id: deal.id, url: `/deals/${deal.slug}/` }, reviewedAt: expect.any(String) });
+    });
+
+    test('the export lists submissions with their state; deleting the account unlinks them and removes the address from each record', async () => {
+      const m = await member();
+      const word = `Private${serial}x${Date.now()}`;
+      const { id } = (await submitAs({ ...submissionBody(word, 1), submitter_email: m.email }, { cookie: m.cookie })).body as { id: string };
+      const exported = await fetch(`${backing.env().url}/api/v1/me/export`, { headers: { Cookie: m.cookie, 'Sec-Fetch-Site': 'same-origin' } });
+      expect(exported.status).toBe(200);
+      const data = (await exported.json()) as { submissions: unknown[] };
+      expect(data.submissions).toEqual([{ id, companyName: `${word} Co 1`, websiteUrl: `https://${word.toLowerCase()}.example`, submittedAt: expect.any(String), status: 'pending' }]);
+      expect(await record(id)).toMatchObject({ id, submitter_email: m.email });
+
+      const deleted = await m.post('/api/v1/me/delete', { password: m.password });
+      expect(deleted.status, deleted.text).toBe(200);
+      const kept = await record(id);
+      expect(kept).toMatchObject({ id, status: 'pending', company_name: `${word} Co 1` });
+      expect(kept).not.toHaveProperty('submitter_email');
     });
   });
 }

@@ -71,6 +71,18 @@ const ExportContract = z.strictObject({
       updatedAt: z.string(),
     })
     .nullable(),
+  submissions: z.array(
+    z.strictObject({
+      id: z.string(),
+      companyName: z.string(),
+      websiteUrl: z.string(),
+      submittedAt: z.iso.datetime(),
+      status: z.enum(['pending', 'approved', 'rejected', 'unknown']),
+      reviewedAt: z.iso.datetime().optional(),
+      reason: z.string().optional(),
+      deal: z.strictObject({ id: z.string(), title: z.string(), url: z.string() }).optional(),
+    }),
+  ),
   outbox: z.array(z.strictObject({ kind: z.string(), subject: z.string(), writtenAt: z.iso.datetime() })),
 });
 

@@ -15,7 +15,7 @@ export const TEST_BILLING = {
 } as const;
 
 /** The settings that turn paid plans on, against a recording server at `apiUrl`, gating `requiredFor`. */
-export function billingEnv(apiUrl: string, requiredFor = 'saved'): Record<string, string> {
+export function billingEnv(apiUrl: string, requiredFor = 'saved,submissions'): Record<string, string> {
   return {
     STRIPE_SECRET_KEY: TEST_BILLING.secretKey,
     STRIPE_WEBHOOK_SECRET: TEST_BILLING.webhookSecret,

@@ -3,7 +3,8 @@
  * api.stripe.com): the server under test is pointed at it with STRIPE_API_URL and calls it through
  * the official Stripe library, exactly as it would call Stripe. It records each request (method,
  * path, `Authorization`, the form-encoded parameters the library sends) and answers what the
- * tests need: a Checkout session or a portal session whose `url` is a page of this server. It is
+ * tests need: a Checkout session or a portal session whose `url` is a page of this server, and a
+ * cancelled subscription (`sub_missing…`: one Stripe does not have). It is
  * not Stripe: it checks nothing and charges nothing; what only Stripe's servers can show is
  * listed in docs/billing.md.
  */
@@ -57,6 +58,9 @@ export async function startStripeRecorder(): Promise<StripeRecorder> {
       if (request.method === 'POST' && path === '/v1/billing_portal/sessions') {
         return send(response, 200, { id: `bps_test_${serial}`, object: 'billing_portal.session', customer: params.customer, return_url: params.return_url, url: `${base}/portal/bps_test_${serial}` });
       }
+      const cancelled = request.method === 'DELETE' ? /^\/v1\/subscriptions\/([\w-]+)$/.exec(path)?.[1] : undefined;
+      if (cancelled?.startsWith('sub_missing')) return send(response, 404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such subscription: '${cancelled}'` } });
+      if (cancelled) return send(response, 200, { id: cancelled, object: 'subscription', status: 'canceled' });
       send(response, 404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${request.method} ${path}).` } });
     })();
   });

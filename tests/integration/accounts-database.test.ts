@@ -14,6 +14,9 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { databaseFile, legacyAccountsFile, openAccountStore } from '../../functions/auth/account-store.ts';
 import { hashPassword } from '../../functions/auth/passwords.ts';
+import { AccountBook } from '../../functions/auth/accounts.ts';
+import { sweepSignUps, type SignUpSweepDeps } from '../../functions/auth/sign-up-sweep.ts';
+import { createLogger } from '../../functions/ops/log.ts';
 import { MIGRATIONS } from '../../functions/db/migrations.ts';
 import { FIXTURES, startTestServer } from '../helpers/server.ts';
 import { PROJECT_ROOT } from '../helpers/writes-harness.ts';
@@ -111,6 +114,34 @@ describe('the account store on SQLite', () => {
       expect((await store.list()).map((a) => a.email)).toEqual(['fresh@example.com', 'kept@example.com']);
     } finally {
       await store.close();
+    }
+  });
+
+  test("the server's hourly sweep removes unconfirmed sign-ups past 48 hours without waiting for a sign-up, and logs how many", async () => {
+    const store = await openAccountStore({ dataDir });
+    try {
+      await store.addMember('stale@example.com', 'h1', Date.now() - 49 * 3600 * 1000);
+      await store.addMember('young@example.com', 'h2', Date.now() - 47 * 3600 * 1000);
+    } finally {
+      await store.close();
+    }
+    const lines: string[] = [];
+    const accounts = new AccountBook({ dataDir });
+    const deps = { auth: { accounts }, clock: () => new Date(), log: createLogger((line) => lines.push(line)) } as unknown as SignUpSweepDeps;
+    try {
+      expect(await sweepSignUps(deps)).toBe(1);
+      expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([expect.objectContaining({ level: 'info', event: 'stale_signups_removed', count: 1 })]);
+      expect(await sweepSignUps(deps)).toBe(0);
+      // A day later the other one's time is over too.
+      expect(await sweepSignUps({ ...deps, clock: () => new Date(Date.now() + 24 * 3600 * 1000) })).toBe(1);
+    } finally {
+      await accounts.close();
+    }
+    const left = await openAccountStore({ dataDir });
+    try {
+      expect(await left.list()).toEqual([]);
+    } finally {
+      await left.close();
     }
   });
 

@@ -15,8 +15,9 @@ export interface E2E {
 
 let current: E2E | undefined;
 
-export async function setUp(): Promise<void> {
-  const site = await startSite();
+/** Start the site (with `env` added to the server's settings, such as SMTP_URL) and the browser. */
+export async function setUp(env: Record<string, string> = {}): Promise<void> {
+  const site = await startSite(env);
   try {
     const browser = await launchBrowser();
     current = { site, browser, url: (path) => `${site.url}${path}` };

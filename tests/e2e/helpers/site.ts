@@ -36,10 +36,10 @@ export interface Site {
 }
 
 /**
- * Build content + site and start the server.
+ * Build content + site and start the server, with `env` added to its settings.
  * @example const site = await startSite(); … await site.stop();
  */
-export async function startSite(): Promise<Site> {
+export async function startSite(env: Record<string, string> = {}): Promise<Site> {
   const work = join(E2E_DIR, `run-${process.pid}-${Date.now().toString(36)}`);
   await mkdir(work, { recursive: true });
   let child: ChildProcess | undefined;
@@ -62,7 +62,7 @@ export async function startSite(): Promise<Site> {
     await astroBuild(generatedDir, distDir);
     const errors: string[] = [];
     const settings = { CONTENT_DIR: contentDir, GENERATED_DIR: generatedDir, DIST_DIR: distDir, DATA_DIR: dataDir };
-    const started = await serve(settings, errors);
+    const started = await serve({ ...settings, ...env }, errors);
     child = started.child;
     const serveWith = async (env: Record<string, string>) => {
       const another = await serve({ ...settings, ...env }, errors);
