@@ -11,10 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openDatabase } from '../../functions/db/database.ts';
-import { buildGenerated } from '../helpers/build-generated.ts';
-import { startChildServer, type ChildServer } from '../helpers/child-server.ts';
+import type { ChildServer } from '../helpers/child-server.ts';
+import { startFixtureInstance, startPair } from '../helpers/instance-pair.ts';
 import { startPostgresServer, type PostgresServer } from '../helpers/postgres-server.ts';
-import { FIXTURES, gitContentCopy } from '../helpers/server.ts';
 import { billingEnv, deliver, now, subscriptionEvent, type StripeEvent } from '../helpers/stripe-events.ts';
 import { startStripeRecorder, type StripeRecorder } from '../helpers/stripe-recorder.ts';
 import { addAccount, call, login, type JsonResult, type TestAccount } from '../helpers/writes-harness.ts';
@@ -31,20 +30,8 @@ beforeAll(async () => {
   postgres = await startPostgresServer();
   databaseUrl = await postgres.createDatabase('shared_billing');
   recorder = await startStripeRecorder();
-  const start = async (name: 'a' | 'b'): Promise<ChildServer> => {
-    const contentDir = await gitContentCopy(join(FIXTURES, 'valid'), join(work, name));
-    const generatedDir = join(work, name, 'generated');
-    await buildGenerated(contentDir, generatedDir);
-    const env = { DATABASE_URL: databaseUrl, SESSION_SECRET: 'one-secret-for-every-instance-of-this-billing-test', ...billingEnv(recorder.url) };
-    return startChildServer({ contentDir, generatedDir, dataDir: join(work, name, 'data'), env });
-  };
-  const started = await Promise.allSettled([start('a'), start('b')]);
-  const failed = started.find((s) => s.status === 'rejected');
-  if (failed) {
-    await Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value.stop() : undefined)));
-    throw failed.reason;
-  }
-  [a, b] = started.map((s) => (s as PromiseFulfilledResult<ChildServer>).value) as [ChildServer, ChildServer];
+  const env = { DATABASE_URL: databaseUrl, SESSION_SECRET: 'one-secret-for-every-instance-of-this-billing-test', ...billingEnv(recorder.url) };
+  [a, b] = await startPair((name) => startFixtureInstance(work, name, env));
 }, 120_000);
 
 afterAll(async () => {

@@ -9,11 +9,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { buildGenerated } from '../helpers/build-generated.ts';
-import { startChildServer, type ChildServer } from '../helpers/child-server.ts';
+import type { ChildServer } from '../helpers/child-server.ts';
+import { startFixtureInstance, startPair } from '../helpers/instance-pair.ts';
 import { startSmtpReceiver, type ReceivedMail, type Receiver } from '../helpers/notify-receivers.ts';
 import { startPostgresServer, type PostgresServer } from '../helpers/postgres-server.ts';
-import { FIXTURES, gitContentCopy } from '../helpers/server.ts';
 import { ADMIN, addAccount, call, eventually, login, submissionBody, type JsonResult } from '../helpers/writes-harness.ts';
 
 let work: string;
@@ -28,20 +27,8 @@ beforeAll(async () => {
   postgres = await startPostgresServer();
   databaseUrl = await postgres.createDatabase('shared_members');
   smtp = await startSmtpReceiver();
-  const start = async (name: 'a' | 'b'): Promise<ChildServer> => {
-    const contentDir = await gitContentCopy(join(FIXTURES, 'valid'), join(work, name));
-    const generatedDir = join(work, name, 'generated');
-    await buildGenerated(contentDir, generatedDir);
-    const env = { DATABASE_URL: databaseUrl, SESSION_SECRET: 'one-secret-for-every-instance-of-this-members-test', SMTP_URL: smtp.url, SMTP_FROM: 'Deals <deals@example.com>' };
-    return startChildServer({ contentDir, generatedDir, dataDir: join(work, name, 'data'), env });
-  };
-  const started = await Promise.allSettled([start('a'), start('b')]);
-  const failed = started.find((s) => s.status === 'rejected');
-  if (failed) {
-    await Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value.stop() : undefined)));
-    throw failed.reason;
-  }
-  [a, b] = started.map((s) => (s as PromiseFulfilledResult<ChildServer>).value) as [ChildServer, ChildServer];
+  const env = { DATABASE_URL: databaseUrl, SESSION_SECRET: 'one-secret-for-every-instance-of-this-members-test', SMTP_URL: smtp.url, SMTP_FROM: 'Deals <deals@example.com>' };
+  [a, b] = await startPair((name) => startFixtureInstance(work, name, env));
   addAccount(join(work, 'a', 'data'), ADMIN, { DATABASE_URL: databaseUrl });
 }, 120_000);
 

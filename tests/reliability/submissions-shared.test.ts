@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PostgresSubmissionStore } from '../../functions/submissions/postgres-store.ts';
 import { buildGenerated } from '../helpers/build-generated.ts';
 import { startChildServer, type ChildServer } from '../helpers/child-server.ts';
+import { startPair } from '../helpers/instance-pair.ts';
 import { gitIn } from '../helpers/git-remote.ts';
 import { startPostgresServer, type PostgresServer } from '../helpers/postgres-server.ts';
 import { FIXTURES, gitContentCopy } from '../helpers/server.ts';
@@ -47,13 +48,7 @@ beforeAll(async () => {
     return startChildServer({ contentDir, generatedDir, dataDir, env });
   };
   // Started together: both create the schema at once on their first use.
-  const started = await Promise.allSettled([start('a'), start('b')]);
-  const failed = started.find((s) => s.status === 'rejected');
-  if (failed) {
-    await Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value.stop() : undefined)));
-    throw failed.reason;
-  }
-  [a, b] = started.map((s) => (s as PromiseFulfilledResult<ChildServer>).value) as [ChildServer, ChildServer];
+  [a, b] = await startPair(start);
   for (const server of [a, b]) cookies.set(server, await login(server.url, ADMIN));
 });
 
