@@ -10,8 +10,15 @@ export default defineConfig({
   compressHTML: true,
   trailingSlash: 'ignore',
   build: { format: 'directory' },
-  // Scripts always ship as files: the Content-Security-Policy allows no inline script.
-  vite: { build: { assetsInlineLimit: 0 } },
+  vite: {
+    // Scripts always ship as files: the Content-Security-Policy allows no inline script.
+    build: { assetsInlineLimit: 0 },
+    // dist/server carries its packages, so a host that gets only that folder (the Netlify
+    // function's included_files) renders without node_modules; the same for the build's own
+    // prerendering, which may write its chunks outside the project (DIST_DIR).
+    ssr: { noExternal: true },
+    environments: { prerender: { resolve: { noExternal: true } } },
+  },
 });
 
 /**

@@ -145,7 +145,8 @@ export function createDeps(
       loginThrottle: new LoginThrottle(rolling),
       revocations: redis ? new RedisRevocations(redis.client, redis.failed) : new MemoryRevocations(),
       oidc: config.oidc ? new OidcSignIn(config.oidc, sessionSecret) : undefined,
-      mail: new AccountMail(config.notify, config.dataDir, log),
+      // A function's DATA_DIR is a read-only bundle: no outbox there.
+      mail: new AccountMail(config.notify, config.dataDir, log, { outbox: !config.serverless }),
       mailLimit: rolling('account-mail', 10, 60 * 60 * 1000),
       recipientLimit: rolling('account-mail-to', 5, 60 * 60 * 1000),
     },

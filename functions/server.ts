@@ -2,13 +2,11 @@
  * Start the service on one port: load the prebuilt catalog, wire the handlers, mount Astro's
  * build, listen. `npm start` calls this after making sure the build is current.
  */
-import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { join } from 'node:path';
 import { contentRemoteOf, type Config } from './config.ts';
 import { createNodeServer } from './adapters/node.ts';
 import { createApp } from './http/app.ts';
-import { createSite, loadAstroRender } from './site/site.ts';
+import { openSite } from './site/open-site.ts';
 import { loadGeneratedCatalog } from './reads/catalog-state.ts';
 import { createDeps, type Deps } from './deps.ts';
 import { createLogger, type Logger } from './ops/log.ts';
@@ -16,13 +14,7 @@ import { openContentStore } from './store/open-store.ts';
 import { loadSessionSecret } from './auth/accounts.ts';
 import { readBuiltCommit } from './store/content-sync.ts';
 import { migrateSubmissions } from './submissions/migrate.ts';
-import { submitForm } from './writes/submit-deal.ts';
-import { signedInSavedList } from './members/saved.ts';
-import { signedInDashboard } from './members/dashboard.ts';
 import { startAlertTimer } from './members/alerts.ts';
-import { signedInPrivacy } from './members/privacy.ts';
-import { signedInBilling } from './billing/member-billing.ts';
-import { signedInSubmitPrefill } from './members/member-submissions.ts';
 import { startSignUpSweep } from './auth/sign-up-sweep.ts';
 import { startDevLoop, type DevLoop } from './dev/dev-loop.ts';
 
@@ -53,20 +45,7 @@ export async function startServer(config: Config, log: Logger = createLogger(), 
   await deps.submissions.start();
   // The accounts database now: its schema up to date, an old users.json moved in; the catalog is served even when it cannot be reached.
   await deps.auth.accounts.ready().catch((error: unknown) => log.warn('accounts_unavailable', { problem: String(error) }));
-  const clientDir = existsSync(join(config.distDir, 'client')) ? join(config.distDir, 'client') : config.distDir;
-  deps.render = await loadAstroRender(config.distDir);
-  const site = createSite(deps, {
-    clientDir,
-    render: deps.render,
-    submit: (request, address) => submitForm(request, deps, address),
-    member: {
-      savedItems: (request) => signedInSavedList(request, deps),
-      dashboard: (request) => signedInDashboard(request, deps),
-      privacy: (request) => signedInPrivacy(request, deps),
-      billing: (request) => signedInBilling(request, deps),
-      submitPrefill: (request) => signedInSubmitPrefill(request, deps),
-    },
-  });
+  const site = await openSite(deps);
   const stopAlerts = startAlertTimer(deps);
   const stopSignUpSweep = startSignUpSweep(deps);
   const dev = options.dev ? await startDevLoop(deps) : undefined;

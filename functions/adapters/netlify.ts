@@ -23,8 +23,9 @@ import { BuildHook, withBuildHook } from '../store/build-hook.ts';
 import { readBuiltCommit } from '../store/content-sync.ts';
 import { openContentStore } from '../store/open-store.ts';
 import { openSubmissionStore } from '../submissions/open.ts';
+import { openSite } from '../site/open-site.ts';
 
-interface Loaded {
+export interface Loaded {
   app: App;
   deps: Deps;
   hook: BuildHook | undefined;
@@ -48,17 +49,26 @@ async function load(): Promise<Loaded> {
   const deps = createDeps(config, await loadGeneratedCatalog(config.generatedDir), store, secret, log, redis, submissions);
   // The clone may be ahead of the bundled indexes (writes since the deploy): serve it from the first write on. No interval: see pullIfDue below.
   if (config.contentGit) await deps.content.start(0, await readBuiltCommit(config.generatedDir));
-  return { app: createApp(deps), deps, hook };
+  // The on-demand pages (sign-in, sign-up, the member's pages, the submission form, search results) from the bundled dist/server.
+  return { app: createApp(deps, { site: await openSite(deps) }), deps, hook };
 }
 
-/** The platform terminates TLS, so the URL's scheme is the client's; it names the client and the request. */
-export default async function handler(request: Request, context: { ip?: string; requestId?: string; waitUntil?: (work: Promise<unknown>) => void }): Promise<Response> {
-  // A start that failed (a setting missing, a host down) is tried again by the next request, not kept for the instance's life.
+/**
+ * The app of this warm instance, made by its first request (or scheduled run). A start that
+ * failed (a setting missing, a host down) is tried again by the next one, not kept for the
+ * instance's life.
+ */
+export function loadInstance(): Promise<Loaded> {
   loaded ??= load().catch((error: unknown) => {
     loaded = undefined;
     throw error;
   });
-  const { app, deps, hook } = await loaded;
+  return loaded;
+}
+
+/** The platform terminates TLS, so the URL's scheme is the client's; it names the client and the request. */
+export default async function handler(request: Request, context: { ip?: string; requestId?: string; waitUntil?: (work: Promise<unknown>) => void }): Promise<Response> {
+  const { app, deps, hook } = await loadInstance();
   // Commits other instances pushed: fetched after this answer, served from the next request on.
   const pulled = deps.config.contentGit ? deps.content.pullIfDue(deps.config.contentPullSeconds * 1000) : undefined;
   const response = await app.fetch(request, { address: context.ip ?? 'unknown', requestId: context.requestId });

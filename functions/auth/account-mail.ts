@@ -15,6 +15,7 @@ import type { NotifyConfig } from '../config.ts';
 import type { Logger } from '../ops/log.ts';
 import { smtpMailer, type Mailer } from '../notify/mailer.ts';
 import type { Mail, SiteRef } from '../notify/messages.ts';
+import { ApiError } from '../http/errors.ts';
 import { outboxDir, writeOutboxMail } from './outbox.ts';
 import { seal, unseal } from './session.ts';
 import type { Account } from './users.ts';
@@ -140,17 +141,30 @@ export function noAccountMail(site: SiteRef): Mail {
   };
 }
 
-/** Sends account mail through SMTP, or into the outbox folder when no SMTP server is set. */
+/**
+ * Sends account mail through SMTP, or into the outbox folder when no SMTP server is set. A
+ * serverless function has no outbox (`outbox: false`: its folder is a read-only bundle that
+ * nobody opens), so there the mail that finishes a sign-up needs SMTP_URL.
+ */
 export class AccountMail {
   private readonly mailer: Mailer | undefined;
-  private readonly outbox: string;
+  private readonly outbox: string | undefined;
   private readonly log: Pick<Logger, 'info' | 'warn' | 'error'>;
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(settings: NotifyConfig, dataDir: string, log: Pick<Logger, 'info' | 'warn' | 'error'>) {
+  constructor(settings: NotifyConfig, dataDir: string, log: Pick<Logger, 'info' | 'warn' | 'error'>, options: { outbox: boolean } = { outbox: true }) {
     this.mailer = settings.smtp ? smtpMailer(settings.smtp, settings.timeoutMs) : undefined;
-    this.outbox = outboxDir(dataDir);
+    this.outbox = options.outbox ? outboxDir(dataDir) : undefined;
     this.log = log;
+  }
+
+  /** 503 naming `what` where mail goes nowhere (no SMTP server and no outbox), before anything is changed or looked up. */
+  assertDeliverable(what: string): void {
+    if (this.mailer || this.outbox) return;
+    throw new ApiError(503, 'service_unavailable', `${what} needs an e-mail, and this deployment has no mail server; nothing was changed.`, {
+      hint: 'Set SMTP_URL and SMTP_FROM (docs/members.md); a serverless function has no outbox folder to keep mail in.',
+      headers: { 'Retry-After': '3600' },
+    });
   }
 
   /**
@@ -177,6 +191,7 @@ export class AccountMail {
         this.log.info('account_mail_sent', { kind });
         return true;
       }
+      if (!this.outbox) throw new Error('no SMTP server and no outbox: set SMTP_URL');
       const file = await writeOutboxMail(this.outbox, to, mail, kind);
       this.log.warn('account_mail_in_outbox', { kind, file, hint: 'set SMTP_URL and SMTP_FROM to send it (docs/members.md)' });
       return true;

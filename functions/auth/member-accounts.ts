@@ -22,6 +22,7 @@ export async function postSignUp(request: Request, deps: MemberDeps, context: Re
   const form = isFormBody(request);
   const body = await formOrJson(request, deps, SignUpSchema, backTo(ACCOUNT_PAGES.signup));
   if (body instanceof Response) return body;
+  deps.auth.mail.assertDeliverable('Signing up');
   const limited = await overMailLimit(deps, context, form, backTo(ACCOUNT_PAGES.signup));
   if (limited) return limited;
   const email = normalizeEmail(body.email);
@@ -59,6 +60,7 @@ export async function postPasswordResetRequest(request: Request, deps: MemberDep
   if (body instanceof Response) return body;
   // Before anything is looked up: where accounts are only read, the answer is the same for every address.
   deps.auth.accounts.assertWritable('Resetting a password', 'no link was sent');
+  deps.auth.mail.assertDeliverable('Resetting a password');
   const limited = await overMailLimit(deps, context, form, backTo(ACCOUNT_PAGES.forgot));
   if (limited) return limited;
   const account = await deps.auth.accounts.find(normalizeEmail(body.email));

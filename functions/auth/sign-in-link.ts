@@ -28,6 +28,7 @@ export async function postSignInLinkRequest(request: Request, deps: MemberDeps, 
   const next = localPath(body.next);
   // Before anything is looked up: where accounts are only read (using a link writes), the answer is the same for every address.
   deps.auth.accounts.assertWritable('Signing in with a link', 'no link was sent');
+  deps.auth.mail.assertDeliverable('Signing in with a link');
   const limited = await overMailLimit(deps, context, form, (error) => loginAgain(`link_${error}`, next));
   if (limited) return limited;
   const email = normalizeEmail(body.email);

@@ -379,7 +379,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
           tags: ['auth'],
           summary: 'Sign up as a member',
           description:
-            'For people in a browser (same-origin only; no agent credential flow exists): makes a member account and mails a link that confirms the address (good for 48 hours); the account signs in once confirmed. The answer is the same whether or not the address has an account already (its owner is told by mail). At most 10 requests that send mail per address and hour (429). A form post gets a 303 redirect to /signup.',
+            'For people in a browser (same-origin only; no agent credential flow exists): makes a member account and mails a link that confirms the address (good for 48 hours); the account signs in once confirmed. The answer is the same whether or not the address has an account already (its owner is told by mail). At most 10 requests that send mail per address and hour (429). A form post gets a 303 redirect to /signup. 503 where accounts cannot be written or mail cannot be sent (a serverless deployment without DATABASE_URL or SMTP_URL).',
           requestBody: {
             required: true,
             content: jsonOrForm(ref('SignUp'), { signUp: { summary: 'E-mail and password', value: { email: 'founder@example.com', password: 'correct horse battery staple' } } }),

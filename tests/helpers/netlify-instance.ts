@@ -5,6 +5,8 @@
  * `waitUntil` in the context; a Response out), not the Netlify CLI (not installed; its offline
  * emulation is not assumed). The settings come from the environment; the client address from
  * the `X-Test-Client-Ip` header (the platform's `context.ip`). The URL is reported over IPC.
+ * `POST /.netlify/functions/hourly` runs the scheduled function (netlify/functions/hourly.ts) in
+ * the same process, as `netlify functions:invoke` does; on Netlify it has no URL.
  * Run through `startNetlifyInstance`.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -43,9 +45,11 @@ export async function startNetlifyInstance(env: Record<string, string>): Promise
 // --- the child ---
 
 async function serve(): Promise<void> {
-  const { default: handler } = (await import(join(import.meta.dirname, '..', '..', 'netlify', 'functions', 'api.ts'))) as {
+  const functions = join(import.meta.dirname, '..', '..', 'netlify', 'functions');
+  const { default: api } = (await import(join(functions, 'api.ts'))) as {
     default: (request: Request, context: { ip?: string; requestId?: string; waitUntil?: (work: Promise<unknown>) => void }) => Promise<Response>;
   };
+  const { default: hourly } = (await import(join(functions, 'hourly.ts'))) as { default: () => Promise<Response> };
   const server = createServer((req, res) => {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
@@ -56,7 +60,11 @@ async function serve(): Promise<void> {
       ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
     } as RequestInit);
     const background: Promise<unknown>[] = [];
-    handler(request, { ip: headers.get('x-test-client-ip') ?? req.socket.remoteAddress ?? 'unknown', waitUntil: (work) => background.push(work) })
+    const handled =
+      req.url === '/.netlify/functions/hourly' && req.method === 'POST'
+        ? hourly()
+        : api(request, { ip: headers.get('x-test-client-ip') ?? req.socket.remoteAddress ?? 'unknown', waitUntil: (work) => background.push(work) });
+    handled
       .then(async (response) => {
         const out: Record<string, string | string[]> = {};
         response.headers.forEach((value, name) => {

@@ -116,3 +116,19 @@ test('sign-in answers 503 too: its guess limit would be per instance', async () 
   expect(response.status).toBe(503);
   expect(response.headers.get('retry-after')).toBe('3600');
 });
+
+test('sign-up answers 503 without a mail server: a function has no outbox, and an unconfirmable account helps nobody', async () => {
+  const response = await handler(
+    new Request('https://deals.example/api/v1/auth/signup', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: 'https://deals.example' },
+      body: JSON.stringify({ email: 'new-member@example.com', password: 'a-long-enough-password' }),
+    }),
+    { ip: '203.0.113.12' },
+  );
+  expect(response.status).toBe(503);
+  const body = expectErrorBody(await response.json());
+  expect(body.code).toBe('service_unavailable');
+  expect(body.error).toContain('no mail server');
+  expect(body.hint).toContain('SMTP_URL');
+});

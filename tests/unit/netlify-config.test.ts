@@ -5,7 +5,7 @@
  * (functions/http/negotiate.ts), with real Requests against a built-site folder served over
  * node:http (standing in for Netlify's static files and `context.next()`).
  */
-import { mkdtemp, readFile, rm, mkdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,11 +14,24 @@ import { DOCUMENT_ROUTES } from '../../functions/http/routes.ts';
 import { securityHeaders } from '../../functions/http/security-headers.ts';
 import markdown, { config as edgeConfig } from '../../netlify/edge-functions/markdown.ts';
 import { config as functionConfig } from '../../netlify/functions/api.ts';
+import { config as hourlyConfig } from '../../netlify/functions/hourly.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-/** A Netlify path pattern (`*` any rest) matching a path. */
-const matches = (pattern: string, path: string): boolean => new RegExp(`^${pattern.replace(/[.]/g, '\\.').replace(/\*/g, '.*')}$`).test(path);
+/** A Netlify path pattern (URLPattern syntax, as Netlify reads it) matching a path. */
+const matches = (pattern: string, path: string): boolean => new URLPattern({ pathname: pattern }).test({ pathname: path });
+
+/** The routes of Astro's on-demand pages (`prerender = false`), but the internal live-page route. */
+async function onDemandRoutes(): Promise<string[]> {
+  const pages = join(ROOT, 'src', 'pages');
+  const routes: string[] = [];
+  for (const file of await readdir(pages, { recursive: true })) {
+    if (!file.endsWith('.astro') || !(await readFile(join(pages, file), 'utf8')).includes('prerender = false')) continue;
+    const route = `/${file.replace(/\.astro$/, '').replace(/(^|\/)index$/, '')}`.replace(/\/$/, '');
+    if (route !== '/live/page') routes.push(route || '/');
+  }
+  return routes;
+}
 
 test('the function claims the API and every document the app renders (none is a static file of the build)', () => {
   const paths = [...DOCUMENT_ROUTES.map((route) => route.path), '/api/v1/deals', '/api/mcp', '/api/v1/auth/login'];
@@ -33,6 +46,26 @@ test('the function claims the API and every document the app renders (none is a 
       edgeConfig.excludedPath.some((pattern) => matches(pattern, path)),
       path,
     ).toBe(true);
+});
+
+test('the function claims every on-demand page, with and without its trailing slash, and leaves built files first', async () => {
+  const routes = await onDemandRoutes();
+  expect(routes).toEqual(expect.arrayContaining(['/login', '/account', '/account/billing', '/submit', '/deals/search']));
+  for (const route of routes)
+    for (const path of [route, `${route}/`])
+      expect(
+        functionConfig.path.some((pattern) => matches(pattern, path)),
+        path,
+      ).toBe(true);
+  // Prerendered pages under those paths (/account/deleted/, /submit/thanks/) are files of the build, which win.
+  expect(functionConfig.preferStatic).toBe(true);
+  // The function is bundled with the server renderer and the 404 page it falls back to.
+  const toml = await readFile(join(ROOT, 'netlify.toml'), 'utf8');
+  expect(toml).toMatch(/included_files = \[[^\]]*"dist\/server\/\*\*"[^\]]*"dist\/client\/404\.html"/);
+});
+
+test('the scheduled function runs hourly', () => {
+  expect(hourlyConfig.schedule).toBe('@hourly');
 });
 
 test('netlify.toml: build, publish folder, functions with the generated indexes, Node 24, and the security headers of the Node server', async () => {
