@@ -6,7 +6,7 @@
  * standing in for Netlify's build hook. A cookie signed on A works on B; an admin write through
  * A is a commit on the host, served by A at once and by B after its pull (at most
  * CONTENT_PULL_SECONDS after the write, plus one fetch); the build hook is POSTed; the
- * 5-per-hour submission limit holds across A and B. Prints the write latency through the handler.
+ * 5-per-hour submission limit holds across A and B. Write latency: `npm run bench:writes`.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -148,18 +148,14 @@ test('the 5-per-hour submission limit holds across A and B through Redis: the 6t
   expect((await call(b, 'POST', '/api/v1/submit-deal', submissionBody('Other', 0), { ip: '198.51.100.78' })).status).toBe(201);
 }, 30_000);
 
-// Speed is for benchmarks, not assertions: this checks 30 writes in a row all land, and prints how long they took.
-test('30 admin PUTs in a row through the handler each commit and answer (their latency is printed)', async () => {
-  const times: number[] = [];
-  for (let n = 0; n < 30; n++) {
-    const started = performance.now();
+// Speed is for the benchmark (`npm run bench:writes`); this checks writes in a row each land on the host.
+test('10 admin PUTs in a row through the handler each commit, push and answer', async () => {
+  const before = Number(bareGit('rev-list', '--count', 'main'));
+  for (let n = 0; n < 10; n++) {
     const put = await call(a, 'PUT', '/api/v1/deals', { slug: 'aws-activate', title: `AWS Activate ${n}` }, { cookie });
-    times.push(performance.now() - started);
     expect(put.status).toBe(200);
   }
-  times.sort((x, y) => x - y);
-  const p = (q: number) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)] as number;
-  console.log(`write through the Netlify handler (PUT /api/v1/deals, commit + push over HTTP): p50 ${(p(0.5) / 1000).toFixed(2)} s, p95 ${(p(0.95) / 1000).toFixed(2)} s over ${times.length} writes`);
+  expect(Number(bareGit('rev-list', '--count', 'main'))).toBe(before + 10);
   const read = await call(a, 'GET', '/api/v1/deals?slug=aws-activate');
-  expect((read.body as { deal: { title: string } }).deal.title).toBe('AWS Activate 29');
+  expect((read.body as { deal: { title: string } }).deal.title).toBe('AWS Activate 9');
 }, 120_000);
