@@ -25,16 +25,20 @@ import { openContentStore } from '../store/open-store.ts';
 import { openSubmissionStore } from '../submissions/open.ts';
 import { openSite } from '../site/open-site.ts';
 
-export interface Loaded {
+interface Loaded {
   app: App;
   deps: Deps;
   hook: BuildHook | undefined;
 }
 
-let loaded: Promise<Loaded> | undefined;
-
-async function load(): Promise<Loaded> {
-  const config = { ...loadConfig(), serverless: true };
+/**
+ * What every function of this deploy runs on, read from the environment. `clone`: open the
+ * content repository of CONTENT_GIT_URL (a clone under /tmp) for writes; without it the
+ * bundled content and indexes are only read (the hourly jobs need no more).
+ */
+export async function openFunctionDeps(options: { clone: boolean }): Promise<{ deps: Deps; hook: BuildHook | undefined }> {
+  const loaded = loadConfig();
+  const config = { ...loaded, serverless: true, contentGit: options.clone ? loaded.contentGit : undefined };
   // A secret generated per instance would make a cookie good on one instance only.
   if (!config.sessionSecret) throw new ConfigError('SESSION_SECRET: required on a serverless function (every instance must verify the cookies the others sign)');
   const log = createLogger();
@@ -46,25 +50,31 @@ async function load(): Promise<Loaded> {
   const opened = await openContentStore({ ...config, contentRemote: undefined });
   const hook = config.buildHookUrl && config.contentGit ? new BuildHook(config.buildHookUrl, log) : undefined;
   const store = hook ? withBuildHook(opened, hook) : opened;
-  const deps = createDeps(config, await loadGeneratedCatalog(config.generatedDir), store, secret, log, redis, submissions);
+  return { deps: createDeps(config, await loadGeneratedCatalog(config.generatedDir), store, secret, log, redis, submissions), hook };
+}
+
+async function load(): Promise<Loaded> {
+  const { deps, hook } = await openFunctionDeps({ clone: true });
   // The clone may be ahead of the bundled indexes (writes since the deploy): serve it from the first write on. No interval: see pullIfDue below.
-  if (config.contentGit) await deps.content.start(0, await readBuiltCommit(config.generatedDir));
+  if (deps.config.contentGit) await deps.content.start(0, await readBuiltCommit(deps.config.generatedDir));
   // The on-demand pages (sign-in, sign-up, the member's pages, the submission form, search results) from the bundled dist/server.
   return { app: createApp(deps, { site: await openSite(deps) }), deps, hook };
 }
 
 /**
- * The app of this warm instance, made by its first request (or scheduled run). A start that
- * failed (a setting missing, a host down) is tried again by the next one, not kept for the
- * instance's life.
+ * `start` once per warm instance, by its first request (or scheduled run). A start that failed
+ * (a setting missing, a host down) is tried again by the next one, not kept for the instance's life.
  */
-export function loadInstance(): Promise<Loaded> {
-  loaded ??= load().catch((error: unknown) => {
-    loaded = undefined;
-    throw error;
-  });
-  return loaded;
+export function oncePerInstance<T>(start: () => Promise<T>): () => Promise<T> {
+  let started: Promise<T> | undefined;
+  return () =>
+    (started ??= start().catch((error: unknown) => {
+      started = undefined;
+      throw error;
+    }));
 }
+
+const loadInstance = oncePerInstance(load);
 
 /** The platform terminates TLS, so the URL's scheme is the client's; it names the client and the request. */
 export default async function handler(request: Request, context: { ip?: string; requestId?: string; waitUntil?: (work: Promise<unknown>) => void }): Promise<Response> {

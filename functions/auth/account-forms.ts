@@ -48,6 +48,21 @@ export async function formOrJson<S extends z.ZodType>(request: Request, deps: Me
   return redirect(back(field, value && typeof value === 'object' ? (value as Record<string, unknown>) : {}));
 }
 
+/**
+ * What this deployment cannot do for the form (accounts only read, no mail server: `checks`
+ * throw a 503): a form post goes back to its page with `unavailable`, which it words; JSON gets
+ * the 503 itself. Nothing when every check passes.
+ */
+export function unavailableHere(form: boolean, back: Back, ...checks: Array<() => void>): Response | undefined {
+  try {
+    for (const check of checks) check();
+    return undefined;
+  } catch (error) {
+    if (form && error instanceof ApiError && error.status === 503) return redirect(back('unavailable', {}));
+    throw error;
+  }
+}
+
 /** 429 (or a 303 `back` with `throttled`) when this client (IPv6: its /64) asked for too many mails this hour; else nothing. */
 export async function overMailLimit(deps: MemberDeps, context: RequestContext, form: boolean, back: Back): Promise<Response | undefined> {
   const place = await deps.auth.mailLimit.reserve(limitKey(context.address), deps.clock().getTime());

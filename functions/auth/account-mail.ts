@@ -158,9 +158,14 @@ export class AccountMail {
     this.log = log;
   }
 
+  /** Whether mail goes anywhere: an SMTP server, or the outbox folder. */
+  get deliverable(): boolean {
+    return this.mailer !== undefined || this.outbox !== undefined;
+  }
+
   /** 503 naming `what` where mail goes nowhere (no SMTP server and no outbox), before anything is changed or looked up. */
   assertDeliverable(what: string): void {
-    if (this.mailer || this.outbox) return;
+    if (this.deliverable) return;
     throw new ApiError(503, 'service_unavailable', `${what} needs an e-mail, and this deployment has no mail server; nothing was changed.`, {
       hint: 'Set SMTP_URL and SMTP_FROM (docs/members.md); a serverless function has no outbox folder to keep mail in.',
       headers: { 'Retry-After': '3600' },

@@ -217,20 +217,6 @@ export class AccountStore {
     return (await this.db.run('UPDATE accounts SET generation = $1 WHERE email = $2', [newGeneration(), normalizeEmail(email)])) > 0;
   }
 
-  /**
-   * Claim the periodic job `key` (the alert digest round): true, with `now` kept as its last run,
-   * when it last ran `everyMs` or longer ago (or never); false when another instance ran it since.
-   * Under the alerts lock, so instances that try at once agree on one.
-   */
-  claimRound(key: string, now: Date, everyMs: number): Promise<boolean> {
-    return this.db.transaction(LOCKS.alerts, async (tx) => {
-      const [row] = await tx.all<{ value: string }>('SELECT value FROM app_state WHERE key = $1', [key]);
-      if (row && now.getTime() - Date.parse(row.value) < everyMs) return false;
-      await tx.run('INSERT INTO app_state (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, now.toISOString()]);
-      return true;
-    });
-  }
-
   close(): Promise<void> {
     return this.db.close();
   }

@@ -109,12 +109,6 @@ export class AccountBook {
     return this.using((store) => work({ saved: store.savedItems, profiles: store.profiles, plans: store.plans, submissions: store.submissionLinks, whole: store.memberData }));
   }
 
-  /** Claim the periodic job `key` across instances (account-store.ts `claimRound`); false where accounts are only read. */
-  claimRound(key: string, now: Date, everyMs: number): Promise<boolean> {
-    if (!this.writable) return Promise.resolve(false);
-    return this.using((store) => store.claimRound(key, now, everyMs));
-  }
-
   /** Remove the sign-ups never confirmed in time (account-store.ts); none where accounts are only read. */
   removeStaleSignUps(now: Date): Promise<number> {
     if (!this.writable) return Promise.resolve(0);

@@ -11,7 +11,7 @@ import type { RequestContext } from '../http/middleware.ts';
 import { ApiError } from '../http/errors.ts';
 import { isFormBody } from '../http/request-body.ts';
 import { PasswordResetRequestSchema, PasswordResetSchema, SignUpSchema, TokenSchema } from '../../src/schemas/requests.ts';
-import { backTo, formOrJson, mailOnce, overMailLimit, pageLink, said, type MemberDeps } from './account-forms.ts';
+import { backTo, formOrJson, mailOnce, overMailLimit, pageLink, said, unavailableHere, type MemberDeps } from './account-forms.ts';
 import { accountToken, ACCOUNT_PAGES, alreadyRegisteredMail, readAccountToken, resetMail, verifyMail } from './account-mail.ts';
 import { hashPassword } from './passwords.ts';
 import { redirect } from './sign-in.ts';
@@ -22,7 +22,13 @@ export async function postSignUp(request: Request, deps: MemberDeps, context: Re
   const form = isFormBody(request);
   const body = await formOrJson(request, deps, SignUpSchema, backTo(ACCOUNT_PAGES.signup));
   if (body instanceof Response) return body;
-  deps.auth.mail.assertDeliverable('Signing up');
+  const unavailable = unavailableHere(
+    form,
+    backTo(ACCOUNT_PAGES.signup),
+    () => deps.auth.accounts.assertWritable('Signing up', 'nothing was stored'),
+    () => deps.auth.mail.assertDeliverable('Signing up'),
+  );
+  if (unavailable) return unavailable;
   const limited = await overMailLimit(deps, context, form, backTo(ACCOUNT_PAGES.signup));
   if (limited) return limited;
   const email = normalizeEmail(body.email);
@@ -59,8 +65,13 @@ export async function postPasswordResetRequest(request: Request, deps: MemberDep
   const body = await formOrJson(request, deps, PasswordResetRequestSchema, backTo(ACCOUNT_PAGES.forgot));
   if (body instanceof Response) return body;
   // Before anything is looked up: where accounts are only read, the answer is the same for every address.
-  deps.auth.accounts.assertWritable('Resetting a password', 'no link was sent');
-  deps.auth.mail.assertDeliverable('Resetting a password');
+  const unavailable = unavailableHere(
+    form,
+    backTo(ACCOUNT_PAGES.forgot),
+    () => deps.auth.accounts.assertWritable('Resetting a password', 'no link was sent'),
+    () => deps.auth.mail.assertDeliverable('Resetting a password'),
+  );
+  if (unavailable) return unavailable;
   const limited = await overMailLimit(deps, context, form, backTo(ACCOUNT_PAGES.forgot));
   if (limited) return limited;
   const account = await deps.auth.accounts.find(normalizeEmail(body.email));

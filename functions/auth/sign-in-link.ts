@@ -14,7 +14,7 @@ import { ApiError } from '../http/errors.ts';
 import { isFormBody } from '../http/request-body.ts';
 import { localPath } from '../../src/local-path.ts';
 import { SignInLinkRequestSchema, SignInLinkSchema } from '../../src/schemas/requests.ts';
-import { formOrJson, mailOnce, overMailLimit, pageLink, said, type MemberDeps } from './account-forms.ts';
+import { formOrJson, mailOnce, overMailLimit, pageLink, said, unavailableHere, type MemberDeps } from './account-forms.ts';
 import { accountToken, ACCOUNT_PAGES, noAccountMail, readAccountToken, signInLinkMail } from './account-mail.ts';
 import { landingPage, loginAgain, loginPage, newSessionCookies, redirect, signedInAnswer } from './sign-in.ts';
 import { normalizeEmail } from './users.ts';
@@ -27,8 +27,13 @@ export async function postSignInLinkRequest(request: Request, deps: MemberDeps, 
   if (body instanceof Response) return body;
   const next = localPath(body.next);
   // Before anything is looked up: where accounts are only read (using a link writes), the answer is the same for every address.
-  deps.auth.accounts.assertWritable('Signing in with a link', 'no link was sent');
-  deps.auth.mail.assertDeliverable('Signing in with a link');
+  const unavailable = unavailableHere(
+    form,
+    (error) => loginAgain(`link_${error}`, next),
+    () => deps.auth.accounts.assertWritable('Signing in with a link', 'no link was sent'),
+    () => deps.auth.mail.assertDeliverable('Signing in with a link'),
+  );
+  if (unavailable) return unavailable;
   const limited = await overMailLimit(deps, context, form, (error) => loginAgain(`link_${error}`, next));
   if (limited) return limited;
   const email = normalizeEmail(body.email);

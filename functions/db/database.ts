@@ -32,7 +32,7 @@ export interface Database extends Queries {
 
 /** Advisory lock keys (PostgreSQL): the app's key, then one per purpose. */
 export const LOCK_APP = 0x5d3a1;
-export const LOCKS = { schema: 10, accounts: 11, saved: 12, alerts: 13, billing: 14 } as const;
+export const LOCKS = { schema: 10, accounts: 11, saved: 12, billing: 14 } as const;
 
 /**
  * @example openDatabase({ url: process.env.DATABASE_URL }) // PostgreSQL

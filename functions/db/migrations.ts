@@ -80,6 +80,9 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
      PRIMARY KEY (account, submission_id)
    )`,
   ],
+  // 9: when an alert round last took each member (its digest sent, or nothing to tell): a round takes each member once per
+  // interval, one statement per member, so instances running rounds at once never mail one twice and a round cut short is finished by the next.
+  ['ALTER TABLE member_profiles ADD COLUMN digest_checked_at text'],
 ];
 
 /**

@@ -32,42 +32,54 @@ export type AlertDeps = Pick<Deps, 'state' | 'clock' | 'auth' | 'config' | 'log'
 
 /** What one round did. */
 export interface AlertRound {
-  /** Whether this instance ran the round (false: another ran one within the interval). */
+  /** Whether any member's digest was due. */
   ran: boolean;
+  /** Members this round took (others may have been taken by a round on another instance). */
   members: number;
   mailed: number;
   failed: number;
+  /** Members still due when the round stopped at its deadline: the next round takes them first. */
+  left: number;
 }
 
 /** The one-click unsubscribe address (the API route). */
 export const UNSUBSCRIBE_PATH = '/api/v1/alerts/unsubscribe';
-/** The key of the last round's time in `app_state`. */
-const LAST_ROUND_KEY = 'alerts_last_round';
 
 /**
- * Run a digest round unless one ran within the interval (`force`: run anyway, as the admin's
- * request does). A member whose digest fails is counted and told again next round.
+ * Run a digest round: every member with alerts on whose digest no round took within the interval
+ * (`force`: every one, as the admin's request does), each taken by one statement, so rounds on
+ * several instances at once mail nobody twice. `deadline` (epoch ms): stop taking members then
+ * (a scheduled function's time limit); the rest stay due. A member whose digest fails is given
+ * back and taken first by the next round. Nothing where accounts are only read.
  */
-export async function runAlertRound(deps: AlertDeps, force = false): Promise<AlertRound> {
+export async function runAlertRound(deps: AlertDeps, options: { force?: boolean; deadline?: number } = {}): Promise<AlertRound> {
+  const round: AlertRound = { ran: false, members: 0, mailed: 0, failed: 0, left: 0 };
+  if (!deps.auth.accounts.writable) return round;
   const now = deps.clock();
-  const claimed = await deps.auth.accounts.claimRound(LAST_ROUND_KEY, now, force ? 0 : deps.config.alertDigestHours * 3600_000);
-  if (!claimed) return { ran: false, members: 0, mailed: 0, failed: 0 };
-  const members = await deps.auth.accounts.memberData(({ profiles }) => profiles.alerted());
-  const round: AlertRound = { ran: true, members: members.length, mailed: 0, failed: 0 };
-  for (const email of members) {
+  const before = options.force ? now : new Date(now.getTime() - deps.config.alertDigestHours * 3600_000);
+  const due = await deps.auth.accounts.memberData(({ profiles }) => profiles.dueForDigest(before));
+  round.ran = due.length > 0;
+  for (const [index, email] of due.entries()) {
+    if (options.deadline !== undefined && Date.now() >= options.deadline) {
+      round.left = due.length - index;
+      break;
+    }
+    if (!(await deps.auth.accounts.memberData(({ profiles }) => profiles.takeForDigest(email, now, before)))) continue;
+    round.members += 1;
     try {
       if (await digestOne(email, deps)) round.mailed += 1;
     } catch (error) {
       round.failed += 1;
       deps.log.warn('alert_digest_failed', { error: String(error) });
+      await deps.auth.accounts.memberData(({ profiles }) => profiles.releaseDigest(email)).catch(() => undefined);
     }
   }
-  deps.log.info('alert_round', { members: round.members, mailed: round.mailed, failed: round.failed });
+  if (round.ran) deps.log.info('alert_round', { members: round.members, mailed: round.mailed, failed: round.failed, left: round.left });
   return round;
 }
 
 /**
- * Check every hour whether a round is due (the claim decides, across instances); the timer never
+ * Every hour, a round for the members whose digest is due (each taken once per interval, across instances); the timer never
  * keeps the process alive. Off when ALERT_DIGEST_HOURS is 0.
  * @returns stop
  */
@@ -79,7 +91,7 @@ export function startAlertTimer(deps: AlertDeps): () => void {
 /** POST /admin/alerts: run a digest round now (admins; a scheduler on a serverless host signs in as one). */
 export async function postAlertRound(request: Request, deps: AlertDeps): Promise<Response> {
   await requireAdmin(request, deps);
-  const round = await runAlertRound(deps, true);
+  const round = await runAlertRound(deps, { force: true });
   return answerResponse(request, jsonAnswer(200, { success: true, ...round }, { 'Cache-Control': 'no-store' }));
 }
 

@@ -77,10 +77,15 @@ export const MEMBER_DATA_SECTIONS: readonly MemberDataSection[] = [
     tables: ['member_profiles'],
     // Removed with the account by ON DELETE CASCADE (migration 5).
     export: async ({ q, email }) => {
-      const [row] = await q.all<{ stage: string | null; region: string | null; funding_usd: number | string | null; builds: string | null; alerts: number | string; updated_at: string }>(
-        'SELECT stage, region, funding_usd, builds, alerts, updated_at FROM member_profiles WHERE account = $1',
-        [email],
-      );
+      const [row] = await q.all<{
+        stage: string | null;
+        region: string | null;
+        funding_usd: number | string | null;
+        builds: string | null;
+        alerts: number | string;
+        updated_at: string;
+        digest_checked_at: string | null;
+      }>('SELECT stage, region, funding_usd, builds, alerts, updated_at, digest_checked_at FROM member_profiles WHERE account = $1', [email]);
       if (!row) return null;
       return {
         stage: row.stage,
@@ -89,6 +94,7 @@ export const MEMBER_DATA_SECTIONS: readonly MemberDataSection[] = [
         builds: row.builds,
         alerts: Number(row.alerts) === 1,
         updatedAt: row.updated_at,
+        alertsCheckedAt: row.digest_checked_at,
       };
     },
   },

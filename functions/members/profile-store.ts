@@ -44,12 +44,34 @@ export class ProfileStore {
     return (await this.db.run('UPDATE member_profiles SET alerts = 0, updated_at = $1 WHERE account = $2 AND alerts = 1', [now.toISOString(), account])) > 0;
   }
 
-  /** The confirmed accounts whose alerts are on. */
-  async alerted(): Promise<string[]> {
+  /**
+   * The confirmed accounts whose alerts are on and whose digest no round took since `before`:
+   * the longest waiting first (never taken, then the oldest), so a round cut short leaves the
+   * most recently told for the next.
+   */
+  async dueForDigest(before: Date): Promise<string[]> {
     const rows = await this.db.all<{ account: string }>(
-      'SELECT p.account FROM member_profiles p JOIN accounts a ON a.email = p.account WHERE p.alerts = 1 AND a.email_verified_at IS NOT NULL ORDER BY p.account',
+      `SELECT p.account FROM member_profiles p JOIN accounts a ON a.email = p.account
+       WHERE p.alerts = 1 AND a.email_verified_at IS NOT NULL AND (p.digest_checked_at IS NULL OR p.digest_checked_at < $1)
+       ORDER BY p.digest_checked_at IS NOT NULL, p.digest_checked_at, p.account`,
+      [before.toISOString()],
     );
     return rows.map((r) => r.account);
+  }
+
+  /** Take the account's digest for a round at `now`, unless a round took it since `before` (one statement: of rounds at once, one takes it). */
+  async takeForDigest(account: string, now: Date, before: Date): Promise<boolean> {
+    const taken = await this.db.run('UPDATE member_profiles SET digest_checked_at = $1 WHERE account = $2 AND alerts = 1 AND (digest_checked_at IS NULL OR digest_checked_at < $3)', [
+      now.toISOString(),
+      account,
+      before.toISOString(),
+    ]);
+    return taken > 0;
+  }
+
+  /** Give a taken digest back (it could not be sent): the next round takes it first. */
+  async releaseDigest(account: string): Promise<void> {
+    await this.db.run('UPDATE member_profiles SET digest_checked_at = NULL WHERE account = $1', [account]);
   }
 }
 

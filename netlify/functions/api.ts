@@ -3,8 +3,8 @@
  * paths are here, as literals (Netlify reads `config` from this file without running it): the
  * API, the documents the app renders from the catalog or the content's history (not built as
  * static files), and Astro's on-demand pages (rendered from the bundled dist/server).
- * `preferStatic`: a file of the build wins, so the prerendered pages under these paths
- * (/account/deleted/, /submit/thanks/) stay static.
+ * `preferStatic`: a file of the build wins, so a prerendered page under these paths
+ * (/account/deleted/) stays static.
  * tests/unit/netlify-config.test.ts checks they cover every document route and on-demand page.
  */
 export { default } from '../../functions/adapters/netlify.ts';

@@ -84,10 +84,11 @@ export const SeenAnswerSchema = z.looseObject({ success: z.literal(true), marked
 
 export const AlertRoundSchema = z.looseObject({
   success: z.literal(true),
-  ran: z.boolean().describe("Whether the round ran (an admin's request always runs one)."),
-  members: z.number().int().describe('Members with alerts on.'),
-  mailed: z.number().int().describe('Digests sent.'),
-  failed: z.number().int().describe('Digests that could not be sent (told again next round).'),
+  ran: z.boolean().describe("Whether any member's digest was due (for an admin's request, which runs a round for everyone: whether any member has alerts on)."),
+  members: z.number().int().describe('Members this round took (a round running at the same time on another instance takes the others).'),
+  mailed: z.number().int().describe('Digests sent (a member with nothing new gets none).'),
+  failed: z.number().int().describe('Digests that could not be sent (tried again by the next round).'),
+  left: z.number().int().describe('Members still due when the round reached its time limit (a scheduled function); the next round takes them first. 0 otherwise.'),
 });
 
 export type MemberProfile = z.output<typeof MemberProfileSchema>;

@@ -37,6 +37,7 @@ export const ProfileExportSchema = z
     builds: z.string().nullable().describe('What the startup builds, in your words.'),
     alerts: z.boolean().describe('Whether alert digests are mailed.'),
     updatedAt: z.string().describe('When it was last saved (ISO 8601).'),
+    alertsCheckedAt: z.string().nullable().describe('When an alert round last looked for news for you, a digest mailed or not (ISO 8601); `null` before the first.'),
   })
   .nullable();
 

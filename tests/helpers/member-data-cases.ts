@@ -59,7 +59,15 @@ const ExportContract = z.strictObject({
   }),
   savedItems: z.array(z.strictObject({ kind: z.enum(['deal', 'startup']), id: z.string(), title: z.string(), slug: z.string(), savedAt: z.iso.datetime() })),
   profile: z
-    .strictObject({ stage: z.string().nullable(), region: z.string().nullable(), fundingUsd: z.number().nullable(), builds: z.string().nullable(), alerts: z.boolean(), updatedAt: z.iso.datetime() })
+    .strictObject({
+      stage: z.string().nullable(),
+      region: z.string().nullable(),
+      fundingUsd: z.number().nullable(),
+      builds: z.string().nullable(),
+      alerts: z.boolean(),
+      updatedAt: z.iso.datetime(),
+      alertsCheckedAt: z.iso.datetime().nullable(),
+    })
     .nullable(),
   plan: z
     .strictObject({

@@ -117,7 +117,7 @@ test('sign-in answers 503 too: its guess limit would be per instance', async () 
   expect(response.headers.get('retry-after')).toBe('3600');
 });
 
-test('sign-up answers 503 without a mail server: a function has no outbox, and an unconfirmable account helps nobody', async () => {
+test('sign-up answers 503 where the function can keep no account (no DATABASE_URL), naming what to set', async () => {
   const response = await handler(
     new Request('https://deals.example/api/v1/auth/signup', {
       method: 'POST',
@@ -129,6 +129,19 @@ test('sign-up answers 503 without a mail server: a function has no outbox, and a
   expect(response.status).toBe(503);
   const body = expectErrorBody(await response.json());
   expect(body.code).toBe('service_unavailable');
-  expect(body.error).toContain('no mail server');
-  expect(body.hint).toContain('SMTP_URL');
+  expect(body.error).toContain('only reads');
+  expect(body.hint).toContain('DATABASE_URL');
+});
+
+test('the sign-up form gets its page back saying sign-up is unavailable, not a bare error', async () => {
+  const response = await handler(
+    new Request('https://deals.example/api/v1/auth/signup', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'https://deals.example' },
+      body: new URLSearchParams({ email: 'new-member@example.com', password: 'a-long-enough-password' }).toString(),
+    }),
+    { ip: '203.0.113.13' },
+  );
+  expect(response.status).toBe(303);
+  expect(response.headers.get('location')).toBe('/signup?error=unavailable');
 });

@@ -57,7 +57,7 @@ test('the function claims every on-demand page, with and without its trailing sl
         functionConfig.path.some((pattern) => matches(pattern, path)),
         path,
       ).toBe(true);
-  // Prerendered pages under those paths (/account/deleted/, /submit/thanks/) are files of the build, which win.
+  // A prerendered page under those paths (/account/deleted/) is a file of the build, which wins.
   expect(functionConfig.preferStatic).toBe(true);
   // The function is bundled with the server renderer and the 404 page it falls back to.
   const toml = await readFile(join(ROOT, 'netlify.toml'), 'utf8');
