@@ -953,7 +953,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
           tags: ['admin', 'members'],
           summary: "Send members' alert digests now",
           description:
-            'One digest round at once, whenever the last was (the server also runs one every ALERT_DIGEST_HOURS on its own; a serverless host calls this from a scheduler). Each member with alerts on gets one mail when a saved item changed since the last digest or a saved deal ends within 7 days. Same-origin only.',
+            'A digest round for every member with alerts on, now, whenever their last one was (the server itself takes each member every ALERT_DIGEST_HOURS, checked hourly; on Netlify a scheduled function does; another serverless host can call this from a scheduler). A member gets one mail when a saved item changed since the last digest or a saved deal ends within 7 days; nothing new, no mail. Same-origin only.',
           responses: { '200': ok('What the round did.', ref('AlertRound'), { headers: { 'Cache-Control': CACHE_CONTROL } }), ...errors('401', '403', '429', '500', '503') },
         }),
       },
