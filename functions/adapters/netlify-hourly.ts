@@ -26,7 +26,7 @@ const open = oncePerInstance(async () => (await openFunctionDeps({ clone: false 
 export default async function hourly(): Promise<Response> {
   const deadline = Date.now() + ROUND_SECONDS * 1000;
   const deps = await open();
-  const failed = (job: string) => (error: unknown) => {
+  const jobFailed = (job: string) => (error: unknown) => {
     deps.log.warn(`${job}_failed`, { error: String(error) });
     return 'failed' as const;
   };
@@ -37,7 +37,7 @@ export default async function hourly(): Promise<Response> {
     const { ran, mailed, failed, left } = await runAlertRound(deps, { deadline });
     return { ran, mailed, failed, left };
   };
-  const [alerts, staleSignUpsRemoved] = await Promise.all([digests().catch(failed('alert_round')), sweepSignUps(deps).catch(failed('signup_sweep'))]);
+  const [alerts, staleSignUpsRemoved] = await Promise.all([digests().catch(jobFailed('alert_round')), sweepSignUps(deps).catch(jobFailed('signup_sweep'))]);
   const run: HourlyRun = { alerts, staleSignUpsRemoved };
   const ok = alerts !== 'failed' && staleSignUpsRemoved !== 'failed' && (typeof alerts === 'string' || alerts.failed === 0);
   return Response.json(run, { status: ok ? 200 : 500 });

@@ -49,13 +49,14 @@ export async function formOrJson<S extends z.ZodType>(request: Request, deps: Me
 }
 
 /**
- * What this deployment cannot do for the form (accounts only read, no mail server: `checks`
- * throw a 503): a form post goes back to its page with `unavailable`, which it words; JSON gets
- * the 503 itself. Nothing when every check passes.
+ * Where this deployment cannot do what the form asks, which writes an account and mails a link
+ * (`what`; accounts only read, or no mail server: 503): a form post goes back to its page with
+ * `unavailable`, which it words; JSON gets the 503 itself. Nothing when it can.
  */
-export function unavailableHere(form: boolean, back: Back, ...checks: Array<() => void>): Response | undefined {
+export function unavailableHere(deps: MemberDeps, form: boolean, back: Back, what: string, outcome: string): Response | undefined {
   try {
-    for (const check of checks) check();
+    deps.auth.accounts.assertWritable(what, outcome);
+    deps.auth.mail.assertDeliverable(what);
     return undefined;
   } catch (error) {
     if (form && error instanceof ApiError && error.status === 503) return redirect(back('unavailable', {}));

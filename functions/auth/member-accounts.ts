@@ -22,12 +22,7 @@ export async function postSignUp(request: Request, deps: MemberDeps, context: Re
   const form = isFormBody(request);
   const body = await formOrJson(request, deps, SignUpSchema, backTo(ACCOUNT_PAGES.signup));
   if (body instanceof Response) return body;
-  const unavailable = unavailableHere(
-    form,
-    backTo(ACCOUNT_PAGES.signup),
-    () => deps.auth.accounts.assertWritable('Signing up', 'nothing was stored'),
-    () => deps.auth.mail.assertDeliverable('Signing up'),
-  );
+  const unavailable = unavailableHere(deps, form, backTo(ACCOUNT_PAGES.signup), 'Signing up', 'nothing was stored');
   if (unavailable) return unavailable;
   const limited = await overMailLimit(deps, context, form, backTo(ACCOUNT_PAGES.signup));
   if (limited) return limited;
@@ -65,12 +60,7 @@ export async function postPasswordResetRequest(request: Request, deps: MemberDep
   const body = await formOrJson(request, deps, PasswordResetRequestSchema, backTo(ACCOUNT_PAGES.forgot));
   if (body instanceof Response) return body;
   // Before anything is looked up: where accounts are only read, the answer is the same for every address.
-  const unavailable = unavailableHere(
-    form,
-    backTo(ACCOUNT_PAGES.forgot),
-    () => deps.auth.accounts.assertWritable('Resetting a password', 'no link was sent'),
-    () => deps.auth.mail.assertDeliverable('Resetting a password'),
-  );
+  const unavailable = unavailableHere(deps, form, backTo(ACCOUNT_PAGES.forgot), 'Resetting a password', 'no link was sent');
   if (unavailable) return unavailable;
   const limited = await overMailLimit(deps, context, form, backTo(ACCOUNT_PAGES.forgot));
   if (limited) return limited;

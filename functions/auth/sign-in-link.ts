@@ -27,12 +27,7 @@ export async function postSignInLinkRequest(request: Request, deps: MemberDeps, 
   if (body instanceof Response) return body;
   const next = localPath(body.next);
   // Before anything is looked up: where accounts are only read (using a link writes), the answer is the same for every address.
-  const unavailable = unavailableHere(
-    form,
-    (error) => loginAgain(`link_${error}`, next),
-    () => deps.auth.accounts.assertWritable('Signing in with a link', 'no link was sent'),
-    () => deps.auth.mail.assertDeliverable('Signing in with a link'),
-  );
+  const unavailable = unavailableHere(deps, form, (error) => loginAgain(`link_${error}`, next), 'Signing in with a link', 'no link was sent');
   if (unavailable) return unavailable;
   const limited = await overMailLimit(deps, context, form, (error) => loginAgain(`link_${error}`, next));
   if (limited) return limited;
