@@ -28,6 +28,8 @@ import { RedisSearchGapStore } from './search-gaps/redis-store.ts';
 import { SearchGaps } from './search-gaps/search-gaps.ts';
 import { MemorySearchGapStore } from './search-gaps/store.ts';
 import { builtSite, type BuiltSite } from './site/live-pages.ts';
+import { LiveLogos } from './site/live-logos.ts';
+import { logoIndex } from '../src/logos/logo-index.ts';
 import type { AstroRender } from './site/site.ts';
 import { Notifier } from './notify/notifier.ts';
 import { StripeGateway } from './billing/stripe-gateway.ts';
@@ -78,6 +80,8 @@ export interface Deps {
   notify: Notifier;
   /** Paid plans through Stripe, when configured (docs/billing.md); undefined: off, members are free. */
   billing?: StripeGateway | undefined;
+  /** Logos changed since the site was built (an admin's upload, a pull), served and shown at once. */
+  logos: LiveLogos;
   /** Astro's renderer of on-demand pages, when there is a built site (set by the server once loaded): the site's live pages and admin previews. */
   render?: AstroRender | undefined;
 }
@@ -115,6 +119,7 @@ export function createDeps(
       : config.serverless
         ? new UnsharedRollingLimit(prefix, limit, windowMs)
         : new MemoryRollingLimit(limit, windowMs);
+  const logos = new LiveLogos(store.root, () => logoIndex(config.generatedDir));
   const deps: Deps = {
     config,
     log,
@@ -135,6 +140,7 @@ export function createDeps(
       },
       today: () => utcDay(clock()),
       baseUrl: listenUrl(config),
+      logosChanged: (changed) => logos.refresh(changed),
     }),
     changes: new ChangeFeed(store, log),
     submissions,
@@ -162,6 +168,7 @@ export function createDeps(
       forgetEmail: (id) => submissions.forgetEmail(id),
     }),
     billing: config.billing ? new StripeGateway(config.billing, log) : undefined,
+    logos,
   };
   return deps;
 }

@@ -8,13 +8,11 @@
  * until the error is gone and the page shows the fixed file. Every edited file gets its text
  * and modification time back, so the next run needs no build.
  */
-import { execFileSync, fork } from 'node:child_process';
-import { createWriteStream, existsSync } from 'node:fs';
-import { cp, mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
+import { contentCopy, ROOT, startDev } from './_dev-on-copy.ts';
 
-const ROOT = resolve(import.meta.dirname, '..');
 const WORK = join(ROOT, '.e2e', 'preview-timing');
 const CONTENT = join(WORK, 'repo', 'content');
 const ROUNDS = Number(process.argv[2] ?? 5);
@@ -35,8 +33,8 @@ const CASES: Case[] = [
   { name: "a startup's page", page: '/startups/campervan-atlas/', file: 'startups/campervan-atlas.md', field: 'name', shows: (page, value) => page.locator('h1', { hasText: value }).waitFor() },
 ];
 
-await prepareContent();
-const dev = await startDev();
+await contentCopy(WORK);
+const dev = await startDev(WORK, PORT);
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
 const results: { name: string; ms: number[] }[] = [];
 try {
@@ -119,34 +117,4 @@ async function onOpenPage<T>(item: Case, task: (page: Page, save: (edit: (origin
 /** The text with one front-matter line set to `value`. */
 function withField(text: string, field: string, value: string): string {
   return text.replace(new RegExp(`^${field}: .*$`, 'm'), `${field}: ${value}`);
-}
-
-/** A git copy of the starter catalog, made once (the build in WORK stays current while it is unchanged). */
-async function prepareContent(): Promise<void> {
-  if (existsSync(CONTENT)) return;
-  await mkdir(join(WORK, 'repo'), { recursive: true });
-  await cp(join(ROOT, 'content'), CONTENT, { recursive: true, preserveTimestamps: true });
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Preview', '-c', 'user.email=preview@localhost', ...args], { cwd: join(WORK, 'repo'), stdio: 'pipe' });
-  git('init', '-q', '-b', 'main');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'Starter catalog');
-}
-
-/** `scripts/dev.ts` on the copy; resolves once it listens (after a build, the first time). Its output goes to WORK/dev.log. */
-async function startDev(): Promise<ReturnType<typeof fork>> {
-  const log = createWriteStream(join(WORK, 'dev.log'));
-  const child = fork(join(ROOT, 'scripts', 'dev.ts'), [], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    env: { ...process.env, CONTENT_DIR: CONTENT, GENERATED_DIR: join(WORK, 'generated'), DIST_DIR: join(WORK, 'dist'), DATA_DIR: join(WORK, 'data'), PORT, HOST: '127.0.0.1', LOGO_FETCH: 'off' },
-  });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
-  process.once('exit', () => child.kill('SIGKILL'));
-  console.log(`starting npm run dev on port ${PORT} (a build the first time; output in ${join(WORK, 'dev.log')})...`);
-  await new Promise<void>((done, fail) => {
-    child.on('message', (message) => ((message as { listening?: string }).listening ? done() : undefined));
-    child.once('exit', (code) => fail(new Error(`dev server exited (${code}); see ${join(WORK, 'dev.log')}`)));
-  });
-  return child;
 }

@@ -60,7 +60,7 @@ async function shoot(page: Page, name: string): Promise<void> {
   console.log(file);
 }
 
-/** The admin, signed in: list, form, history, a refused save, startups. */
+/** The admin, signed in: list, form, history, a refused save, startups, a listing's logo. */
 async function adminPictures(browser: Browser, device: keyof typeof DEVICES, colorScheme: 'light' | 'dark'): Promise<void> {
   const page = await browser.newPage({ viewport: DEVICES[device], colorScheme, deviceScaleFactor: 1 });
   try {
@@ -88,6 +88,14 @@ async function adminPictures(browser: Browser, device: keyof typeof DEVICES, col
 
     await page.goto(`${base}/admin/startups/`, { waitUntil: 'networkidle' });
     await shoot(page, `admin-startups-${device}-${colorScheme}`);
+
+    // The Logo panel of a listing whose logo is a committed file (content/logos/startups/).
+    await page.goto(`${base}/admin/startup/?slug=cronwatch`, { waitUntil: 'networkidle' });
+    const logo = page.locator('[data-logo-panel]');
+    await logo.locator('[data-logo-image]').waitFor();
+    const logoFile = resolve(OUT, `admin-logo-${device}-${colorScheme}.png`);
+    await logo.screenshot({ path: logoFile });
+    console.log(logoFile);
   } finally {
     await page.close();
   }

@@ -7,6 +7,8 @@ declare namespace App {
     ssoName?: string | undefined;
     /** A catalog page changed since the build, rendered live at its own URL (set by the site handler). */
     livePage?: import('./live-page.ts').LivePage | undefined;
+    /** Whether a deal or startup has a logo image now, when it may differ from the build's (set by the site handler; functions/site/live-logos.ts). */
+    hasLogo?: (kind: 'deals' | 'startups', slug: string) => boolean;
     /** Count a finished search and how many deals it matched (the search-gap counter, set by the Node adapter). */
     searched?: (query: string, matches: number) => void;
     /**

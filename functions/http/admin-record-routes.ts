@@ -1,14 +1,17 @@
 /**
  * The admin rows of the route table for records besides the SPEC deal writes (routes.ts spreads
- * them into `API_ROUTES`): startups for sale under /admin/startups, and the history and revert
- * of deals and startups, one row builder for both kinds so their documents cannot differ.
+ * them into `API_ROUTES`): startups for sale under /admin/startups, and the history, revert and
+ * logo of deals and startups, one row builder for both kinds so their documents cannot differ.
  */
+import { deleteDealLogo, deleteStartupLogo, putDealLogo, putStartupLogo } from '../writes/admin-logos.ts';
+import { LOGO_UPLOAD_TYPES } from '../../src/logos/logo-upload.ts';
 import { deleteStartups, getAdminStartups, postStartups, putStartups, STARTUP_PAGE } from '../writes/admin-startups.ts';
 import { getDealHistory, getStartupHistory, HISTORY_PAGE, HISTORY_REACH, postDealRevert, postStartupRevert } from '../writes/record-history.ts';
 import type { Handler } from '../deps.ts';
 import type { CatalogExamples } from '../docs/examples.ts';
 import { deleteParameters, errors, ERRORS_ALL, etag, IF_MATCH, json, nameParameters, notModified, ok, pageParameters, ref, type Json } from '../docs/openapi-kit.ts';
 import type { ApiRoute } from './routes.ts';
+import { LOGO_SIZE } from '../../src/logos/monogram.ts';
 
 export const ADMIN_RECORD_ROUTES: readonly ApiRoute[] = [
   startupsRow(),
@@ -19,6 +22,8 @@ export const ADMIN_RECORD_ROUTES: readonly ApiRoute[] = [
     reverted: 'DealReverted',
     history: getDealHistory,
     revert: postDealRevert,
+    putLogo: putDealLogo,
+    deleteLogo: deleteDealLogo,
     example: (e) => ({ id: e.dealId, slug: e.dealSlug, revert: e.revertDeal }),
   }),
   ...historyRows({
@@ -28,6 +33,8 @@ export const ADMIN_RECORD_ROUTES: readonly ApiRoute[] = [
     reverted: 'StartupReverted',
     history: getStartupHistory,
     revert: postStartupRevert,
+    putLogo: putStartupLogo,
+    deleteLogo: deleteStartupLogo,
     example: (e) => ({ id: e.startupId, slug: e.startupSlug, revert: e.revertStartup }),
   }),
 ];
@@ -120,12 +127,15 @@ interface HistoryKind {
   example: (examples: CatalogExamples) => { id?: string | undefined; slug?: string | undefined; revert?: Json | undefined };
   history: Handler;
   revert: Handler;
+  putLogo: Handler;
+  deleteLogo: Handler;
 }
 
-/** The `/admin/<kind>s/history` and `/admin/<kind>s/revert` rows of one kind. */
+/** The `/admin/<kind>s/history`, `/admin/<kind>s/revert` and `/admin/<kind>s/logo` rows of one kind. */
 function historyRows(kind: HistoryKind): ApiRoute[] {
   const { noun, called, tag } = kind;
   const capitalised = `${noun.charAt(0).toUpperCase()}${noun.slice(1)}`;
+  const named = (examples: CatalogExamples): Json[] => nameParameters(called, kind.example(examples), 'One of `id` or `slug` is required; given both, they must name the same one.');
   return [
     {
       path: `/admin/${noun}s/history`,
@@ -140,10 +150,7 @@ function historyRows(kind: HistoryKind): ApiRoute[] {
             tags: ['admin', tag],
             summary: `A ${called}'s changes, from the content repository's history`,
             description: `The commits that changed the ${called}'s file, newest first, a page at a time (\`more\`: older ones follow), whether made through the admin (\`via: admin\`, authored by the admin) or by hand in git (\`via: git\`): who, when, the commit message, and every field that changed, old → new, as written in the file. A rename (a slug change) is followed back to the earlier file name, by git's rename detection (a file whose text changed by more than half in the same commit is not followed). Merge commits are not listed; the commits they bring in are. A deleted ${called} is named by its \`slug\`.`,
-            parameters: [
-              ...nameParameters(called, kind.example(examples), 'One of `id` or `slug` is required; given both, they must name the same one.'),
-              ...pageParameters(HISTORY_PAGE, HISTORY_REACH - 1),
-            ],
+            parameters: [...named(examples), ...pageParameters(HISTORY_PAGE, HISTORY_REACH - 1)],
             responses: {
               '200': ok('One page of the history.', ref('RecordHistory'), { headers: etag }),
               '304': notModified(),
@@ -172,6 +179,41 @@ function historyRows(kind: HistoryKind): ApiRoute[] {
               '200': ok(`Reverted (the ${called} as now served, with its ETag).`, ref(kind.reverted), { headers: etag }),
               ...errors('400', '401', '403', '404', '412', '413', '415', '429', '500', '503'),
             },
+          }),
+        },
+      },
+    },
+    {
+      path: `/admin/${noun}s/logo`,
+      cors: 'same-origin',
+      rate: 'write',
+      methods: {
+        PUT: {
+          handler: kind.putLogo,
+          access: 'admin',
+          doc: (examples) => ({
+            operationId: `put${capitalised}Logo`,
+            tags: ['admin', tag],
+            summary: `Upload a ${called}'s logo`,
+            description: `The image itself is the body (at most 1 MB; PNG, JPEG, WebP, GIF, SVG or AVIF, its type read from the bytes, not the header; at most 25 million pixels). It is made into the square ${LOGO_SIZE}-pixel WebP the site shows (an SVG is rasterised: no editor SVG is ever served) and committed as \`content/logos/${tag}/<slug>.webp\`, authored by the admin; the ${called}'s other logo files go in the same commit, so this is the logo every later build uses. The running site serves it at once at \`/logos/${tag}/<slug>.webp\` and shows it on the ${called}'s page and in lists. A rename or delete of the ${called} moves or removes its logo with it. Same-origin only (\`Origin\`).`,
+            parameters: named(examples),
+            requestBody: { required: true, content: Object.fromEntries(LOGO_UPLOAD_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) },
+            responses: {
+              '200': ok('Uploaded (where the site serves it, and the commit).', ref('LogoChange')),
+              ...errors('400', '401', '403', '404', '413', '415', '429', '500', '503'),
+            },
+          }),
+        },
+        DELETE: {
+          handler: kind.deleteLogo,
+          access: 'admin',
+          doc: (examples) => ({
+            operationId: `delete${capitalised}Logo`,
+            tags: ['admin', tag],
+            summary: `Remove a ${called}'s logo`,
+            description: `Removes the ${called}'s files under \`content/logos/${tag}/\` in one commit, authored by the admin: its pages show the monogram of its name at once, and after the next build the image of its \`logoUrl\`, when it has one. 404 when it has no logo file.`,
+            parameters: named(examples),
+            responses: { '200': ok('Removed (the commit).', ref('LogoChange')), ...errors('400', '401', '403', '404', '429', '500', '503') },
           }),
         },
       },

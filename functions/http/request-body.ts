@@ -168,7 +168,7 @@ const FORM_URLENCODED = 'application/x-www-form-urlencoded';
 const FORM_MULTIPART = 'multipart/form-data';
 
 /** The request's media type, lower-case, without parameters (`''` when none is sent). */
-function mediaType(request: Request): string {
+export function mediaType(request: Request): string {
   return (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 

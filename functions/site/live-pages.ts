@@ -7,12 +7,15 @@
  *   changes, so record identity tells).
  * - Lists (home, deals, programs, startups, categories): whenever the catalog's version differs.
  * - Startup pages: once the listings were replaced (only a pull of content changes them).
+ * - Any page showing a logo changed since the build (live-logos.ts): a record's own page, and
+ *   the lists, while any logo differs from the build.
  * Other pages (about, submit, login, admin) do not depend on the catalog.
  */
 import type { Catalog } from '../../src/catalog/catalog.ts';
 import type { LivePage } from '../../src/live-page.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
 import type { Startup } from '../../src/schemas/startup.ts';
+import type { LiveLogos } from './live-logos.ts';
 
 /** What the built site was made from: enough to tell which pages are out of date. */
 export interface BuiltSite {
@@ -22,6 +25,9 @@ export interface BuiltSite {
   /** The built listings, held weakly: when a pull replaced them they are collected, and every listing page is live. */
   startups: WeakRef<readonly Startup[]>;
 }
+
+/** What pages need of the logos changed since the build (live-logos.ts). */
+export type ChangedLogos = Pick<LiveLogos, 'stamp' | 'changed'>;
 
 export type PageChange = { kind: 'live'; page: LivePage; path: string; markdown: boolean } | { kind: 'gone' };
 
@@ -38,8 +44,8 @@ export function builtSite(catalog: Catalog): BuiltSite {
  * changed since the build; `undefined` when the built file is right or the path is no such page.
  * @example changedPage('/deals/', built, catalog) // { kind: 'live', page: { kind: 'deals' }, path: '/deals/', markdown: false } after a write
  */
-export function changedPage(pathname: string, built: BuiltSite, live: Catalog): PageChange | undefined {
-  if (live.version === built.version) return undefined;
+export function changedPage(pathname: string, built: BuiltSite, live: Catalog, logos: ChangedLogos): PageChange | undefined {
+  if (live.version === built.version && !logos.stamp) return undefined;
   const match = PAGE_PATH.exec(pathname);
   if (!match) return undefined;
   const [, section, slug, file] = match;
@@ -50,7 +56,7 @@ export function changedPage(pathname: string, built: BuiltSite, live: Catalog): 
   if (section === 'deals') {
     const before = built.deals.get(slug);
     const now = live.dealBySlug.get(slug);
-    if (now === before) return undefined;
+    if (now === before && !logos.changed('deals', slug)) return undefined;
     return now ? serve({ kind: 'deal', deal: now }) : { kind: 'gone' };
   }
   if (section === 'categories') {
@@ -58,7 +64,7 @@ export function changedPage(pathname: string, built: BuiltSite, live: Catalog): 
     return category ? serve({ kind: 'category', category }) : { kind: 'gone' };
   }
   if (section === 'startups') {
-    if (built.startups.deref() === live.startups) return undefined;
+    if (built.startups.deref() === live.startups && !logos.changed('startups', slug)) return undefined;
     const startup = live.startups.find((s) => s.slug === slug);
     return startup ? serve({ kind: 'startup', startup }) : { kind: 'gone' };
   }

@@ -18,7 +18,7 @@ import { invalidRecord, withAllErrors } from '../writes/record-writes.ts';
 import { LIVE_PAGE_ROUTE } from './live-pages.ts';
 import { utcDay } from '../utc-day.ts';
 
-export type PreviewDeps = SessionDeps & Pick<Deps, 'render' | 'config'>;
+export type PreviewDeps = SessionDeps & Pick<Deps, 'render' | 'config' | 'logos'>;
 
 /** `GET /api/v1/admin/preview?deal=<slug>` (or `?startup=<slug>`): a saved record's page, draft or published. */
 export async function getPreview(request: Request, deps: PreviewDeps): Promise<Response> {
@@ -81,7 +81,7 @@ async function previewPage(request: Request, deps: PreviewDeps, page: LivePage, 
       headers: { 'Retry-After': '60' },
     });
   }
-  const locals: App.Locals = { catalog: deps.state().catalog, ssoName: deps.config.oidc?.name, livePage: page };
+  const locals: App.Locals = { catalog: deps.state().catalog, ssoName: deps.config.oidc?.name, livePage: page, hasLogo: (kind, slug) => deps.logos.has(kind, slug) };
   const rendered = await deps.render(new Request(new URL(path, request.url)), locals, { route: LIVE_PAGE_ROUTE });
   if (!rendered || rendered.status !== 200) throw new Error(`preview of ${path} rendered ${rendered ? `status ${rendered.status}` : 'nothing'}`);
   return new Response(await rendered.arrayBuffer(), { status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8', ...PREVIEW_HEADERS } });

@@ -16,12 +16,13 @@ import { twinFor } from '../../src/agents/markdown-twins.ts';
 import type { RenderOptions } from './astro-entry.ts';
 import { LivePageCache } from './live-page-cache.ts';
 import { changedPage, LIVE_PAGE_ROUTE } from './live-pages.ts';
+import { changedLogo } from './live-logos.ts';
 import { serveStatic } from './static-files.ts';
 
 /** Astro's on-demand renderer (`render` of `dist/server/entry.mjs`, functions/site/astro-entry.ts). */
 export type AstroRender = (request: Request, locals: App.Locals, options?: RenderOptions) => Promise<Response | undefined>;
 
-export type SiteDeps = Pick<Deps, 'state' | 'builtSite' | 'config' | 'searchGaps' | 'prepared'>;
+export type SiteDeps = Pick<Deps, 'state' | 'builtSite' | 'config' | 'searchGaps' | 'prepared' | 'logos'>;
 
 /** What the member pages read of a request's session (`App.Locals['member']`, each given the request; functions/members/). */
 export type MemberReads = { [K in keyof MemberLocals]: (request: Request) => ReturnType<MemberLocals[K]> };
@@ -55,6 +56,7 @@ export function createSite(
       ssoName: deps.config.oidc?.name,
       livePage,
       searched: (query, matches) => deps.searchGaps.note(query, matches),
+      hasLogo: (kind, slug) => deps.logos.has(kind, slug),
     });
     // Other methods reach only on-demand pages (where Astro checks the origin of form posts), as before;
     // a page that takes a post (/submit/) hands it back with the client's address.
@@ -63,15 +65,19 @@ export function createSite(
       return (await render?.(webRequest(request), posted, { errorPage })) ?? plainNotFound();
     }
 
-    const changed = changedPage(path, deps.builtSite, catalog);
+    const logo = await changedLogo(request, path, deps.logos, (kind, slug) => (kind === 'deals' ? catalog.dealBySlug : catalog.startupBySlug).has(slug));
+    if (logo) return logo;
+    const changed = changedPage(path, deps.builtSite, catalog, deps.logos);
     if (changed?.kind === 'gone') return notFound(request);
+    // Pages show logos: one changed since the build makes another page of the same catalog.
+    const version = `${catalog.version}${deps.logos.stamp}`;
     if (changed && (changed.markdown || prefersMarkdown(request.headers.get('accept')))) {
-      return livePages.serveTwin(request, changed.path, catalog.version, () => twinFor(changed.path, catalog) ?? '');
+      return livePages.serveTwin(request, changed.path, version, () => twinFor(changed.path, catalog) ?? '');
     }
     if (changed) {
       // At the page's own URL (its canonical link), whatever form of it was asked for (`index.html`).
       const renderPage = async () => render?.(new Request(new URL(changed.path, request.url), { headers: request.headers }), locals(changed.page), { route: LIVE_PAGE_ROUTE, errorPage });
-      return (await livePages.serve(request, changed.path, catalog.version, renderPage)) ?? notFound(request);
+      return (await livePages.serve(request, changed.path, version, renderPage)) ?? notFound(request);
     }
     // On-demand pages (search results, the member's pages, the submission form) render from the live catalog; only they may read the session.
     const onDemand: App.Locals = { ...locals(), member: member && boundTo(member, request) };

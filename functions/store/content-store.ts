@@ -4,10 +4,13 @@
  * committed; a rejected one leaves the store as it was.
  */
 
-/** One file change, by path relative to the content root (`deals/acme.md`); `text: null` deletes. */
+/**
+ * One file change, by path relative to the content root (`deals/acme.md`): its new text (UTF-8),
+ * or its bytes (a logo image, `logos/deals/acme.webp`); `text: null` deletes.
+ */
 export interface ContentChange {
   path: string;
-  text: string | null;
+  text: string | Uint8Array | null;
 }
 
 export interface CommitInfo {

@@ -20,6 +20,7 @@ import type { ContentStore } from './content-store.ts';
 import { WriteQueue } from './write-queue.ts';
 import { committedStateOf } from './git-store.ts';
 import { nextCatalog } from './next-catalog.ts';
+import { logoOfPath, type LogoRef } from '../../src/logos/logo-files.ts';
 
 /** Which commit the generated catalog was built from (written by the content build). */
 const BUILT_FROM_FILE = 'content-commit.json';
@@ -55,6 +56,8 @@ export interface ContentSyncOptions {
   today: () => string;
   /** The site's address when site.yaml names none (the listen address, as the build used). */
   baseUrl: string;
+  /** Commits changed these records' logo files (functions/site/live-logos.ts shows them at once). */
+  logosChanged?: (logos: LogoRef[]) => Promise<void>;
 }
 
 export class ContentSync {
@@ -159,8 +162,11 @@ export class ContentSync {
     const head = knownHead ?? (await this.options.store.status()).commit;
     if (!head || head === this.indexed) return false;
     const paths = this.indexed ? await this.options.store.changedPaths(this.indexed, head) : undefined;
-    // Submissions left from before they moved to the private store (docs/submissions.md) are not content.
-    const relevant = paths?.filter((path) => !path.startsWith('submissions/'));
+    // Logo files are shown as they are (no catalog to rebuild for them); submissions left from
+    // before they moved to the private store (docs/submissions.md) are not content.
+    const logos = (paths ?? []).map(logoOfPath).filter((logo) => logo !== undefined);
+    if (logos.length > 0) await this.options.logosChanged?.(logos);
+    const relevant = paths?.filter((path) => !path.startsWith('submissions/') && !path.startsWith('logos/'));
     // Nothing to read, unless files that failed before are to be read again (the commits may have fixed them).
     if (relevant && relevant.length === 0 && !this.lagging()) {
       this.indexed = head;

@@ -27,7 +27,7 @@ import {
   type LineFile,
 } from './content-store.ts';
 import { commitFiles, fileLog, lineLog, readAt, readBlobs } from './git-history.ts';
-import { authorOf, listContentFolder, PUSH_ATTEMPTS, pushPause, readContentFile, safeCommitInfo, STORE_COMMITTER } from './store-rules.ts';
+import { authorOf, listContentFolder, PUSH_ATTEMPTS, pushPause, readContentBytes, readContentFile, safeCommitInfo, STORE_COMMITTER } from './store-rules.ts';
 import { WriteQueue } from './write-queue.ts';
 
 const run = promisify(execFile);
@@ -235,7 +235,8 @@ export class GitStore implements ContentStore {
     const repo = this.repo;
     if (!repo) throw new StoreUnavailableError('the content folder is not inside a git repository');
     for (const change of changes) assertSafePath(change.path);
-    const previous = await Promise.all(changes.map((c) => this.read(c.path)));
+    // As bytes: a rollback puts back an image exactly as it was.
+    const previous = await Promise.all(changes.map((c) => readContentBytes(this.root, c.path)));
     const repoPaths = changes.map((c) => relative(repo.top, join(this.root, c.path)));
     try {
       await writeDurably(join(repo.gitDir, JOURNAL), JSON.stringify({ paths: repoPaths }));
@@ -301,7 +302,7 @@ export class GitStore implements ContentStore {
     return (await this.git(['rev-parse', 'HEAD'])).trim();
   }
 
-  private async writeAtomically(file: string, text: string): Promise<void> {
+  private async writeAtomically(file: string, text: string | Uint8Array): Promise<void> {
     await mkdir(dirname(file), { recursive: true });
     const temp = join(dirname(file), `.${this.sequence++}-${process.pid}.tmp`);
     try {
@@ -314,7 +315,7 @@ export class GitStore implements ContentStore {
     }
   }
 
-  private async rollback(changes: readonly ContentChange[], previous: readonly (string | undefined)[], repoPaths: readonly string[]): Promise<void> {
+  private async rollback(changes: readonly ContentChange[], previous: readonly (Uint8Array | undefined)[], repoPaths: readonly string[]): Promise<void> {
     await this.git(['reset', '-q', '--', ...repoPaths]).catch(() => undefined);
     for (const [i, change] of changes.entries()) {
       const file = join(this.root, change.path);
@@ -369,7 +370,7 @@ export class GitStore implements ContentStore {
 
 // --- internal ---
 
-async function writeDurably(path: string, text: string): Promise<void> {
+async function writeDurably(path: string, text: string | Uint8Array): Promise<void> {
   const handle = await open(path, 'w');
   try {
     await handle.writeFile(text);

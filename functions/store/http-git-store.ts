@@ -164,7 +164,10 @@ export class HttpGitStore implements ContentStore {
     await this.ready();
     const edits = new Map<string, string | null>();
     for (const change of changes) {
-      edits.set(this.repoPath(change.path), change.text === null ? null : await git.writeBlob({ fs, dir: this.dir, blob: Buffer.from(change.text, 'utf8') }));
+      edits.set(
+        this.repoPath(change.path),
+        change.text === null ? null : await git.writeBlob({ fs, dir: this.dir, blob: typeof change.text === 'string' ? Buffer.from(change.text, 'utf8') : change.text }),
+      );
     }
     const when = { timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
     const people = { author: { ...authorOf(info), ...when }, committer: { ...STORE_COMMITTER, ...when } };

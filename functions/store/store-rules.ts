@@ -52,9 +52,14 @@ export function authorOf(info: CommitInfo): { name: string; email: string } {
 
 /** A file of the content folder `root` (path checked), or undefined when it does not exist. */
 export async function readContentFile(root: string, path: string): Promise<string | undefined> {
+  return (await readContentBytes(root, path))?.toString('utf8');
+}
+
+/** The same file as bytes (a logo image): what a rollback puts back exactly. */
+export async function readContentBytes(root: string, path: string): Promise<Buffer | undefined> {
   assertSafePath(path);
   try {
-    return await readFile(join(root, path), 'utf8');
+    return await readFile(join(root, path));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

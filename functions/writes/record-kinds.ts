@@ -8,11 +8,14 @@ import { randomBytes } from 'node:crypto';
 import { withChangedDeals, withChangedStartups, type Catalog } from '../../src/catalog/catalog.ts';
 import type { ChangedCatalog } from '../../src/pipeline/content-snapshot.ts';
 import { DEAL_FILES, STARTUP_FILES, type ContentRecord, type RecordFiles } from '../../src/pipeline/record-files.ts';
+import type { LogoKind } from '../../src/logos/logo-files.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
 import type { Startup } from '../../src/schemas/startup.ts';
 
 export interface RecordKind<T extends ContentRecord> {
   files: RecordFiles<T>;
+  /** Where its logo files are kept (src/logos/logo-files.ts). */
+  logos: LogoKind;
   /** The record in messages and the key of its answer (`{ success, deal }`). */
   noun: 'deal' | 'startup';
   /** Its schema's name in /openapi.json. */
@@ -33,6 +36,7 @@ export interface RecordKind<T extends ContentRecord> {
 
 export const DEALS: RecordKind<Deal> = {
   files: DEAL_FILES,
+  logos: 'deals',
   noun: 'deal',
   schema: 'Deal',
   label: 'title',
@@ -46,6 +50,7 @@ export const DEALS: RecordKind<Deal> = {
 
 export const STARTUPS: RecordKind<Startup> = {
   files: STARTUP_FILES,
+  logos: 'startups',
   noun: 'startup',
   schema: 'Startup',
   label: 'name',

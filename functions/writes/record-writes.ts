@@ -12,10 +12,12 @@ import type { Deps } from '../deps.ts';
 import { ApiError, type FieldError } from '../http/errors.ts';
 import { StoreConflictError, StoreUnavailableError, type ContentChange } from '../store/content-store.ts';
 import type { RecordKind } from './record-kinds.ts';
+import { logoChangesFor } from './record-logos.ts';
+import { logoOfPath } from '../../src/logos/logo-files.ts';
 import { utcDay } from '../utc-day.ts';
 
 /** What a record write uses: the write queue and the store it commits to, the catalog it checks against and replaces, the time, the log. */
-export type RecordWriteDeps = Pick<Deps, 'content' | 'store' | 'state' | 'replaceCatalog' | 'clock' | 'log'>;
+export type RecordWriteDeps = Pick<Deps, 'content' | 'store' | 'state' | 'replaceCatalog' | 'clock' | 'log' | 'logos'>;
 
 export interface RecordChange<T extends ContentRecord> {
   /** Records to write, as they should be stored (by slug). */
@@ -24,6 +26,8 @@ export interface RecordChange<T extends ContentRecord> {
   removals: string[];
   message: string;
   actor: string;
+  /** Other files of the same commit: a logo image uploaded for a record (admin-logos.ts). */
+  files?: ContentChange[];
   /**
    * Runs in the queue once the change is committed and served (marking an approved submission
    * in the private store), so no other change on this instance comes in between; it runs
@@ -46,24 +50,28 @@ export function applyChange<T extends ContentRecord>(
   return deps.content.exclusive(async () => {
     const current = deps.state().catalog;
     const change = await plan(current);
-    if (change.upserts.length === 0 && change.removals.length === 0) {
+    const changesRecords = change.upserts.length > 0 || change.removals.length > 0;
+    if (!changesRecords && !change.files?.length) {
       await change.afterCommit?.();
       return { commit: deps.content.status().indexedCommit };
     }
     const today = utcDay(deps.clock());
-    const next = new ContentSnapshot(current).withChanges(kind.files, change.upserts, change.removals, today, await filesOf(deps, kind, current, change.upserts));
-    if (!next.value) throw invalidRecord(kind, next.diagnostics);
+    const next = changesRecords ? new ContentSnapshot(current).withChanges(kind.files, change.upserts, change.removals, today, await filesOf(deps, kind, current, change.upserts)) : undefined;
+    if (next && !next.value) throw invalidRecord(kind, next.diagnostics);
     const written = new Set(change.upserts.map((r) => r.slug));
-    let nextCatalog: Catalog;
+    let nextCatalog = current;
     const files: ContentChange[] = [
       ...change.removals.filter((slug) => !written.has(slug)).map((slug) => ({ path: recordPath(kind.files, slug), text: null })),
-      ...next.value.files.map((file) => ({ path: recordPath(kind.files, file.slug), text: file.text })),
+      ...(next?.value?.files ?? []).map((file) => ({ path: recordPath(kind.files, file.slug), text: file.text })),
+      // A renamed or deleted record's logo goes with it.
+      ...(await logoChangesFor(deps.store, kind, current, change)),
+      ...(change.files ?? []),
     ];
     let result: { commit: string; integrated?: boolean };
     try {
       const committing = deps.store.commit(files, { message: change.message, author: { name: change.actor, email: change.actor } });
       // Build the next catalog while git works in its own processes; serve it only once committed.
-      nextCatalog = kind.nextCatalog(current, next.value);
+      if (next?.value) nextCatalog = kind.nextCatalog(current, next.value);
       result = await committing;
     } catch (error) {
       if (!(error instanceof StoreUnavailableError)) throw error;
@@ -72,11 +80,12 @@ export function applyChange<T extends ContentRecord>(
       throw storeRefusal(error, deps);
     }
     if (result.integrated) {
-      // Other instances' commits came in under this one: serve the tree as it now is.
+      // Other instances' commits came in under this one: serve the tree as it now is (logos too).
       await catchUpQuietly(deps);
     } else {
-      deps.replaceCatalog(nextCatalog);
+      if (nextCatalog !== current) deps.replaceCatalog(nextCatalog);
       deps.content.served(result.commit);
+      await deps.logos.refresh(files.map((file) => logoOfPath(file.path)).filter((logo) => logo !== undefined));
     }
     await change.afterCommit?.();
     return { commit: result.commit };

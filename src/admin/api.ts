@@ -9,15 +9,17 @@ export interface ApiFailure {
   hint?: string;
 }
 
-/** Call the API; resolves with the JSON body, or throws the API's error object. */
+/** Call the API; resolves with the JSON body, or throws the API's error object. A file (`Blob`) is sent as it is, with its type; anything else as JSON. */
 export async function api<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  const file = body instanceof Blob ? body : undefined;
+  const type = file ? file.type || 'application/octet-stream' : 'application/json';
   const response = await fetch(path, {
     method,
     credentials: 'same-origin',
     // Revalidated every time: after a write, the admin pages must not show a cached list from before it.
     cache: 'no-cache',
-    headers: { Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: { Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': type }), ...headers },
+    body: body === undefined ? undefined : (file ?? JSON.stringify(body)),
   });
   const json = (await response.json().catch(() => ({ error: `HTTP ${response.status}`, code: 'internal_error' }))) as T & ApiFailure;
   if (!response.ok) {
@@ -35,14 +37,18 @@ export function say(message: string, kind: 'ok' | 'error' = 'ok'): void {
   region.dataset.kind = kind;
 }
 
-/** Say a deal was published, with links to its page and to its edit form (built as nodes: the title is user text). */
-export function sayPublished(message: string, slug: string): void {
+/**
+ * Say a deal was published, with a link to its page and (unless `edit` is false: the form is
+ * already open) to its edit form. Built as nodes: the title is user text.
+ */
+export function sayPublished(message: string, slug: string, { edit = true } = {}): void {
   say(message);
   const region = document.querySelector<HTMLElement>('[data-status]');
   if (!region) return;
   const link = (href: string, text: string): HTMLAnchorElement => Object.assign(document.createElement('a'), { href, textContent: text });
   const path = encodeURIComponent(slug);
-  region.append(' ', link(`/deals/${path}/`, 'View the page'), ' · ', link(`/admin/deal/?slug=${path}`, 'Edit the deal'));
+  region.append(' ', link(`/deals/${path}/`, 'View the page'));
+  if (edit) region.append(' · ', link(`/admin/deal/?slug=${path}`, 'Edit the deal'));
 }
 
 /**

@@ -9,19 +9,15 @@
  * (docs/editing-content.md).
  */
 import { readdir, readFile, rm, mkdir, writeFile } from 'node:fs/promises';
-import { extname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { CatalogData } from '../catalog/catalog.ts';
 import { fetchImage } from './fetch-image.ts';
 import { FAILURE_MEMORY_MS, LogoCache } from './logo-cache.ts';
-import { MAX_LOGO_BYTES, optimiseLogo } from './logo-image.ts';
+import { optimiseLogo } from './logo-image.ts';
+import { MAX_LOGO_BYTES } from './logo-upload.ts';
+import { byLogoRank, LOGO_EXTENSIONS, LOGO_KINDS, logoFolder, logoSlugOf, type LogoKind } from './logo-files.ts';
 import { LOGO_INDEX_FILE, type LogoIndex } from './logo-index.ts';
-
-const LOGO_KINDS = ['deals', 'startups'] as const;
-type LogoKind = (typeof LOGO_KINDS)[number];
-
-/** File types an editor may commit, in the order one is chosen when a slug has several. */
-const LOGO_EXTENSIONS = ['.svg', '.png', '.webp', '.avif', '.jpg', '.jpeg', '.gif'] as const;
 
 export interface LogoOptions {
   contentDir: string;
@@ -127,29 +123,24 @@ async function committedFiles(contentDir: string, records: readonly { kind: Logo
   const known = new Set(records.map((r) => `${r.kind}/${r.slug}`));
   const found = new Map<string, string>();
   for (const kind of LOGO_KINDS) {
-    const dir = join(contentDir, 'logos', kind);
+    const dir = join(contentDir, logoFolder(kind));
     let names: string[];
     try {
-      names = (await readdir(dir)).filter((n) => !n.startsWith('.')).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+      names = byLogoRank((await readdir(dir)).filter((n) => !n.startsWith('.')));
     } catch {
       continue;
     }
     for (const name of names) {
-      const ext = extname(name).toLowerCase();
-      const key = `${kind}/${name.slice(0, name.length - ext.length)}`;
+      const slug = logoSlugOf(name);
+      const key = `${kind}/${slug}`;
       const path = join(dir, name);
-      if (!(LOGO_EXTENSIONS as readonly string[]).includes(ext)) notes.push(`logo: ${show(path)}: not a logo file type (${LOGO_EXTENSIONS.join(', ')}); ignored`);
+      if (slug === undefined) notes.push(`logo: ${show(path)}: not a logo file type (${LOGO_EXTENSIONS.join(', ')}); ignored`);
       else if (!known.has(key)) notes.push(`logo: ${show(path)}: no ${kind === 'deals' ? 'deal' : 'startup'} has this slug; ignored`);
       else if (found.has(key)) notes.push(`logo: ${show(path)}: ${show(found.get(key) as string)} is used instead; ignored`);
       else found.set(key, path);
     }
   }
   return found;
-}
-
-function rank(name: string): number {
-  const index = (LOGO_EXTENSIONS as readonly string[]).indexOf(extname(name).toLowerCase());
-  return index === -1 ? LOGO_EXTENSIONS.length : index;
 }
 
 /** A committed file, optimised once per content (its bytes' hash), so an unchanged file costs one read. */

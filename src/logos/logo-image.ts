@@ -6,9 +6,7 @@
  */
 import sharp from 'sharp';
 import { LOGO_SIZE } from './monogram.ts';
-
-/** The largest logo file or download accepted. */
-export const MAX_LOGO_BYTES = 1024 * 1024;
+import { MAX_LOGO_BYTES } from './logo-upload.ts';
 
 /** Formats accepted, as sharp names them (AVIF is `heif`). */
 const FORMATS = new Set(['png', 'jpeg', 'webp', 'gif', 'svg', 'heif']);

@@ -152,6 +152,14 @@ export const ChangesSchema = z.looseObject({
     ),
 });
 
+/** What a logo upload or removal answers (PUT and DELETE /admin/deals/logo, /admin/startups/logo). */
+export const LogoChangeSchema = z.looseObject({
+  success,
+  slug: z.string().describe('The record whose logo changed.'),
+  logo: z.string().optional().describe('Upload: where the site serves the image now (`/logos/<deals|startups>/<slug>.webp`).'),
+  commit: z.string().optional().describe('The commit the content is at now: a new one, unless the same image was already stored.'),
+});
+
 export const WriteResultSchema = z.looseObject({
   success,
   created: count.optional(),
@@ -275,6 +283,7 @@ export const ANSWER_SCHEMAS = {
   DealReverted: DealRevertedSchema,
   StartupReverted: StartupRevertedSchema,
   WriteResult: WriteResultSchema,
+  LogoChange: LogoChangeSchema,
   SessionAnswer: SessionAnswerSchema,
   SignedOut: SignedOutSchema,
   AccountMessage: AccountMessageSchema,
@@ -306,6 +315,7 @@ export type FieldChange = z.infer<typeof FieldChangeSchema>;
 export type Change = z.infer<typeof ChangeSchema>;
 export type Changes = z.infer<typeof ChangesSchema>;
 export type WriteResult = z.infer<typeof WriteResultSchema>;
+export type LogoChange = z.infer<typeof LogoChangeSchema>;
 export type SessionAnswer = z.infer<typeof SessionAnswerSchema>;
 export type Health = z.infer<typeof HealthSchema>;
 export type SearchGapReport = z.infer<typeof SearchGapReportSchema>;

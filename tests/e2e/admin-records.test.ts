@@ -266,3 +266,66 @@ describe('startups in the admin', () => {
     }
   });
 });
+
+describe('logo upload', () => {
+  test('uploaded from the deal’s admin page: committed, on the deal’s page and in the list at once; a wrong file is refused in words; removed, the monogram is back', async () => {
+    const sharp = (await import('sharp')).default;
+    const cookie = await signInCookie(ADMIN);
+    const created = await fetch(e2e().url('/api/v1/deals'), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: e2e().url(''), Cookie: cookie },
+      body: JSON.stringify({ title: 'E2E Beacon credits', provider: 'Beacon', category: 'cloud-credits', applicationUrl: 'https://beacon.example/apply', value: '$700 in credits' }),
+    });
+    expect(created.status, await created.clone().text()).toBe(200);
+    const slug = ((await created.json()) as { deal: { slug: string } }).deal.slug;
+    const { page, pageErrors, close } = await adminPage(PHONE);
+    try {
+      await page.goto(e2e().url(`/admin/deal/?slug=${slug}`));
+      const panel = page.locator('[data-logo-panel]');
+      await expect.poll(() => panel.locator('[data-logo-none]').isVisible()).toBe(true);
+
+      // A file that is no image is refused before it is sent, in words, next to the picker.
+      await page.locator('[data-logo-file]').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+      await expect.poll(() => panel.locator('[data-logo-error]').textContent()).toBe('notes.txt is not a PNG, JPEG, WebP, GIF, SVG or AVIF image.');
+      // Bytes that only claim to be a PNG: the server refuses them, and says why.
+      await page.locator('[data-logo-file]').setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not really a png') });
+      await expect.poll(() => panel.locator('[data-logo-error]').textContent()).toContain('The logo is not a usable image');
+
+      const before = git('rev-parse', 'HEAD').trim();
+      const logo = await sharp({ create: { width: 240, height: 120, channels: 3, background: '#1f6feb' } })
+        .png()
+        .toBuffer();
+      await page.locator('[data-logo-file]').setInputFiles({ name: 'beacon.png', mimeType: 'image/png', buffer: logo });
+      await expect.poll(() => status(page)).toBe('Logo saved. The site shows it now.');
+      await expect.poll(() => panel.locator('[data-logo-image]').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(96);
+      expect(await panel.locator('[data-logo-error]').isVisible()).toBe(false);
+      expect(git('log', '-1', '--format=%ae %s', `${before}..HEAD`).trim()).toBe(`${ADMIN.email} Logo for deal ${slug}`);
+      expect(git('show', '--name-status', '--format=', 'HEAD').trim()).toBe(`A\tcontent/logos/deals/${slug}.webp`);
+      expect(await overflows(page)).toBe(false);
+      expect(await scanBoth(page, 'deal form with a logo')).toEqual([]);
+      await shoot(page, 'deal-logo');
+
+      // The site shows it at once: the deal's page and the list, rendered live with the new image.
+      for (const path of [`/deals/${slug}/`, '/deals/']) {
+        await page.goto(e2e().url(path));
+        const image = page.locator(`img.logo[src="/logos/deals/${slug}.webp"]`).first();
+        await image.scrollIntoViewIfNeeded();
+        await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 10_000 }).toBe(96);
+      }
+
+      // Removed: the monogram is back on the deal's page.
+      await page.goto(e2e().url(`/admin/deal/?slug=${slug}`));
+      await expect.poll(() => panel.locator('[data-logo-image]').isVisible()).toBe(true);
+      page.once('dialog', (dialog) => void dialog.accept());
+      await panel.getByRole('button', { name: 'Remove the logo…' }).click();
+      await expect.poll(() => status(page)).toBe('Logo removed.');
+      await expect.poll(() => panel.locator('[data-logo-none]').isVisible()).toBe(true);
+      await page.goto(e2e().url(`/deals/${slug}/`));
+      expect(await page.locator('h1 .logo.monogram, .logo.monogram').count()).toBeGreaterThan(0);
+      expect(await page.locator(`img.logo[src="/logos/deals/${slug}.webp"]`).count()).toBe(0);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});

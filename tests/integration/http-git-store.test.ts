@@ -10,7 +10,7 @@
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { mkdtemp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
@@ -178,6 +178,15 @@ describe('commits reach the git host', () => {
     expect(git(bare(), 'ls-tree', '--name-only', 'main', 'content/')).not.toContain('startups');
     expect(await store.list('startups')).toEqual([]);
     expect(git(bare(), 'fsck', '--strict', '--no-dangling')).toBe('');
+  });
+
+  test('bytes (a logo image) are committed exactly as given, every byte value included', async () => {
+    const store = await open();
+    const bytes = new Uint8Array(512).map((_, i) => (i * 7 + 0x80) % 256);
+    await store.commit([{ path: 'logos/deals/first.webp', text: bytes }], { message: 'Logo', author: ann });
+    const pushed = execFileSync('git', ['show', 'main:content/logos/deals/first.webp'], { cwd: bare() });
+    expect(Buffer.compare(pushed, Buffer.from(bytes))).toBe(0);
+    expect(Buffer.compare(await readFile(join(store.root, 'logos/deals/first.webp')), Buffer.from(bytes))).toBe(0);
   });
 });
 

@@ -15,6 +15,7 @@ import { loadGeneratedCatalog } from '../../functions/reads/catalog-state.ts';
 import { MemorySearchGapStore } from '../../functions/search-gaps/store.ts';
 import { SearchGaps } from '../../functions/search-gaps/search-gaps.ts';
 import { builtSite } from '../../functions/site/live-pages.ts';
+import { LiveLogos } from '../../functions/site/live-logos.ts';
 import { createSite, loadAstroRender, type AstroRender, type SiteDeps } from '../../functions/site/site.ts';
 import { serveStatic } from '../../functions/site/static-files.ts';
 import { withChangedDeals, type Catalog } from '../../src/catalog/catalog.ts';
@@ -24,6 +25,7 @@ import { ContentSnapshot } from '../../src/pipeline/content-snapshot.ts';
 import { emitCatalog } from '../../src/pipeline/emit.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
 import { logoHtml } from '../../src/logos/logo-markup.ts';
+import { logoIndex } from '../../src/logos/logo-index.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
 import { astroBuild } from '../helpers/astro-build.ts';
 import { FIXTURES } from '../helpers/server.ts';
@@ -73,6 +75,7 @@ beforeAll(async () => {
     state: () => createCatalogState(current, []),
     searchGaps: gaps,
     prepared: new PreparedCache({ maxEntries: 100, maxBytes: 8 * 1024 * 1024, answers: true }),
+    logos: new LiveLogos(join(FIXTURES, 'valid'), () => logoIndex(generatedDir)),
   };
   renders = [];
   site = createSite(deps, {

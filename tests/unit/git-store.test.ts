@@ -67,6 +67,30 @@ describe.each(LAYOUTS)('commits in $kind', ({ kind, extra }) => {
   });
 });
 
+describe.each(LAYOUTS)('bytes (a logo image) in $kind', ({ kind, extra }) => {
+  test('are committed exactly; a write that fails after replacing them puts the old bytes back exactly', async () => {
+    const repo = await repository(`bytes-${kind.replace(/\W+/g, '-')}`, extra);
+    const store = await GitStore.open(join(repo, 'content'));
+    const first = new Uint8Array(300).map((_, i) => (i * 11 + 0x80) % 256);
+    await store.commit([{ path: 'logos/deals/first.webp', text: first }], { message: 'Logo', author });
+    const committed = execFileSync('git', ['show', 'HEAD:content/logos/deals/first.webp'], { cwd: repo });
+    expect(Buffer.compare(committed, Buffer.from(first))).toBe(0);
+    const head = git(repo, 'rev-parse', 'HEAD');
+    // The second file cannot be written (deals/first.md is a file, not a folder): the whole write is undone.
+    const failing = store.commit(
+      [
+        { path: 'logos/deals/first.webp', text: new Uint8Array([1, 2, 3]) },
+        { path: 'deals/first.md/nested.md', text: 'x\n' },
+      ],
+      { message: 'Fails', author },
+    );
+    await expect(failing).rejects.toThrow();
+    expect(git(repo, 'rev-parse', 'HEAD')).toBe(head);
+    expect(Buffer.compare(await readFile(join(repo, 'content', 'logos', 'deals', 'first.webp')), Buffer.from(first))).toBe(0);
+    expect(git(repo, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+  });
+});
+
 describe.each(LAYOUTS)('commit metadata in $kind: one safe line whatever a caller passes', ({ kind, extra }) => {
   test('CR/LF and control characters become spaces, so no trailer or header can be smuggled in; the subject is capped; the author is one clean identity', async () => {
     const repo = await repository(`metadata-${kind.replace(/\W+/g, '-')}`, extra);

@@ -13,6 +13,8 @@ import { readContent } from '../../src/pipeline/read-content.ts';
 import { FIXTURES } from '../helpers/server.ts';
 
 const TODAY = '2026-11-21';
+/** No logo changed since the build. */
+const NO_LOGOS = { stamp: '', changed: () => false };
 let built: Catalog;
 let site: BuiltSite;
 let postings: Parameters<typeof createCatalog>[1];
@@ -35,42 +37,54 @@ beforeAll(async () => {
 describe('changedPage', () => {
   test('nothing is live while the catalog is the one the site was built from', () => {
     for (const path of ['/', '/deals/', '/programs/', '/startups/', `/deals/${built.deals[0]?.slug}/`, `/categories/${built.categories.deals[0]?.slug}/`]) {
-      expect(changedPage(path, site, built), path).toBeUndefined();
+      expect(changedPage(path, site, built, NO_LOGOS), path).toBeUndefined();
     }
   });
 
   test('after a write: lists, categories and the changed deal are live; other deals and the listings keep their built pages', () => {
     const [first, second] = built.deals as [Catalog['deals'][0], Catalog['deals'][0]];
     const live = afterWrite(built, [{ ...first, value: 'A brand new value' }]);
-    expect(changedPage('/', site, live)).toEqual({ kind: 'live', page: { kind: 'home' }, path: '/', markdown: false });
-    expect(changedPage('/deals/index.md', site, live)).toEqual({ kind: 'live', page: { kind: 'deals' }, path: '/deals/', markdown: true });
-    expect(changedPage('/programs', site, live)).toMatchObject({ page: { kind: 'programs' }, path: '/programs/' });
-    expect(changedPage('/startups/index.html', site, live)).toMatchObject({ page: { kind: 'startups' }, path: '/startups/' });
+    expect(changedPage('/', site, live, NO_LOGOS)).toEqual({ kind: 'live', page: { kind: 'home' }, path: '/', markdown: false });
+    expect(changedPage('/deals/index.md', site, live, NO_LOGOS)).toEqual({ kind: 'live', page: { kind: 'deals' }, path: '/deals/', markdown: true });
+    expect(changedPage('/programs', site, live, NO_LOGOS)).toMatchObject({ page: { kind: 'programs' }, path: '/programs/' });
+    expect(changedPage('/startups/index.html', site, live, NO_LOGOS)).toMatchObject({ page: { kind: 'startups' }, path: '/startups/' });
     const category = built.categories.deals.find((c) => c.slug === first.category);
-    expect(changedPage(`/categories/${first.category}/`, site, live)).toMatchObject({ page: { kind: 'category', category } });
-    expect(changedPage(`/deals/${first.slug}/`, site, live)).toMatchObject({ page: { kind: 'deal', deal: { slug: first.slug, value: 'A brand new value' } } });
-    expect(changedPage(`/deals/${second.slug}/`, site, live)).toBeUndefined();
-    expect(changedPage(`/startups/${built.startups[0]?.slug}/`, site, live)).toBeUndefined();
+    expect(changedPage(`/categories/${first.category}/`, site, live, NO_LOGOS)).toMatchObject({ page: { kind: 'category', category } });
+    expect(changedPage(`/deals/${first.slug}/`, site, live, NO_LOGOS)).toMatchObject({ page: { kind: 'deal', deal: { slug: first.slug, value: 'A brand new value' } } });
+    expect(changedPage(`/deals/${second.slug}/`, site, live, NO_LOGOS)).toBeUndefined();
+    expect(changedPage(`/startups/${built.startups[0]?.slug}/`, site, live, NO_LOGOS)).toBeUndefined();
     // Not catalog pages, or not pages at all.
     for (const path of ['/about/', '/submit/', '/deals/search/', '/categories/', '/programs/x/', '/deals/a/b/', '/llms.txt']) {
-      expect(changedPage(path, site, live), path).toBeUndefined();
+      expect(changedPage(path, site, live, NO_LOGOS), path).toBeUndefined();
     }
   });
 
   test('a deleted deal and an unknown category are gone; a new deal is live', () => {
     const [first] = built.deals as [Catalog['deals'][0]];
     const removed = afterWrite(built, [], [first.slug]);
-    expect(changedPage(`/deals/${first.slug}/`, site, removed)).toEqual({ kind: 'gone' });
-    expect(changedPage('/categories/no-such-category/', site, removed)).toEqual({ kind: 'gone' });
+    expect(changedPage(`/deals/${first.slug}/`, site, removed, NO_LOGOS)).toEqual({ kind: 'gone' });
+    expect(changedPage('/categories/no-such-category/', site, removed, NO_LOGOS)).toEqual({ kind: 'gone' });
     const added = afterWrite(built, [{ ...first, id: 'd-brand-new', slug: 'brand-new-deal' }]);
-    expect(changedPage('/deals/brand-new-deal/index.md', site, added)).toMatchObject({ page: { kind: 'deal' }, path: '/deals/brand-new-deal/', markdown: true });
+    expect(changedPage('/deals/brand-new-deal/index.md', site, added, NO_LOGOS)).toMatchObject({ page: { kind: 'deal' }, path: '/deals/brand-new-deal/', markdown: true });
   });
 
   test('listings replaced by a pull: every listing page is live, a removed one is gone', () => {
     const [kept, dropped] = built.startups as [Catalog['startups'][0], Catalog['startups'][0]];
     // A rebuild from the pulled tree: new records (new objects), one listing fewer.
     const pulled = createCatalog({ ...built, version: 'pulled', startups: built.startups.filter((s) => s !== dropped).map((s) => ({ ...s })) }, postings);
-    expect(changedPage(`/startups/${kept.slug}/`, site, pulled)).toMatchObject({ page: { kind: 'startup', startup: { slug: kept.slug } } });
-    expect(changedPage(`/startups/${dropped.slug}/`, site, pulled)).toEqual({ kind: 'gone' });
+    expect(changedPage(`/startups/${kept.slug}/`, site, pulled, NO_LOGOS)).toMatchObject({ page: { kind: 'startup', startup: { slug: kept.slug } } });
+    expect(changedPage(`/startups/${dropped.slug}/`, site, pulled, NO_LOGOS)).toEqual({ kind: 'gone' });
+  });
+
+  test('a logo changed since the build: the record’s own page and the lists are live, other records keep their built pages', () => {
+    const [first, second] = built.deals as [Catalog['deals'][0], Catalog['deals'][0]];
+    const startup = built.startups[0] as Catalog['startups'][0];
+    const logos = { stamp: 'logos1', changed: (kind: string, slug: string) => (kind === 'deals' && slug === first.slug) || (kind === 'startups' && slug === startup.slug) };
+    expect(changedPage(`/deals/${first.slug}/`, site, built, logos)).toMatchObject({ page: { kind: 'deal', deal: { slug: first.slug } } });
+    expect(changedPage(`/startups/${startup.slug}/`, site, built, logos)).toMatchObject({ page: { kind: 'startup', startup: { slug: startup.slug } } });
+    expect(changedPage('/', site, built, logos)).toMatchObject({ page: { kind: 'home' } });
+    expect(changedPage(`/categories/${first.category}/`, site, built, logos)).toMatchObject({ page: { kind: 'category' } });
+    expect(changedPage(`/deals/${second.slug}/`, site, built, logos)).toBeUndefined();
+    expect(changedPage(`/startups/${built.startups[1]?.slug}/`, site, built, logos)).toBeUndefined();
   });
 });

@@ -5,7 +5,8 @@
  */
 import sharp from 'sharp';
 import { describe, expect, test } from 'vitest';
-import { MAX_LOGO_BYTES, optimiseLogo } from '../../src/logos/logo-image.ts';
+import { optimiseLogo } from '../../src/logos/logo-image.ts';
+import { MAX_LOGO_BYTES } from '../../src/logos/logo-upload.ts';
 import { logoHtml } from '../../src/logos/logo-markup.ts';
 import { initials, LOGO_SIZE, monogram, monogramColour, MONOGRAM_COLOURS, NO_INITIALS } from '../../src/logos/monogram.ts';
 
