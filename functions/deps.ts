@@ -29,7 +29,6 @@ import { SearchGaps } from './search-gaps/search-gaps.ts';
 import { MemorySearchGapStore } from './search-gaps/store.ts';
 import { builtSite, type BuiltSite } from './site/live-pages.ts';
 import { LiveLogos } from './site/live-logos.ts';
-import { logoIndex } from '../src/logos/logo-index.ts';
 import type { AstroRender } from './site/site.ts';
 import { Notifier } from './notify/notifier.ts';
 import { StripeGateway } from './billing/stripe-gateway.ts';
@@ -119,7 +118,7 @@ export function createDeps(
       : config.serverless
         ? new UnsharedRollingLimit(prefix, limit, windowMs)
         : new MemoryRollingLimit(limit, windowMs);
-  const logos = new LiveLogos(store.root, () => logoIndex(config.generatedDir));
+  const logos = new LiveLogos(store.root, config.generatedDir);
   const deps: Deps = {
     config,
     log,

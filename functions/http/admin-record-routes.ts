@@ -3,13 +3,13 @@
  * them into `API_ROUTES`): startups for sale under /admin/startups, and the history, revert and
  * logo of deals and startups, one row builder for both kinds so their documents cannot differ.
  */
-import { deleteDealLogo, deleteStartupLogo, putDealLogo, putStartupLogo } from '../writes/admin-logos.ts';
+import { deleteDealLogo, deleteStartupLogo, getDealLogo, getStartupLogo, putDealLogo, putStartupLogo } from '../writes/admin-logos.ts';
 import { LOGO_UPLOAD_TYPES } from '../../src/logos/logo-upload.ts';
 import { deleteStartups, getAdminStartups, postStartups, putStartups, STARTUP_PAGE } from '../writes/admin-startups.ts';
 import { getDealHistory, getStartupHistory, HISTORY_PAGE, HISTORY_REACH, postDealRevert, postStartupRevert } from '../writes/record-history.ts';
 import type { Handler } from '../deps.ts';
 import type { CatalogExamples } from '../docs/examples.ts';
-import { deleteParameters, errors, ERRORS_ALL, etag, IF_MATCH, json, nameParameters, notModified, ok, pageParameters, ref, type Json } from '../docs/openapi-kit.ts';
+import { answer, deleteParameters, errors, ERRORS_ALL, etag, IF_MATCH, json, nameParameters, notModified, ok, pageParameters, ref, type Json } from '../docs/openapi-kit.ts';
 import type { ApiRoute } from './routes.ts';
 import { LOGO_SIZE } from '../../src/logos/monogram.ts';
 
@@ -22,6 +22,7 @@ export const ADMIN_RECORD_ROUTES: readonly ApiRoute[] = [
     reverted: 'DealReverted',
     history: getDealHistory,
     revert: postDealRevert,
+    getLogo: getDealLogo,
     putLogo: putDealLogo,
     deleteLogo: deleteDealLogo,
     example: (e) => ({ id: e.dealId, slug: e.dealSlug, revert: e.revertDeal }),
@@ -33,6 +34,7 @@ export const ADMIN_RECORD_ROUTES: readonly ApiRoute[] = [
     reverted: 'StartupReverted',
     history: getStartupHistory,
     revert: postStartupRevert,
+    getLogo: getStartupLogo,
     putLogo: putStartupLogo,
     deleteLogo: deleteStartupLogo,
     example: (e) => ({ id: e.startupId, slug: e.startupSlug, revert: e.revertStartup }),
@@ -127,6 +129,7 @@ interface HistoryKind {
   example: (examples: CatalogExamples) => { id?: string | undefined; slug?: string | undefined; revert?: Json | undefined };
   history: Handler;
   revert: Handler;
+  getLogo: Handler;
   putLogo: Handler;
   deleteLogo: Handler;
 }
@@ -188,6 +191,21 @@ function historyRows(kind: HistoryKind): ApiRoute[] {
       cors: 'same-origin',
       rate: 'write',
       methods: {
+        GET: {
+          handler: kind.getLogo,
+          access: 'admin',
+          doc: (examples) => ({
+            operationId: `get${capitalised}Logo`,
+            tags: ['admin', tag],
+            summary: `A ${called}'s logo as the site shows it now`,
+            description: `What the admin's Logo panel shows. Asked for JSON: where the image the ${called} shows now is (uploaded or committed since the build, or built; a draft's too, which no public address serves) and its logo file in the content repository, if any (\`null\` when the image comes from \`logoUrl\`: nothing to remove). Asked for an image (\`Accept\` naming \`image/…\` and not \`application/json\`, as an \`<img>\` does): that image, or 404 when the ${called} shows its monogram. \`Cache-Control: no-store\`.`,
+            parameters: named(examples),
+            responses: {
+              '200': answer('The logo now.', { content: { ...json(ref('LogoState')), 'image/webp': { schema: { type: 'string', format: 'binary' } } } }),
+              ...errors('400', '401', '403', '404', '429', '500'),
+            },
+          }),
+        },
         PUT: {
           handler: kind.putLogo,
           access: 'admin',

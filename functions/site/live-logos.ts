@@ -15,62 +15,55 @@ import { join } from 'node:path';
 import { paths } from '../../src/agents/site-urls.ts';
 import { byLogoRank, logoFolder, logoSlugOf, type LogoKind, type LogoRef } from '../../src/logos/logo-files.ts';
 import { optimiseLogo } from '../../src/logos/logo-image.ts';
-import type { LogoIndex } from '../../src/logos/logo-index.ts';
+import { logoIndex, type LogoIndex } from '../../src/logos/logo-index.ts';
 import { sendEntry, type BodyEntry } from './static-files.ts';
-
-/** Which records the build made an image for (src/logos/logo-index.ts `logoIndex`). */
-export type BuiltLogos = () => { deals: ReadonlySet<string>; startups: ReadonlySet<string> };
 
 export class LiveLogos {
   /** Images by `<kind>/<slug>` since the build (the bytes, their hash as version); `null`: none now (the monogram). */
   private readonly images = new Map<string, BodyEntry | null>();
-  private changes = 0;
+  private stamped = '';
   private readonly contentRoot: string;
-  private readonly built: BuiltLogos;
+  private readonly generatedDir: string;
 
   /**
    * @param contentRoot the content folder the store keeps as of its last commit
-   * @param built the build's logo index
+   * @param generatedDir where the build wrote its logos (`<generated>/logos/`, src/logos/build-logos.ts)
    */
-  constructor(contentRoot: string, built: BuiltLogos) {
+  constructor(contentRoot: string, generatedDir: string) {
     this.contentRoot = contentRoot;
-    this.built = built;
+    this.generatedDir = generatedDir;
   }
 
   /**
    * Read the logos of these records again from the content folder, after a commit changed
-   * their files (one at a time: each optimised as the build would, a few ms). Never fails: a
-   * file that cannot be read or used leaves the record with its monogram, as the build would.
+   * their files: each kind's folder listed once, each image made as the build would (a few ms;
+   * a finished tile, as an upload commits, is taken as it is). Never fails: a file that cannot
+   * be read or used leaves the record with its monogram, as the build would.
    * @example await logos.refresh([{ kind: 'deals', slug: 'acme' }])
    */
   async refresh(refs: readonly LogoRef[]): Promise<void> {
-    const seen = new Set<string>();
+    const listed = new Map<LogoKind, string[]>();
     for (const { kind, slug } of refs) {
-      const key = `${kind}/${slug}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      this.images.set(key, await this.imageFromFiles(kind, slug));
-      this.changes += 1;
+      let names = listed.get(kind);
+      if (!names) listed.set(kind, (names = byLogoRank((await readdir(join(this.contentRoot, logoFolder(kind))).catch(() => [] as string[])).filter((name) => !name.startsWith('.')))));
+      const file = names.find((name) => logoSlugOf(name) === slug);
+      this.images.set(`${kind}/${slug}`, file ? await this.imageOf(join(this.contentRoot, logoFolder(kind), file)) : null);
     }
+    this.stamped = stampOf(this.images);
   }
 
   /**
-   * What differs from the build, as part of a live page's version: '' while nothing does.
-   * Pages rendered with other logos are then made again.
+   * What differs from the build, as part of a live page's version: '' while nothing does; the
+   * same changes give the same stamp on every instance (a page's ETag is made of it).
    */
   get stamp(): string {
-    return this.changes === 0 ? '' : `logos${this.changes}`;
-  }
-
-  /** Whether a record's logo changed since the build (its page shows another image now). */
-  changed(kind: LogoKind, slug: string): boolean {
-    return this.images.has(`${kind}/${slug}`);
+    return this.stamped;
   }
 
   /** Whether a record has an image now: as changed since the build, or as built. */
   has(kind: LogoKind, slug: string): boolean {
     const image = this.images.get(`${kind}/${slug}`);
-    return image === undefined ? this.built()[kind].has(slug) : image !== null;
+    return image === undefined ? logoIndex(this.generatedDir)[kind].has(slug) : image !== null;
   }
 
   /** A changed record's image (`null`: it has none now); `undefined` when the built one stands. */
@@ -78,12 +71,20 @@ export class LiveLogos {
     return this.images.get(`${kind}/${slug}`);
   }
 
+  /** The image a record shows now, changed or built, drafts too (the admin's Logo panel); `undefined`: its monogram. */
+  async current(kind: LogoKind, slug: string): Promise<Uint8Array | undefined> {
+    const changed = this.images.get(`${kind}/${slug}`);
+    if (changed !== undefined) return changed?.body;
+    if (!logoIndex(this.generatedDir)[kind].has(slug)) return undefined;
+    return readFile(join(this.generatedDir, 'logos', kind, `${slug}.webp`)).catch(() => undefined);
+  }
+
   /**
    * The logo index as it is now (`/logos/index.json`): the build's, with the changes, of the
-   * records `listed` says are public (a draft's logo is served, for its preview, but not listed).
+   * records `listed` says are public (a draft's logo is neither listed nor served).
    */
   index(listed: (kind: LogoKind, slug: string) => boolean): LogoIndex {
-    const built = this.built();
+    const built = logoIndex(this.generatedDir);
     const index: LogoIndex = { deals: [], startups: [] };
     for (const kind of ['deals', 'startups'] as const) {
       const slugs = new Set(built[kind]);
@@ -100,13 +101,8 @@ export class LiveLogos {
 
   // --- internal ---
 
-  /** The image the build would make of the record's committed file now, or null (none, or not a usable image). */
-  private async imageFromFiles(kind: LogoKind, slug: string): Promise<BodyEntry | null> {
-    const folder = join(this.contentRoot, logoFolder(kind));
-    const names = (await readdir(folder).catch(() => [] as string[])).filter((name) => !name.startsWith('.'));
-    const file = byLogoRank(names).find((name) => logoSlugOf(name) === slug);
-    if (!file) return null;
-    const bytes = await readFile(join(folder, file)).catch(() => undefined);
+  private async imageOf(file: string): Promise<BodyEntry | null> {
+    const bytes = await readFile(file).catch(() => undefined);
     const made = bytes && (await optimiseLogo(bytes));
     if (!made?.ok) return null;
     return { version: createHash('sha256').update(made.webp).digest('base64url').slice(0, 16), body: new Uint8Array(made.webp), encoded: {} };
@@ -116,7 +112,7 @@ export class LiveLogos {
 /**
  * The answer for `/logos/<kind>/<slug>.webp` when that logo changed since the build: the new
  * image (revalidated on every use, so a replaced logo shows at once), or a 404 when the record
- * has none now; for `/logos/index.json` once any changed, the index with the public records
+ * has none now or is no public one (`listed`: a draft); for `/logos/index.json` once any changed, the index with the public records
  * (`listed`); `undefined` for every other path (the built file answers).
  */
 export async function changedLogo(request: Request, pathname: string, logos: LiveLogos, listed: (kind: LogoKind, slug: string) => boolean): Promise<Response | undefined> {
@@ -125,9 +121,12 @@ export async function changedLogo(request: Request, pathname: string, logos: Liv
     return new Response(request.method === 'HEAD' ? null : JSON.stringify(logos.index(listed)), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'public, no-cache' } });
   }
   const match = LOGO_PATH.exec(pathname);
-  const image = match ? logos.image(match[1] as LogoKind, match[2] as string) : undefined;
+  const [kind, slug] = match ? [match[1] as LogoKind, match[2] as string] : [];
+  const image = kind && slug ? logos.image(kind, slug) : undefined;
   if (image === undefined) return undefined;
-  if (image === null) return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache' } });
+  // A draft's image (or one of a slug nobody has) is in no public output.
+  if (image === null || !listed(kind as LogoKind, slug as string))
+    return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache' } });
   return sendEntry(
     request,
     image,
@@ -139,3 +138,11 @@ export async function changedLogo(request: Request, pathname: string, logos: Liv
 // --- internal ---
 
 const LOGO_PATH = /^\/logos\/(deals|startups)\/([a-z0-9-]+)\.webp$/;
+
+/** A digest of what changed: the same changes, the same stamp. */
+function stampOf(images: ReadonlyMap<string, BodyEntry | null>): string {
+  if (images.size === 0) return '';
+  const hash = createHash('sha256');
+  for (const [key, image] of [...images].sort(([a], [b]) => a.localeCompare(b))) hash.update(`${key}=${image?.version ?? '-'}\n`);
+  return `-logos-${hash.digest('base64url').slice(0, 12)}`;
+}

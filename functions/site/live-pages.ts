@@ -7,8 +7,8 @@
  *   changes, so record identity tells).
  * - Lists (home, deals, programs, startups, categories): whenever the catalog's version differs.
  * - Startup pages: once the listings were replaced (only a pull of content changes them).
- * - Any page showing a logo changed since the build (live-logos.ts): a record's own page, and
- *   the lists, while any logo differs from the build.
+ * - Every catalog page while any logo differs from the build (live-logos.ts): a record's page
+ *   shows its own logo and its related records' cards, a list every card's.
  * Other pages (about, submit, login, admin) do not depend on the catalog.
  */
 import type { Catalog } from '../../src/catalog/catalog.ts';
@@ -27,7 +27,7 @@ export interface BuiltSite {
 }
 
 /** What pages need of the logos changed since the build (live-logos.ts). */
-export type ChangedLogos = Pick<LiveLogos, 'stamp' | 'changed'>;
+export type ChangedLogos = Pick<LiveLogos, 'stamp'>;
 
 export type PageChange = { kind: 'live'; page: LivePage; path: string; markdown: boolean } | { kind: 'gone' };
 
@@ -56,7 +56,7 @@ export function changedPage(pathname: string, built: BuiltSite, live: Catalog, l
   if (section === 'deals') {
     const before = built.deals.get(slug);
     const now = live.dealBySlug.get(slug);
-    if (now === before && !logos.changed('deals', slug)) return undefined;
+    if (now === before && !logos.stamp) return undefined;
     return now ? serve({ kind: 'deal', deal: now }) : { kind: 'gone' };
   }
   if (section === 'categories') {
@@ -64,7 +64,7 @@ export function changedPage(pathname: string, built: BuiltSite, live: Catalog, l
     return category ? serve({ kind: 'category', category }) : { kind: 'gone' };
   }
   if (section === 'startups') {
-    if (built.startups.deref() === live.startups && !logos.changed('startups', slug)) return undefined;
+    if (built.startups.deref() === live.startups && !logos.stamp) return undefined;
     const startup = live.startups.find((s) => s.slug === slug);
     return startup ? serve({ kind: 'startup', startup }) : { kind: 'gone' };
   }

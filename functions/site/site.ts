@@ -9,6 +9,7 @@ import { webRequest } from '../http/lazy-request.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Catalog } from '../../src/catalog/catalog.ts';
 import type { Deps } from '../deps.ts';
 import type { FormSubmission } from '../../src/schemas/submission.ts';
 import { prefersMarkdown } from '../http/negotiate.ts';
@@ -56,7 +57,7 @@ export function createSite(
       ssoName: deps.config.oidc?.name,
       livePage,
       searched: (query, matches) => deps.searchGaps.note(query, matches),
-      hasLogo: (kind, slug) => deps.logos.has(kind, slug),
+      hasLogo: (kind, slug) => deps.logos.has(kind, slug) && isPublic(catalog, kind, slug),
     });
     // Other methods reach only on-demand pages (where Astro checks the origin of form posts), as before;
     // a page that takes a post (/submit/) hands it back with the client's address.
@@ -65,16 +66,16 @@ export function createSite(
       return (await render?.(webRequest(request), posted, { errorPage })) ?? plainNotFound();
     }
 
-    const logo = await changedLogo(request, path, deps.logos, (kind, slug) => (kind === 'deals' ? catalog.dealBySlug : catalog.startupBySlug).has(slug));
+    const logo = await changedLogo(request, path, deps.logos, (kind, slug) => isPublic(catalog, kind, slug));
     if (logo) return logo;
     const changed = changedPage(path, deps.builtSite, catalog, deps.logos);
     if (changed?.kind === 'gone') return notFound(request);
-    // Pages show logos: one changed since the build makes another page of the same catalog.
-    const version = `${catalog.version}${deps.logos.stamp}`;
     if (changed && (changed.markdown || prefersMarkdown(request.headers.get('accept')))) {
-      return livePages.serveTwin(request, changed.path, version, () => twinFor(changed.path, catalog) ?? '');
+      return livePages.serveTwin(request, changed.path, catalog.version, () => twinFor(changed.path, catalog) ?? '');
     }
     if (changed) {
+      // Pages show logos: one changed since the build makes another page of the same catalog.
+      const version = `${catalog.version}${deps.logos.stamp}`;
       // At the page's own URL (its canonical link), whatever form of it was asked for (`index.html`).
       const renderPage = async () => render?.(new Request(new URL(changed.path, request.url), { headers: request.headers }), locals(changed.page), { route: LIVE_PAGE_ROUTE, errorPage });
       return (await livePages.serve(request, changed.path, version, renderPage)) ?? notFound(request);
@@ -97,6 +98,11 @@ export async function loadAstroRender(distDir: string): Promise<AstroRender | un
 }
 
 // --- internal ---
+
+/** Whether a deal or startup is published (a draft's logo is served nowhere public). */
+export function isPublic(catalog: Catalog, kind: 'deals' | 'startups', slug: string): boolean {
+  return (kind === 'deals' ? catalog.dealBySlug : catalog.startupBySlug).has(slug);
+}
 
 function plainNotFound(): Response {
   return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });

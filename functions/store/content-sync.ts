@@ -164,8 +164,7 @@ export class ContentSync {
     const paths = this.indexed ? await this.options.store.changedPaths(this.indexed, head) : undefined;
     // Logo files are shown as they are (no catalog to rebuild for them); submissions left from
     // before they moved to the private store (docs/submissions.md) are not content.
-    const logos = (paths ?? []).map(logoOfPath).filter((logo) => logo !== undefined);
-    if (logos.length > 0) await this.options.logosChanged?.(logos);
+    await this.showLogos(paths);
     const relevant = paths?.filter((path) => !path.startsWith('submissions/') && !path.startsWith('logos/'));
     // Nothing to read, unless files that failed before are to be read again (the commits may have fixed them).
     if (relevant && relevant.length === 0 && !this.lagging()) {
@@ -189,8 +188,12 @@ export class ContentSync {
       const relevant = paths?.filter(isContentFile);
       if (relevant && relevant.length === 0) return { changed: false, diagnostics: [] };
       const applied = await this.apply(relevant, 'in the working tree');
-      // The whole tree built, so the catalog holds every commit up to the head as well.
-      if (applied.whole && applied.diagnostics.length === 0) this.indexed = (await this.options.store.status()).commit ?? this.indexed;
+      // The whole tree built, so the catalog holds every commit up to the head as well (their logos too).
+      if (applied.whole && applied.diagnostics.length === 0) {
+        const head = (await this.options.store.status()).commit;
+        if (head && this.indexed && head !== this.indexed) await this.showLogos(await this.options.store.changedPaths(this.indexed, head));
+        this.indexed = head ?? this.indexed;
+      }
       return { changed: applied.changed, diagnostics: applied.diagnostics };
     });
   }
@@ -200,6 +203,12 @@ export class ContentSync {
   }
 
   // --- internal ---
+
+  /** Pass the logo files among `paths` (content-relative) to `logosChanged`. */
+  private async showLogos(paths: readonly string[] | undefined): Promise<void> {
+    const logos = (paths ?? []).map(logoOfPath).filter((logo) => logo !== undefined);
+    if (logos.length > 0) await this.options.logosChanged?.(logos);
+  }
 
   /** Whether the catalog lags the tree by files that did not build. */
   private lagging(): boolean {

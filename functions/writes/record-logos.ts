@@ -1,12 +1,12 @@
 /**
  * A record's logo files in the content store (`logos/<deals|startups>/<slug>.<ext>`,
  * src/logos/logo-files.ts), and how they follow the record: a rename moves them to the new
- * slug, a delete removes them, in the same commit as the record's file, so no logo is left
- * under a slug nobody has (the build would report it as stray) and a restored record's new
- * slug is not shown someone else's logo.
+ * slug (replacing any files already there), a delete removes them, in the same commit as the
+ * record's file, so no logo is left under a slug nobody has (the build would report it as
+ * stray) and a record renamed onto a slug is not shown a logo left there.
  */
 import type { Catalog } from '../../src/catalog/catalog.ts';
-import { logoFolder, logoSlugOf, type LogoKind } from '../../src/logos/logo-files.ts';
+import { byLogoRank, logoFolder, logoSlugOf, type LogoKind } from '../../src/logos/logo-files.ts';
 import type { ContentRecord } from '../../src/pipeline/record-files.ts';
 import type { Deps } from '../deps.ts';
 import { readContentBytes } from '../store/store-rules.ts';
@@ -41,16 +41,20 @@ export async function logoChangesFor<T extends ContentRecord>(
     const before = kind.byId(current).get(record.id)?.slug;
     if (before !== undefined && before !== record.slug) renamedTo.set(before, record.slug);
   }
-  const changes: ContentChange[] = [];
+  const changes = new Map<string, ContentChange>();
   for (const slug of going) {
     const to = renamedTo.get(slug);
+    // Files already under the new slug (left by hand, or by a record deleted before) would be
+    // taken for its logo, even over the one moved there: they go.
+    for (const path of to === undefined ? [] : (files.get(to) ?? [])) changes.set(path, { path, text: null });
     for (const path of files.get(slug) ?? []) {
-      changes.push({ path, text: null });
+      changes.set(path, { path, text: null });
       const bytes = to === undefined ? undefined : await readContentBytes(store.root, path);
-      if (to !== undefined && bytes) changes.push({ path: `${logoFolder(kind.logos)}/${to}${path.slice(path.lastIndexOf('.'))}`, text: bytes });
+      const moved = `${logoFolder(kind.logos)}/${to}${path.slice(path.lastIndexOf('.'))}`;
+      if (bytes) changes.set(moved, { path: moved, text: bytes });
     }
   }
-  return changes;
+  return [...changes.values()];
 }
 
 // --- internal ---
@@ -58,7 +62,8 @@ export async function logoChangesFor<T extends ContentRecord>(
 /** The logo files of a kind's folder by the slug they are for. */
 async function logoFilesBySlug(store: Pick<Deps['store'], 'list'>, kind: LogoKind): Promise<Map<string, string[]>> {
   const bySlug = new Map<string, string[]>();
-  for (const name of await store.list(logoFolder(kind))) {
+  // In the order they count (logo-files.ts): the first of a slug is the one the build uses.
+  for (const name of byLogoRank(await store.list(logoFolder(kind)))) {
     const slug = logoSlugOf(name);
     if (slug !== undefined) bySlug.set(slug, [...(bySlug.get(slug) ?? []), `${logoFolder(kind)}/${name}`]);
   }

@@ -1,11 +1,12 @@
 /**
  * The Logo panel of an admin record page (issue 16, item 5), deal or startup: the image the
- * site shows now (or a note that it draws a monogram), a file picker that uploads at once
- * (PUT /api/v1/admin/<kind>s/logo, the file itself as the body) and a button that removes the
- * logo behind a confirmation. A file too large or of another type is refused here before it is
+ * site shows now (or a note that it draws a monogram; GET /api/v1/admin/<kind>s/logo), a file
+ * picker that uploads at once (PUT, the file itself as the body) and, when the record has a
+ * logo file, a button that removes it behind a confirmation. A file too large or of another type is refused here before it is
  * sent; the server checks it again from its bytes. Markup: src/components/admin/LogoPanel.astro.
  */
 import { LOGO_UPLOAD_TYPES, MAX_LOGO_BYTES } from '../logos/logo-upload.ts';
+import type { LogoState } from '../schemas/answers.ts';
 import { api, failureText, say } from './api.ts';
 
 export interface LogoOptions {
@@ -33,26 +34,21 @@ export function logoPanel(panel: HTMLElement, options: LogoOptions): { show: () 
     error.hidden = text === '';
   };
 
-  // An image that is not there (no logo) shows the monogram note instead.
-  image.addEventListener('load', () => {
-    image.hidden = false;
-    none.hidden = true;
-    remove.hidden = false;
-  });
-  image.addEventListener('error', () => {
-    image.hidden = true;
-    none.hidden = false;
-    remove.hidden = true;
-  });
-
   function show(): void {
     const slug = options.slug();
     panel.hidden = false;
     row.hidden = slug === null;
     note.hidden = slug !== null;
     if (slug === null) return;
-    // A fresh copy every time: the address stays the same when the image changes.
-    image.src = `/logos/${options.kind}/${encodeURIComponent(slug)}.webp?at=${Date.now()}`;
+    // The image as the site shows it now (a draft's too), and whether there is a file to remove (not for a `logoUrl` image).
+    api<LogoState>('GET', endpoint(slug))
+      .then((state) => {
+        image.hidden = state.image === null;
+        if (state.image !== null) image.src = state.image;
+        none.hidden = state.image !== null;
+        remove.hidden = state.file === null;
+      })
+      .catch((failure: unknown) => problem(failureText(failure)));
   }
 
   file.addEventListener('change', () => {

@@ -19,13 +19,15 @@ export type Optimised = { ok: true; webp: Buffer } | { ok: false; problem: 'too 
 /**
  * The logo as a square WebP, `LOGO_SIZE` pixels a side: the image fitted inside an 8-pixel
  * margin on white (transparent parts become white, so a dark logo stays visible on the dark
- * theme), quality 80, first frame of an animation. Served as it is (`/logos/<kind>/<slug>.webp`):
+ * theme), quality 80, first frame of an animation; a WebP that is already such a tile (opaque,
+ * `LOGO_SIZE` a side, one frame: what an upload commits) is kept byte for byte, so a logo is made
+ * once, however often it is read. Served as it is (`/logos/<kind>/<slug>.webp`):
  * a raster image decodes off the page's main thread, an SVG one would not.
  * @example const result = await optimiseLogo(await readFile('content/logos/deals/acme.png'));
  */
 export async function optimiseLogo(bytes: Uint8Array): Promise<Optimised> {
   if (bytes.byteLength > MAX_LOGO_BYTES) return { ok: false, problem: 'too large', detail: `${kilobytes(bytes.byteLength)}, more than ${kilobytes(MAX_LOGO_BYTES)}` };
-  let meta: { format: string; width: number; height: number };
+  let meta: { format: string; width: number; height: number; hasAlpha?: boolean; pages?: number };
   try {
     // The header only: nothing is decoded yet, whatever size the file claims.
     meta = await sharp(bytes, { ...INPUT, limitInputPixels: false }).metadata();
@@ -33,6 +35,8 @@ export async function optimiseLogo(bytes: Uint8Array): Promise<Optimised> {
     return { ok: false, problem: 'not an image', detail: 'not a readable image' };
   }
   const { format, width, height } = meta;
+  // Already a finished tile (what an admin's upload commits): kept as it is, not shrunk into a second margin or encoded again.
+  if (format === 'webp' && width === LOGO_SIZE && height === LOGO_SIZE && !meta.hasAlpha && (meta.pages ?? 1) === 1) return { ok: true, webp: Buffer.from(bytes) };
   if (!FORMATS.has(format)) return { ok: false, problem: 'not an image', detail: `${format} is not an accepted format (PNG, JPEG, WebP, GIF, SVG, AVIF)` };
   // A small file may claim a huge raster (a decompression bomb): refused before decoding. An SVG is drawn at the tile's size instead.
   if (format !== 'svg' && width * height > MAX_PIXELS) return { ok: false, problem: 'too large', detail: `${width}×${height} pixels, more than ${MAX_PIXELS / 1_000_000} million` };

@@ -160,6 +160,22 @@ export const LogoChangeSchema = z.looseObject({
   commit: z.string().optional().describe('The commit the content is at now: a new one, unless the same image was already stored.'),
 });
 
+/** What the admin's Logo panel reads (GET /admin/deals/logo, /admin/startups/logo). */
+export const LogoStateSchema = z.looseObject({
+  success,
+  slug: z.string(),
+  image: z
+    .string()
+    .nullable()
+    .describe(
+      'Where the image the site shows for the record now (changed since the build, or built; a draft’s too) is, for an admin: this operation asked for `image/webp` (an `<img>` does); `null`: its monogram.',
+    ),
+  file: z
+    .string()
+    .nullable()
+    .describe('The logo file of the record in the content repository (`logos/<deals|startups>/<slug>.<ext>`), the one the build uses; `null`: none (the image, if any, comes from `logoUrl`).'),
+});
+
 export const WriteResultSchema = z.looseObject({
   success,
   created: count.optional(),
@@ -284,6 +300,7 @@ export const ANSWER_SCHEMAS = {
   StartupReverted: StartupRevertedSchema,
   WriteResult: WriteResultSchema,
   LogoChange: LogoChangeSchema,
+  LogoState: LogoStateSchema,
   SessionAnswer: SessionAnswerSchema,
   SignedOut: SignedOutSchema,
   AccountMessage: AccountMessageSchema,
@@ -316,6 +333,7 @@ export type Change = z.infer<typeof ChangeSchema>;
 export type Changes = z.infer<typeof ChangesSchema>;
 export type WriteResult = z.infer<typeof WriteResultSchema>;
 export type LogoChange = z.infer<typeof LogoChangeSchema>;
+export type LogoState = z.infer<typeof LogoStateSchema>;
 export type SessionAnswer = z.infer<typeof SessionAnswerSchema>;
 export type Health = z.infer<typeof HealthSchema>;
 export type SearchGapReport = z.infer<typeof SearchGapReportSchema>;

@@ -39,6 +39,8 @@ const SESSION_OPERATIONS = [
   'revertDeal',
   'startupHistory',
   'revertStartup',
+  'getDealLogo',
+  'getStartupLogo',
   'putDealLogo',
   'deleteDealLogo',
   'putStartupLogo',

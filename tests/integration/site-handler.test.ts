@@ -25,7 +25,6 @@ import { ContentSnapshot } from '../../src/pipeline/content-snapshot.ts';
 import { emitCatalog } from '../../src/pipeline/emit.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
 import { logoHtml } from '../../src/logos/logo-markup.ts';
-import { logoIndex } from '../../src/logos/logo-index.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
 import { astroBuild } from '../helpers/astro-build.ts';
 import { FIXTURES } from '../helpers/server.ts';
@@ -75,7 +74,7 @@ beforeAll(async () => {
     state: () => createCatalogState(current, []),
     searchGaps: gaps,
     prepared: new PreparedCache({ maxEntries: 100, maxBytes: 8 * 1024 * 1024, answers: true }),
-    logos: new LiveLogos(join(FIXTURES, 'valid'), () => logoIndex(generatedDir)),
+    logos: new LiveLogos(join(FIXTURES, 'valid'), generatedDir),
   };
   renders = [];
   site = createSite(deps, {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, test } from 'vitest';
 import { optimiseLogo } from '../../src/logos/logo-image.ts';
-import { LogoChangeSchema } from '../../src/schemas/answers.ts';
+import { LogoChangeSchema, LogoStateSchema } from '../../src/schemas/answers.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
 import { ADMIN, call, changedFiles, expectError, expectUnchanged, git, headOf, repoState, uniqueWord, useAdminServer } from '../helpers/writes-harness.ts';
 
@@ -80,6 +80,10 @@ describe('uploading a logo', () => {
     expect((await served(`/logos/deals/${deal.slug}.webp`, { 'If-None-Match': image.etag ?? '' })).status).toBe(304);
     const index = JSON.parse((await served('/logos/index.json')).bytes.toString('utf8')) as { deals: string[] };
     expect(index.deals).toContain(deal.slug);
+    // Kept byte for byte: the upload is the finished tile, not made again.
+    expect(image.bytes.equals(file)).toBe(true);
+    const state = LogoStateSchema.parse((await admin('GET', `/api/v1/admin/deals/logo?slug=${deal.slug}`)).body);
+    expect(state).toMatchObject({ slug: deal.slug, file: `logos/deals/${deal.slug}.webp` });
   });
 
   test('a new upload replaces the old one, and the slug’s other logo files go in the same commit', async () => {
@@ -119,7 +123,7 @@ describe('uploading a logo', () => {
 });
 
 describe('a draft’s logo', () => {
-  test('is committed and served (its preview shows it) but not listed in /logos/index.json', async () => {
+  test('is committed, but neither served at its public address nor listed; the admin reads it', async () => {
     const word = uniqueWord();
     const created = await admin('POST', '/api/v1/deals', {
       title: `Draft ${word} credits`,
@@ -131,9 +135,16 @@ describe('a draft’s logo', () => {
     expect(created.status, created.text).toBe(200);
     const slug = (created.body as { deal: Deal }).deal.slug;
     expect((await upload('deals', `slug=${slug}`, await png(30, 30))).status).toBe(200);
-    expect((await served(`/logos/deals/${slug}.webp`)).status).toBe(200);
+    expect((await served(`/logos/deals/${slug}.webp`)).status).toBe(404);
     const index = JSON.parse((await served('/logos/index.json')).bytes.toString('utf8')) as { deals: string[] };
     expect(index.deals).not.toContain(slug);
+    // The admin sees it.
+    const state = await admin('GET', `/api/v1/admin/deals/logo?slug=${slug}`);
+    expect(LogoStateSchema.parse(state.body)).toMatchObject({ slug, file: `logos/deals/${slug}.webp` });
+    const image = await served((state.body as { image: string }).image, { Cookie: server.cookie, Accept: 'image/webp,image/*,*/*;q=0.8' });
+    expect(image.status).toBe(200);
+    expect(image.type).toBe('image/webp');
+    expect((await served((state.body as { image: string }).image, { Accept: 'image/webp' })).status).toBe(401);
   });
 });
 
@@ -159,6 +170,22 @@ describe('the logo follows its record', () => {
       ['D', `content/logos/deals/${renamed}.webp`],
     ]);
     expect((await served(`/logos/deals/${renamed}.webp`)).status).toBe(404);
+  });
+
+  test('renamed onto a slug with a stray logo file: the stray file goes, the moved logo is the one used', async () => {
+    const deal = await newDeal();
+    expect((await upload('deals', `slug=${deal.slug}`, await png(50, 50))).status).toBe(200);
+    const target = `${deal.slug}-moved`;
+    // A file nobody's (an SVG, which the build would prefer over the WebP moved in).
+    writeFileSync(join(server.env.contentDir, 'logos', 'deals', `${target}.svg`), '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>');
+    git(server.env.repo, 'add', '--', `content/logos/deals/${target}.svg`);
+    git(server.env.repo, '-c', 'user.name=Hand', '-c', 'user.email=hand@example.com', 'commit', '-q', '-m', 'Stray logo');
+    expect((await admin('PUT', '/api/v1/deals', { id: deal.id, slug: target })).status).toBe(200);
+    const names = git(server.env.repo, 'ls-tree', '--name-only', 'HEAD', 'content/logos/deals/')
+      .split('\n')
+      .filter((name) => name.includes(target));
+    expect(names).toEqual([`content/logos/deals/${target}.webp`]);
+    expect((await served(`/logos/deals/${target}.webp`)).status).toBe(200);
   });
 
   test('DELETE …/logo removes the files (the monogram shows); again, it is a 404', async () => {

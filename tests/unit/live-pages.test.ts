@@ -14,7 +14,7 @@ import { FIXTURES } from '../helpers/server.ts';
 
 const TODAY = '2026-11-21';
 /** No logo changed since the build. */
-const NO_LOGOS = { stamp: '', changed: () => false };
+const NO_LOGOS = { stamp: '' };
 let built: Catalog;
 let site: BuiltSite;
 let postings: Parameters<typeof createCatalog>[1];
@@ -76,15 +76,14 @@ describe('changedPage', () => {
     expect(changedPage(`/startups/${dropped.slug}/`, site, pulled, NO_LOGOS)).toEqual({ kind: 'gone' });
   });
 
-  test('a logo changed since the build: the record’s own page and the lists are live, other records keep their built pages', () => {
+  test('a logo changed since the build: every catalog page is live (a record page shows its related records’ cards too)', () => {
     const [first, second] = built.deals as [Catalog['deals'][0], Catalog['deals'][0]];
-    const startup = built.startups[0] as Catalog['startups'][0];
-    const logos = { stamp: 'logos1', changed: (kind: string, slug: string) => (kind === 'deals' && slug === first.slug) || (kind === 'startups' && slug === startup.slug) };
+    const logos = { stamp: '-logos-abc' };
     expect(changedPage(`/deals/${first.slug}/`, site, built, logos)).toMatchObject({ page: { kind: 'deal', deal: { slug: first.slug } } });
-    expect(changedPage(`/startups/${startup.slug}/`, site, built, logos)).toMatchObject({ page: { kind: 'startup', startup: { slug: startup.slug } } });
+    expect(changedPage(`/deals/${second.slug}/`, site, built, logos)).toMatchObject({ page: { kind: 'deal', deal: { slug: second.slug } } });
+    expect(changedPage(`/startups/${built.startups[0]?.slug}/`, site, built, logos)).toMatchObject({ page: { kind: 'startup' } });
     expect(changedPage('/', site, built, logos)).toMatchObject({ page: { kind: 'home' } });
     expect(changedPage(`/categories/${first.category}/`, site, built, logos)).toMatchObject({ page: { kind: 'category' } });
-    expect(changedPage(`/deals/${second.slug}/`, site, built, logos)).toBeUndefined();
-    expect(changedPage(`/startups/${built.startups[1]?.slug}/`, site, built, logos)).toBeUndefined();
+    expect(changedPage('/about/', site, built, logos)).toBeUndefined();
   });
 });

@@ -101,6 +101,22 @@ describe('optimiseLogo', () => {
     expect(Math.abs((data[middle] ?? 0) - 99)).toBeLessThan(12);
   });
 
+  test('a finished tile (what an upload commits) is kept byte for byte: made again, it would shrink into a second margin', async () => {
+    const png = await sharp({ create: { width: 300, height: 120, channels: 4, background: { r: 10, g: 20, b: 200, alpha: 0.5 } } })
+      .png()
+      .toBuffer();
+    const once = await optimiseLogo(png);
+    if (!once.ok) throw new Error(once.detail);
+    const twice = await optimiseLogo(once.webp);
+    expect(twice.ok && Buffer.compare(twice.webp, once.webp)).toBe(0);
+    // A WebP of the tile's size with transparency is still made into a tile (on white).
+    const clear = await sharp({ create: { width: LOGO_SIZE, height: LOGO_SIZE, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+      .webp()
+      .toBuffer();
+    const made = await optimiseLogo(clear);
+    expect(made.ok && (await sharp(made.webp).metadata()).hasAlpha).toBe(false);
+  });
+
   test('JPEG, WebP, GIF and AVIF are accepted; the type comes from the bytes', async () => {
     const base = sharp({ create: { width: 64, height: 64, channels: 3, background: '#0f766e' } });
     for (const bytes of [await base.clone().jpeg().toBuffer(), await base.clone().webp().toBuffer(), await base.clone().gif().toBuffer(), await base.clone().avif().toBuffer()]) {
