@@ -10,10 +10,11 @@
  * then take its `logoUrl` (downloads happen only at build).
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { paths } from '../../src/agents/site-urls.ts';
-import { byLogoRank, logoFolder, logoSlugOf, type LogoKind, type LogoRef } from '../../src/logos/logo-files.ts';
+import type { Catalog } from '../../src/catalog/catalog.ts';
+import { logoFolder, logoFolderNames, logoSlugOf, type LogoKind, type LogoRef } from '../../src/logos/logo-files.ts';
 import { optimiseLogo } from '../../src/logos/logo-image.ts';
 import { logoIndex, type LogoIndex } from '../../src/logos/logo-index.ts';
 import { sendEntry, type BodyEntry } from './static-files.ts';
@@ -45,7 +46,7 @@ export class LiveLogos {
     const listed = new Map<LogoKind, string[]>();
     for (const { kind, slug } of refs) {
       let names = listed.get(kind);
-      if (!names) listed.set(kind, (names = byLogoRank((await readdir(join(this.contentRoot, logoFolder(kind))).catch(() => [] as string[])).filter((name) => !name.startsWith('.')))));
+      if (!names) listed.set(kind, (names = await logoFolderNames(join(this.contentRoot, logoFolder(kind)))));
       const file = names.find((name) => logoSlugOf(name) === slug);
       this.images.set(`${kind}/${slug}`, file ? await this.imageOf(join(this.contentRoot, logoFolder(kind), file)) : null);
     }
@@ -64,6 +65,11 @@ export class LiveLogos {
   has(kind: LogoKind, slug: string): boolean {
     const image = this.images.get(`${kind}/${slug}`);
     return image === undefined ? logoIndex(this.generatedDir)[kind].has(slug) : image !== null;
+  }
+
+  /** `locals.hasLogo` for pages of `catalog`: a published record with an image now (a draft's logo is shown nowhere public). */
+  shownIn(catalog: Catalog): (kind: LogoKind, slug: string) => boolean {
+    return (kind, slug) => this.has(kind, slug) && isPublic(catalog, kind, slug);
   }
 
   /** A changed record's image (`null`: it has none now); `undefined` when the built one stands. */
@@ -116,8 +122,9 @@ export class LiveLogos {
  * (`listed`); `undefined` for every other path (the built file answers).
  */
 export async function changedLogo(request: Request, pathname: string, logos: LiveLogos, listed: (kind: LogoKind, slug: string) => boolean): Promise<Response | undefined> {
-  if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
-  if (pathname === paths.logoIndex && logos.stamp) {
+  // Nothing changed since the build (the usual case): every path is the built site's.
+  if (!logos.stamp || (request.method !== 'GET' && request.method !== 'HEAD')) return undefined;
+  if (pathname === paths.logoIndex) {
     return new Response(request.method === 'HEAD' ? null : JSON.stringify(logos.index(listed)), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'public, no-cache' } });
   }
   const match = LOGO_PATH.exec(pathname);
@@ -133,6 +140,11 @@ export async function changedLogo(request: Request, pathname: string, logos: Liv
     { 'Content-Type': 'image/webp', 'Cache-Control': 'public, no-cache', 'X-Content-Type-Options': 'nosniff' },
     { tag: `logo-${image.version}`, compressible: false, status: 200 },
   );
+}
+
+/** Whether a deal or startup is published: only those have their logos served and shown. */
+export function isPublic(catalog: Catalog, kind: LogoKind, slug: string): boolean {
+  return (kind === 'deals' ? catalog.dealBySlug : catalog.startupBySlug).has(slug);
 }
 
 // --- internal ---

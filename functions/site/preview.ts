@@ -15,7 +15,6 @@ import { asJsonObject, isFormBody, jsonDepthExceeds, MAX_JSON_DEPTH, readBody } 
 import { recordFromBody, replacing } from '../writes/admin-records.ts';
 import { DEALS, STARTUPS } from '../writes/record-kinds.ts';
 import { invalidRecord, withAllErrors } from '../writes/record-writes.ts';
-import { isPublic } from './site.ts';
 import { LIVE_PAGE_ROUTE } from './live-pages.ts';
 import { utcDay } from '../utc-day.ts';
 
@@ -84,7 +83,7 @@ async function previewPage(request: Request, deps: PreviewDeps, page: LivePage, 
   }
   const catalog = deps.state().catalog;
   // A draft's logo is served nowhere public: its preview shows the monogram until it is published.
-  const locals: App.Locals = { catalog, ssoName: deps.config.oidc?.name, livePage: page, hasLogo: (kind, slug) => deps.logos.has(kind, slug) && isPublic(catalog, kind, slug) };
+  const locals: App.Locals = { catalog, ssoName: deps.config.oidc?.name, livePage: page, hasLogo: deps.logos.shownIn(catalog) };
   const rendered = await deps.render(new Request(new URL(path, request.url)), locals, { route: LIVE_PAGE_ROUTE });
   if (!rendered || rendered.status !== 200) throw new Error(`preview of ${path} rendered ${rendered ? `status ${rendered.status}` : 'nothing'}`);
   return new Response(await rendered.arrayBuffer(), { status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8', ...PREVIEW_HEADERS } });

@@ -9,7 +9,6 @@ import { webRequest } from '../http/lazy-request.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Catalog } from '../../src/catalog/catalog.ts';
 import type { Deps } from '../deps.ts';
 import type { FormSubmission } from '../../src/schemas/submission.ts';
 import { prefersMarkdown } from '../http/negotiate.ts';
@@ -17,7 +16,7 @@ import { twinFor } from '../../src/agents/markdown-twins.ts';
 import type { RenderOptions } from './astro-entry.ts';
 import { LivePageCache } from './live-page-cache.ts';
 import { changedPage, LIVE_PAGE_ROUTE } from './live-pages.ts';
-import { changedLogo } from './live-logos.ts';
+import { changedLogo, isPublic } from './live-logos.ts';
 import { serveStatic } from './static-files.ts';
 
 /** Astro's on-demand renderer (`render` of `dist/server/entry.mjs`, functions/site/astro-entry.ts). */
@@ -57,7 +56,7 @@ export function createSite(
       ssoName: deps.config.oidc?.name,
       livePage,
       searched: (query, matches) => deps.searchGaps.note(query, matches),
-      hasLogo: (kind, slug) => deps.logos.has(kind, slug) && isPublic(catalog, kind, slug),
+      hasLogo: deps.logos.shownIn(catalog),
     });
     // Other methods reach only on-demand pages (where Astro checks the origin of form posts), as before;
     // a page that takes a post (/submit/) hands it back with the client's address.
@@ -98,11 +97,6 @@ export async function loadAstroRender(distDir: string): Promise<AstroRender | un
 }
 
 // --- internal ---
-
-/** Whether a deal or startup is published (a draft's logo is served nowhere public). */
-export function isPublic(catalog: Catalog, kind: 'deals' | 'startups', slug: string): boolean {
-  return (kind === 'deals' ? catalog.dealBySlug : catalog.startupBySlug).has(slug);
-}
 
 function plainNotFound(): Response {
   return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });

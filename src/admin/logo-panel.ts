@@ -2,8 +2,8 @@
  * The Logo panel of an admin record page (issue 16, item 5), deal or startup: the image the
  * site shows now (or a note that it draws a monogram; GET /api/v1/admin/<kind>s/logo), a file
  * picker that uploads at once (PUT, the file itself as the body) and, when the record has a
- * logo file, a button that removes it behind a confirmation. A file too large or of another type is refused here before it is
- * sent; the server checks it again from its bytes. Markup: src/components/admin/LogoPanel.astro.
+ * logo file, a button that removes it behind a confirmation. A file too large or of another
+ * type is refused here before it is sent; the server checks it again from its bytes. Markup: src/components/admin/LogoPanel.astro.
  */
 import { LOGO_UPLOAD_TYPES, MAX_LOGO_BYTES } from '../logos/logo-upload.ts';
 import type { LogoState } from '../schemas/answers.ts';

@@ -8,7 +8,7 @@
  * monogram. A logo never fails the build: every fallback is reported as one line
  * (docs/editing-content.md).
  */
-import { readdir, readFile, rm, mkdir, writeFile } from 'node:fs/promises';
+import { readFile, rm, mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { CatalogData } from '../catalog/catalog.ts';
@@ -16,7 +16,7 @@ import { fetchImage } from './fetch-image.ts';
 import { FAILURE_MEMORY_MS, LogoCache } from './logo-cache.ts';
 import { optimiseLogo } from './logo-image.ts';
 import { MAX_LOGO_BYTES } from './logo-upload.ts';
-import { byLogoRank, LOGO_EXTENSIONS, LOGO_KINDS, logoFolder, logoSlugOf, type LogoKind } from './logo-files.ts';
+import { LOGO_EXTENSIONS, LOGO_KINDS, logoFolder, logoFolderNames, logoSlugOf, type LogoKind } from './logo-files.ts';
 import { LOGO_INDEX_FILE, type LogoIndex } from './logo-index.ts';
 
 export interface LogoOptions {
@@ -124,13 +124,7 @@ async function committedFiles(contentDir: string, records: readonly { kind: Logo
   const found = new Map<string, string>();
   for (const kind of LOGO_KINDS) {
     const dir = join(contentDir, logoFolder(kind));
-    let names: string[];
-    try {
-      names = byLogoRank((await readdir(dir)).filter((n) => !n.startsWith('.')));
-    } catch {
-      continue;
-    }
-    for (const name of names) {
+    for (const name of await logoFolderNames(dir)) {
       const slug = logoSlugOf(name);
       const key = `${kind}/${slug}`;
       const path = join(dir, name);

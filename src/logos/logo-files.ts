@@ -3,6 +3,7 @@
  * and which one counts when a slug has several: one rule for the build (build-logos.ts), the
  * admin's upload and the running server (functions/site/live-logos.ts).
  */
+import { readdir } from 'node:fs/promises';
 import { extname } from 'node:path';
 
 export const LOGO_KINDS = ['deals', 'startups'] as const;
@@ -28,9 +29,14 @@ export function byLogoRank(names: readonly string[]): string[] {
   return [...names].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
-/** Whether a file name has one of the logo types. */
-export function isLogoFileName(name: string): boolean {
-  return rank(name) < LOGO_EXTENSIONS.length;
+/**
+ * The names in a logo folder on disk (hidden files left out), in the order they count
+ * (`byLogoRank`); none when the folder does not exist or cannot be read.
+ * @example await logoFolderNames('content/logos/deals') // ['acme.svg', 'acme.png', 'notes.txt']
+ */
+export async function logoFolderNames(dir: string): Promise<string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return byLogoRank(names.filter((name) => !name.startsWith('.')));
 }
 
 /**
@@ -38,7 +44,7 @@ export function isLogoFileName(name: string): boolean {
  * @example logoSlugOf('acme-cloud.png') // 'acme-cloud'
  */
 export function logoSlugOf(name: string): string | undefined {
-  return isLogoFileName(name) ? name.slice(0, name.length - extname(name).length) : undefined;
+  return rank(name) < LOGO_EXTENSIONS.length ? name.slice(0, name.length - extname(name).length) : undefined;
 }
 
 /**
