@@ -3,8 +3,12 @@
  * refuses unbalanced or stray tags, unknown entities, a bare `&` or `<`, unquoted or repeated
  * attributes and a second root element; the characters XML 1.0 allows nowhere (most control
  * characters, lone surrogates), which sax lets through, are refused here. The result is a
- * small element tree.
+ * small element tree. `atomErrors` validates a feed against RFC 4287's grammar with jing.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import sax from 'sax';
 
 export interface XmlElement {
@@ -51,3 +55,26 @@ export function parseXml(text: string): XmlElement {
 
 /** The children of `element` named `name`. */
 export const childrenNamed = (element: XmlElement, name: string): XmlElement[] => element.children.filter((child) => child.name === name);
+
+/**
+ * Validate an Atom document against the RELAX NG grammar of RFC 4287 (tests/fixtures/atom) with
+ * jing, the Debian `jing` package: the errors jing names, one per line, none for a valid feed.
+ * @example await atomErrors('<feed xmlns="http://www.w3.org/2005/Atom"/>') // ['…: element "feed" incomplete; missing required elements "id", "title" and "updated"']
+ */
+export async function atomErrors(text: string): Promise<string[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'deals-atom-'));
+  const file = join(dir, 'feed.xml');
+  try {
+    await writeFile(file, text);
+    const run = spawnSync('jing', ['-c', ATOM_GRAMMAR, file], { encoding: 'utf8' });
+    if (run.error) throw new Error(`jing could not run (${run.error.message}): apt-get install jing`, { cause: run.error });
+    // jing's launcher warns about optional jars it does not find; its findings name the file.
+    const errors = `${run.stdout}${run.stderr}`.split('\n').filter((line) => line.startsWith(file));
+    if (run.status !== 0 && errors.length === 0) throw new Error(`jing failed without naming a problem: ${run.stderr}`);
+    return errors.map((line) => line.slice(file.length + 1));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const ATOM_GRAMMAR = join(import.meta.dirname, '..', 'fixtures', 'atom', 'rfc4287.rnc');

@@ -6,7 +6,7 @@
  * them, newest first; `since` takes a commit (full or abbreviated), a date or a date-time;
  * pages follow `next`; answers revalidate (304) and move with the commit, even one that leaves
  * the catalog as it was; bad parameters are 400s naming them. /changes.atom is well-formed
- * Atom 1.0 with the same changes. Without a git history the answer is 503.
+ * Atom 1.0 with the same changes, valid against RFC 4287's RELAX NG grammar (jing). Without a git history the answer is 503.
  */
 import { mkdtemp, readFile, rm, writeFile, cp, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,7 @@ import { ChangesSchema, type Change, type Changes } from '../../src/schemas/answ
 import { fixtureSite, siteUrl } from '../helpers/agents-support.ts';
 import { FIXTURES } from '../helpers/server.ts';
 import { ADMIN, call, expectError, git, headOf, useAdminServer } from '../helpers/writes-harness.ts';
-import { childrenNamed, parseXml, type XmlElement } from '../helpers/xml.ts';
+import { atomErrors, childrenNamed, parseXml, type XmlElement } from '../helpers/xml.ts';
 
 const server = useAdminServer();
 const { admin } = server;
@@ -256,6 +256,16 @@ describe('/changes.atom', () => {
     expect(ids.size).toBe(entries.length);
   });
 
+  test("valid against RFC 4287's RELAX NG grammar (jing), which refuses a feed with a bad date or an entry without an id", async () => {
+    const text = await (await fetch(`${server.env.url}/changes.atom`)).text();
+    expect(childrenNamed(parseXml(text), 'entry').length).toBeGreaterThan(3);
+    expect(await atomErrors(text)).toEqual([]);
+    const broken = text.replace(/<updated>[^<]+<\/updated>/, '<updated>yesterday</updated>').replace(/<entry>\n\s*<id>[^<]+<\/id>/, '<entry>');
+    const errors = await atomErrors(broken);
+    expect(errors.join('\n')).toMatch(/"updated" invalid; must be an ISO date and time/);
+    expect(errors.join('\n')).toMatch(/element "entry" incomplete; missing required element "id"/);
+  });
+
   test('revalidates with its ETag, and every page links to it', async () => {
     const first = await fetch(`${server.env.url}/changes.atom`);
     await first.text();
@@ -271,6 +281,7 @@ describe('/changes.atom', () => {
     const entry = childrenNamed(parseXml(text), 'entry')[0] as XmlElement;
     expect(childrenNamed(entry, 'title')[0]?.text).toBe('Updated: Orbit "cloud" credits & more');
     expect(childrenNamed(entry, 'summary')[0]?.text).toContain('Bell  and <tags> & such');
+    expect(await atomErrors(text)).toEqual([]);
   });
 });
 
