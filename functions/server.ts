@@ -32,12 +32,18 @@ export interface RunningServer {
  * @example const { url, close } = await startServer(loadConfig({ PORT: '0' }))
  */
 export async function startServer(config: Config, log: Logger = createLogger(), options: { dev?: boolean } = {}): Promise<RunningServer> {
-  const secret = await loadSessionSecret(config.dataDir, config.sessionSecret);
+  // At once: the store's git commands run while the catalog is parsed.
+  const [secret, catalog, store, builtFrom] = await Promise.all([
+    loadSessionSecret(config.dataDir, config.sessionSecret),
+    loadGeneratedCatalog(config.generatedDir),
+    openContentStore(config),
+    readBuiltCommit(config.generatedDir),
+  ]);
   // ioredis is only loaded when Redis is configured.
   const redis = config.redisUrl ? (await import('./ops/redis.ts')).connectRedis(config.redisUrl, log) : undefined;
   const remote = contentRemoteOf(config);
-  const deps = createDeps(config, await loadGeneratedCatalog(config.generatedDir), await openContentStore(config), secret, log, redis);
-  await deps.content.start(remote ? config.contentPullSeconds : 0, await readBuiltCommit(config.generatedDir));
+  const deps = createDeps(config, catalog, store, secret, log, redis);
+  await deps.content.start(remote ? config.contentPullSeconds : 0, builtFrom);
   // Catch up with the remote at once rather than at the first interval.
   if (remote) void deps.content.pull().catch(() => undefined);
   // Old submissions out of the content repository (once), then the e-mail sweep: now and hourly.

@@ -4,6 +4,7 @@
  * content folder on SIGHUP (as servers reload on it; not in dev, which watches), and close
  * cleanly on SIGINT or SIGTERM.
  */
+import { flushCompileCache } from 'node:module';
 import type { Config } from '../functions/config.ts';
 import { startServer, type RunningServer } from '../functions/server.ts';
 import { prepareBuild } from './_build-steps.ts';
@@ -35,6 +36,8 @@ export async function runServer(config: Config, options: { dev?: boolean; lastGo
   if (options.lastGood) await refresh();
   process.send?.({ listening: running.url });
   console.error(`serving on ${running.url} (process ${process.pid})`);
+  // The compile cache (scripts/serve.ts) is otherwise written only at exit, which a killed server never reaches.
+  flushCompileCache();
   // Hand edits in the content folder (a `git pull` by hand, a fixed file): re-read the tree, as a pull would.
   // Not in dev, which watches: there SIGHUP keeps its meaning (the terminal closed) and ends the process.
   if (!dev) {

@@ -5,7 +5,9 @@
  * terminal and over the page. Code changes restart this script (the `dev` npm script runs it
  * under `node --watch-path`), which rebuilds the site as `npm start` does.
  */
-import { settings } from './_settings.ts';
-import { buildAndServe } from './_serve-process.ts';
+import { enableCompileCache } from 'node:module';
 
+enableCompileCache(); // as in scripts/serve.ts: a code change restarts this script
+const { settings } = await import('./_settings.ts');
+const { buildAndServe } = await import('./_serve-process.ts');
 await buildAndServe(settings(), { dev: true });

@@ -3,7 +3,9 @@
  * content does not build), then serve the API and the site on one port (`PORT`, default 4321;
  * `HOST`, default 127.0.0.1).
  */
-import { settings } from './_settings.ts';
-import { buildAndServe } from './_serve-process.ts';
+import { enableCompileCache } from 'node:module';
 
+enableCompileCache(); // as in scripts/serve.ts
+const { settings } = await import('./_settings.ts');
+const { buildAndServe } = await import('./_serve-process.ts');
 await buildAndServe(settings());

@@ -4,7 +4,7 @@
  * which could hold script, is ever served), fitted into a square white tile and encoded as a
  * WebP of a few KB.
  */
-import sharp from 'sharp';
+import type Sharp from 'sharp';
 import { LOGO_SIZE } from './monogram.ts';
 import { MAX_LOGO_BYTES } from './logo-upload.ts';
 
@@ -27,6 +27,7 @@ export type Optimised = { ok: true; webp: Buffer } | { ok: false; problem: 'too 
  */
 export async function optimiseLogo(bytes: Uint8Array): Promise<Optimised> {
   if (bytes.byteLength > MAX_LOGO_BYTES) return { ok: false, problem: 'too large', detail: `${kilobytes(bytes.byteLength)}, more than ${kilobytes(MAX_LOGO_BYTES)}` };
+  const sharp = await loadSharp();
   let meta: { format: string; width: number; height: number; hasAlpha?: boolean; pages?: number };
   try {
     // The header only: nothing is decoded yet, whatever size the file claims.
@@ -57,6 +58,13 @@ export async function optimiseLogo(bytes: Uint8Array): Promise<Optimised> {
 }
 
 // --- internal ---
+
+/**
+ * sharp on first use: its native library takes about 50 ms to load, which a server start would
+ * pay for a logo upload that may never come (issue 19, start time).
+ */
+let sharpModule: Promise<typeof Sharp> | undefined;
+const loadSharp = (): Promise<typeof Sharp> => (sharpModule ??= import('sharp').then((module) => module.default));
 
 const MARGIN = 8;
 const WHITE = { r: 255, g: 255, b: 255, alpha: 1 };
