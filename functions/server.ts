@@ -32,13 +32,9 @@ export interface RunningServer {
  * @example const { url, close } = await startServer(loadConfig({ PORT: '0' }))
  */
 export async function startServer(config: Config, log: Logger = createLogger(), options: { dev?: boolean } = {}): Promise<RunningServer> {
+  const secret = await loadSessionSecret(config.dataDir, config.sessionSecret);
   // At once: the store's git commands run while the catalog is parsed.
-  const [secret, catalog, store, builtFrom] = await Promise.all([
-    loadSessionSecret(config.dataDir, config.sessionSecret),
-    loadGeneratedCatalog(config.generatedDir),
-    openContentStore(config),
-    readBuiltCommit(config.generatedDir),
-  ]);
+  const [catalog, store, builtFrom] = await Promise.all([loadGeneratedCatalog(config.generatedDir), openContentStore(config), readBuiltCommit(config.generatedDir)]);
   // ioredis is only loaded when Redis is configured.
   const redis = config.redisUrl ? (await import('./ops/redis.ts')).connectRedis(config.redisUrl, log) : undefined;
   const remote = contentRemoteOf(config);

@@ -68,14 +68,8 @@ interface Scratch {
   clauseScore: Float64Array;
 }
 
-interface LunrJson {
-  fields: string[];
-  fieldVectors: [string, number[]][];
-  invertedIndex: [string, { _index: number }][];
-}
-
 /**
- * Compact, JSON-friendly postings derived from a serialized lunr index at build time: the
+ * Compact, JSON-friendly postings made at build time beside lunr's own index (src/pipeline/search-index.ts): the
  * runtime loads these (a fraction of the lunr JSON's size and parse cost) instead.
  * `postings[t]` lists, for term `terms[t]`, one `[field, docs, weights]` triple per field the term
  * occurs in; weights are lunr's BM25 field weights (lunr rounds them to 3 decimals).
@@ -85,42 +79,6 @@ export interface CompactIndex {
   terms: string[];
   postings: [number, number[], number[]][][];
   stats: IndexStats;
-}
-
-/**
- * @example compactIndex(built.lunr, built.stats)
- */
-export function compactIndex(serialized: object, stats: IndexStats): CompactIndex {
-  const json = serialized as LunrJson;
-  const fieldNumber = new Map(json.fields.map((f, i) => [f, i]));
-  const termByIndex: string[] = [];
-  for (const [term, posting] of json.invertedIndex) termByIndex[posting._index] = term;
-
-  const refs: string[] = [];
-  const docNumber = new Map<string, number>();
-  const collected = new Map<string, Map<number, [number, number[], number[]]>>();
-  for (const [fieldRef, vector] of json.fieldVectors) {
-    const slash = fieldRef.indexOf('/');
-    const field = fieldNumber.get(fieldRef.slice(0, slash)) ?? 0;
-    const ref = fieldRef.slice(slash + 1);
-    let doc = docNumber.get(ref);
-    if (doc === undefined) {
-      doc = refs.push(ref) - 1;
-      docNumber.set(ref, doc);
-    }
-    for (let i = 0; i < vector.length; i += 2) {
-      const term = termByIndex[vector[i] ?? -1];
-      if (term === undefined) continue;
-      let perField = collected.get(term);
-      if (!perField) collected.set(term, (perField = new Map()));
-      let slot = perField.get(field);
-      if (!slot) perField.set(field, (slot = [field, [], []]));
-      slot[1].push(doc);
-      slot[2].push(vector[i + 1] ?? 0);
-    }
-  }
-  const terms = [...collected.keys()].sort();
-  return { refs, terms, postings: terms.map((term) => [...(collected.get(term)?.values() ?? [])]), stats };
 }
 
 /**

@@ -98,16 +98,25 @@ export function processToken(word: string): string | undefined {
 /**
  * The index terms of one field's text, exactly as the lunr builder derives them (`indexText`,
  * tokenizer with SEPARATOR, then INDEX_PIPELINE), repeats kept.
+ * @param memo each word's term (`null`: a stop word), shared across calls: a build indexing
+ * thousands of records stems each distinct word once instead of every time it occurs
  * @example fieldTerms('Cloud credits for startups') // ['cloud', 'credit', 'startup']
  */
-export function fieldTerms(text: string): string[] {
+export function fieldTerms(text: string, memo?: Map<string, string | null>): string[] {
   const previous = lunr.tokenizer.separator;
   lunr.tokenizer.separator = SEPARATOR;
   try {
-    return lunr
-      .tokenizer(indexText(text))
-      .map((token) => processToken(token.toString()))
-      .filter((term): term is string => term !== undefined);
+    const terms: string[] = [];
+    for (const token of lunr.tokenizer(indexText(text))) {
+      const word = token.toString();
+      let term = memo?.get(word);
+      if (term === undefined) {
+        term = processToken(word) ?? null;
+        memo?.set(word, term);
+      }
+      if (term !== null) terms.push(term);
+    }
+    return terms;
   } finally {
     lunr.tokenizer.separator = previous;
   }

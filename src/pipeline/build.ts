@@ -3,7 +3,6 @@
  * `npm run build`, `npm run check` (without indexing) and the re-index after an admin write.
  */
 import type { CatalogData, SearchPostings } from '../catalog/catalog.ts';
-import { compactIndex } from '../catalog/search.ts';
 import { splitDrafts } from '../catalog/drafts.ts';
 import { compareDeals, compareStartups } from '../catalog/order.ts';
 import type { CategoriesFile } from '../schemas/category.ts';
@@ -18,8 +17,8 @@ import { validateCategories, validateDeals, validateSite, validateStartups, vali
 
 export interface BuiltCatalog {
   data: CatalogData;
-  /** Serialized lunr indexes (`lunr.Index#toJSON`), as written to `search-index.json`. */
-  lunr: { deals: object; startups: object };
+  /** Serialized lunr indexes (`JSON.stringify` of `lunr.Index#toJSON`), as written to `search-index.json`. */
+  lunr: { deals: string; startups: string };
   /** The same indexes as compact postings, which the runtime loads. */
   postings: SearchPostings;
 }
@@ -64,12 +63,11 @@ export function runPipeline(sources: ContentSources, options: PipelineOptions): 
   };
   if (options.index === false) {
     const empty = { refs: [], terms: [], postings: [], stats: { fields: [], boosts: [], averageFieldLength: [], documentCount: 0 } };
-    return { value: { data, lunr: { deals: {}, startups: {} }, postings: { deals: empty, startups: empty } }, diagnostics };
+    return { value: { data, lunr: { deals: '{}', startups: '{}' }, postings: { deals: empty, startups: empty } }, diagnostics };
   }
   const deals = buildDealIndex(data.deals, data.categories);
   const startups = buildStartupIndex(data.startups);
-  const postings = { deals: compactIndex(deals.lunr, deals.stats), startups: compactIndex(startups.lunr, startups.stats) };
-  return { value: { data, lunr: { deals: deals.lunr, startups: startups.lunr }, postings }, diagnostics };
+  return { value: { data, lunr: { deals: deals.lunrJson, startups: startups.lunrJson }, postings: { deals: deals.compact, startups: startups.compact } }, diagnostics };
 }
 
 // --- internal ---

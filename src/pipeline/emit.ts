@@ -30,7 +30,8 @@ export async function emitCatalog(outDir: string, built: BuiltCatalog): Promise<
   await Promise.all([
     writeWhole(join(outDir, CATALOG_FILE), text),
     writeWhole(join(outDir, DRAFTS_FILE), JSON.stringify(drafts)),
-    writeWhole(join(outDir, SEARCH_INDEX_FILE), JSON.stringify(built.lunr)),
+    // Written piece by piece: at 150,000 records lunr's JSON is about 200 MB.
+    writeWhole(join(outDir, SEARCH_INDEX_FILE), ['{"deals":', built.lunr.deals, ',"startups":', built.lunr.startups, '}']),
     writeWhole(join(outDir, SEARCH_POSTINGS_FILE), JSON.stringify(built.postings)),
     writeWhole(join(outDir, STATS_FILE), JSON.stringify(precomputedStats(data), null, 2)),
   ]);
@@ -60,7 +61,7 @@ export function precomputedStats(data: CatalogData) {
 
 // --- internal ---
 
-async function writeWhole(path: string, text: string): Promise<void> {
+async function writeWhole(path: string, text: string | readonly string[]): Promise<void> {
   const temp = `${path}.${process.pid}.tmp`;
   await writeFile(temp, text);
   await rename(temp, path);

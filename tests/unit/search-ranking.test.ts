@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { createCatalog } from '../../src/catalog/catalog.ts';
 import { listDeals } from '../../src/catalog/deals-query.ts';
 import { compareDeals } from '../../src/catalog/order.ts';
-import { compactIndex, compareHits, loadSearchIndex, search, type SearchHit, type SearchIndex } from '../../src/catalog/search.ts';
+import { compareHits, loadSearchIndex, search, type SearchHit, type SearchIndex } from '../../src/catalog/search.ts';
 import { boundedDistance, maxTypos } from '../../src/catalog/term-match.ts';
 import { runPipeline } from '../../src/pipeline/build.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
@@ -35,7 +35,7 @@ function deal(title: string, extra: Partial<Record<string, unknown>> = {}): Deal
 
 function indexOf(deals: readonly Deal[]): SearchIndex {
   const built = buildDealIndex(deals);
-  return loadSearchIndex(compactIndex(built.lunr, built.stats));
+  return loadSearchIndex(built.compact);
 }
 
 /** Titles of the hits, best first (ties by index order). */
@@ -203,7 +203,7 @@ describe('ranking: relevance first, paid placement only breaks ties', () => {
     ].sort(compareDeals);
     const built = buildDealIndex(deals, base.categories);
     const startups = buildStartupIndex(base.startups);
-    catalog = createCatalog({ ...base, deals }, { deals: compactIndex(built.lunr, built.stats), startups: compactIndex(startups.lunr, startups.stats) });
+    catalog = createCatalog({ ...base, deals }, { deals: built.compact, startups: startups.compact });
   });
 
   test('a featured deal with a weaker match ranks below a better match', () => {
@@ -240,10 +240,7 @@ describe('synonyms rank as the words they stand for', () => {
     ].sort(compareDeals);
     const built = buildDealIndex(deals, base.categories);
     const startups = buildStartupIndex(base.startups);
-    const catalog = createCatalog(
-      { ...base, deals, synonyms: { 'two-way': [['cdn', 'content delivery network']], 'one-way': {} } },
-      { deals: compactIndex(built.lunr, built.stats), startups: compactIndex(startups.lunr, startups.stats) },
-    );
+    const catalog = createCatalog({ ...base, deals, synonyms: { 'two-way': [['cdn', 'content delivery network']], 'one-way': {} } }, { deals: built.compact, startups: startups.compact });
     const found = listDeals(catalog, { search: 'cdn' }).positions.map((p) => catalog.deals[p]?.title);
     expect(found.sort()).toEqual(['Literal', 'Spelled out']);
     // Both now match the one word "cdn" fully and exactly: the deal saying "content delivery

@@ -12,7 +12,7 @@
 import { join } from 'node:path';
 import lunr from 'lunr';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { compactIndex, compareHits, loadSearchIndex, search, type SearchHit, type SearchIndex } from '../../src/catalog/search.ts';
+import { compareHits, loadSearchIndex, search, type SearchHit, type SearchIndex } from '../../src/catalog/search.ts';
 import { foldText, MAX_QUERY_WORDS, queryWords } from '../../src/catalog/tokens.ts';
 import { runPipeline } from '../../src/pipeline/build.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
@@ -81,7 +81,7 @@ interface Corpus {
 
 function corpus(deals: readonly Deal[]): Corpus {
   const built = buildDealIndex(deals);
-  return { lunr: lunr.Index.load(built.lunr), index: loadSearchIndex(compactIndex(built.lunr, built.stats)) };
+  return { lunr: lunr.Index.load(JSON.parse(built.lunrJson) as object), index: loadSearchIndex(built.compact) };
 }
 
 /** The evaluator's results, by ref. */
