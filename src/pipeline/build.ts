@@ -45,18 +45,17 @@ export function runPipeline(sources: ContentSources, options: PipelineOptions): 
   const categories = loadDocument(sources.categories, `${sources.root}/categories.yaml`, validateCategories, diagnostics);
   // synonyms.yaml is optional: absent means no synonyms, present means it must be valid.
   const synonyms = sources.synonyms ? loadDocument(sources.synonyms, sources.synonyms.path, validateSynonyms, diagnostics) : undefined;
-  const dealEntries = parseAll(sources.deals, diagnostics);
-  const startupEntries = parseAll(sources.startups, diagnostics);
   // Entries are checked even when site.yaml or categories.yaml is not valid, so `check` lists
-  // every problem in one pass (without categories, the category rules wait for them).
-  const validDeals = validateDeals(dealEntries, categories, options.today, site?.freshness.maxAgeDays);
-  const validStartups = validateStartups(startupEntries, categories);
-  diagnostics.push(...validDeals.diagnostics, ...validStartups.diagnostics);
+  // every problem in one pass (without categories, the category rules wait for them). Each
+  // kind's parsed front matter is let go once its records are validated (at 150,000 files it
+  // is hundreds of MB that the index would otherwise be built beside).
+  const deals = validRecords(parseAll(sources.deals, diagnostics), (entries) => validateDeals(entries, categories, options.today, site?.freshness.maxAgeDays), diagnostics);
+  const startups = validRecords(parseAll(sources.startups, diagnostics), (entries) => validateStartups(entries, categories), diagnostics);
   if (!site || !categories || hasErrors(diagnostics)) return { value: undefined, diagnostics };
 
   // Drafts are validated like every record, then kept apart: public outputs are made from `data.deals`/`startups` only.
-  const dealRecords = splitDrafts(validDeals.value.map((d) => d.record));
-  const startupRecords = splitDrafts(validStartups.value.map((s) => s.record));
+  const dealRecords = splitDrafts(deals);
+  const startupRecords = splitDrafts(startups);
   const data: CatalogData = {
     ...deriveCatalog(site, categories, dealRecords.published, startupRecords.published, synonyms),
     drafts: { deals: dealRecords.drafts.sort(compareDeals), startups: startupRecords.drafts.sort(compareStartups) },
@@ -65,12 +64,22 @@ export function runPipeline(sources: ContentSources, options: PipelineOptions): 
     const empty = { refs: [], terms: [], postings: [], stats: { fields: [], boosts: [], averageFieldLength: [], documentCount: 0 } };
     return { value: { data, lunr: { deals: '{}', startups: '{}' }, postings: { deals: empty, startups: empty } }, diagnostics };
   }
-  const deals = buildDealIndex(data.deals, data.categories);
-  const startups = buildStartupIndex(data.startups);
-  return { value: { data, lunr: { deals: deals.lunrJson, startups: startups.lunrJson }, postings: { deals: deals.compact, startups: startups.compact } }, diagnostics };
+  const dealIndex = buildDealIndex(data.deals, data.categories);
+  const startupIndex = buildStartupIndex(data.startups);
+  return {
+    value: { data, lunr: { deals: dealIndex.lunrJson, startups: startupIndex.lunrJson }, postings: { deals: dealIndex.compact, startups: startupIndex.compact } },
+    diagnostics,
+  };
 }
 
 // --- internal ---
+
+/** The records of entries that passed validation; the problems go to `diagnostics`. */
+function validRecords<T>(entries: readonly ParsedEntry[], validate: (entries: readonly ParsedEntry[]) => StageResult<{ record: T }[]>, diagnostics: Diagnostic[]): T[] {
+  const result = validate(entries);
+  for (const diagnostic of result.diagnostics) diagnostics.push(diagnostic);
+  return result.value.map((valid) => valid.record);
+}
 
 function parseAll(files: readonly SourceFile[], diagnostics: Diagnostic[]): ParsedEntry[] {
   const entries: ParsedEntry[] = [];

@@ -10,7 +10,7 @@ import { noDrafts } from '../catalog/drafts.ts';
 import type { Scope } from '../schemas/category.ts';
 import { contentJsonSchemas } from '../schemas/json-schemas.ts';
 import type { BuiltCatalog } from './build.ts';
-import { catalogWithSpans } from '../catalog/record-spans.ts';
+import { catalogWithSpans, type RecordSpans } from '../catalog/record-spans.ts';
 
 export const CATALOG_FILE = 'catalog.json';
 export const SEARCH_INDEX_FILE = 'search-index.json';
@@ -24,17 +24,15 @@ export const RECORD_SPANS_FILE = 'record-spans.json';
 /** Write catalog, drafts, search indexes and stats; each file appears whole (temp file, then rename). */
 export async function emitCatalog(outDir: string, built: BuiltCatalog): Promise<void> {
   const { drafts = noDrafts(), ...data } = built.data;
-  const { text, spans } = catalogWithSpans(data);
   await mkdir(outDir, { recursive: true });
+  // One file after the other, each text let go once written: at 150,000 records the catalog is
+  // about 120 MB of JSON, lunr's index 200 MB (written piece by piece) and the postings 80 MB.
+  const spans = await writeCatalog(join(outDir, CATALOG_FILE), data);
+  await writeWhole(join(outDir, SEARCH_INDEX_FILE), ['{"deals":', built.lunr.deals, ',"startups":', built.lunr.startups, '}']);
+  await writeWhole(join(outDir, SEARCH_POSTINGS_FILE), JSON.stringify(built.postings));
+  await writeWhole(join(outDir, DRAFTS_FILE), JSON.stringify(drafts));
+  await writeWhole(join(outDir, STATS_FILE), JSON.stringify(precomputedStats(data), null, 2));
   // The spans go last: a reader that finds them with another version's catalog ignores them.
-  await Promise.all([
-    writeWhole(join(outDir, CATALOG_FILE), text),
-    writeWhole(join(outDir, DRAFTS_FILE), JSON.stringify(drafts)),
-    // Written piece by piece: at 150,000 records lunr's JSON is about 200 MB.
-    writeWhole(join(outDir, SEARCH_INDEX_FILE), ['{"deals":', built.lunr.deals, ',"startups":', built.lunr.startups, '}']),
-    writeWhole(join(outDir, SEARCH_POSTINGS_FILE), JSON.stringify(built.postings)),
-    writeWhole(join(outDir, STATS_FILE), JSON.stringify(precomputedStats(data), null, 2)),
-  ]);
   await writeWhole(join(outDir, RECORD_SPANS_FILE), JSON.stringify(spans));
 }
 
@@ -60,6 +58,13 @@ export function precomputedStats(data: CatalogData) {
 }
 
 // --- internal ---
+
+/** `catalog.json`, and where each record lies in it. */
+async function writeCatalog(path: string, data: Omit<CatalogData, 'drafts'>): Promise<RecordSpans> {
+  const { text, spans } = catalogWithSpans(data);
+  await writeWhole(path, text);
+  return spans;
+}
 
 async function writeWhole(path: string, text: string | readonly string[]): Promise<void> {
   const temp = `${path}.${process.pid}.tmp`;
