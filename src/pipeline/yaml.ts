@@ -34,7 +34,8 @@ export function readYaml(text: string): YamlReading {
 
   const problem = firstProblem([...doc.errors, ...doc.warnings]);
   if (problem) return { ok: false, code: 'invalid_yaml', reason: problem.reason, line: lineAt(problem.offset) };
-  const shared = firstAnchorOrAlias(doc, text);
+  // An anchor is written `&name` and an alias `*name`: text with neither has none to look for.
+  const shared = text.includes('&') || text.includes('*') ? firstAnchorOrAlias(doc, text) : undefined;
   if (shared) {
     return { ok: false, code: 'yaml_alias', reason: `uses a YAML ${shared.what}; anchors and aliases are not allowed, write each value out`, line: lineAt(shared.offset) };
   }
