@@ -33,8 +33,16 @@ export interface RunningServer {
  */
 export async function startServer(config: Config, log: Logger = createLogger(), options: { dev?: boolean } = {}): Promise<RunningServer> {
   const secret = await loadSessionSecret(config.dataDir, config.sessionSecret);
-  // At once: the store's git commands run while the catalog is parsed.
-  const [catalog, store, builtFrom] = await Promise.all([loadGeneratedCatalog(config.generatedDir), openContentStore(config), readBuiltCommit(config.generatedDir)]);
+  // At once: the store's git commands run while the catalog is parsed. Both finish before a
+  // failure is thrown, so a missing catalog never stops the store half-way through its
+  // recovery; the catalog's error comes first, as when they ran one after the other.
+  const catalogLoad = loadGeneratedCatalog(config.generatedDir);
+  const storeOpen = openContentStore(config);
+  const builtFromRead = readBuiltCommit(config.generatedDir);
+  await Promise.allSettled([catalogLoad, storeOpen, builtFromRead]);
+  const catalog = await catalogLoad;
+  const store = await storeOpen;
+  const builtFrom = await builtFromRead;
   // ioredis is only loaded when Redis is configured.
   const redis = config.redisUrl ? (await import('./ops/redis.ts')).connectRedis(config.redisUrl, log) : undefined;
   const remote = contentRemoteOf(config);

@@ -36,7 +36,7 @@ export async function runServer(config: Config, options: { dev?: boolean; lastGo
   if (options.lastGood) await refresh();
   process.send?.({ listening: running.url });
   console.error(`serving on ${running.url} (process ${process.pid})`);
-  // The compile cache (scripts/serve.ts) is otherwise written only at exit, which a killed server never reaches.
+  // The compile cache (scripts/_compile-cache.ts) is otherwise written only at exit, which a killed server never reaches.
   flushCompileCache();
   // Hand edits in the content folder (a `git pull` by hand, a fixed file): re-read the tree, as a pull would.
   // Not in dev, which watches: there SIGHUP keeps its meaning (the terminal closed) and ends the process.

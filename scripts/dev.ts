@@ -5,9 +5,9 @@
  * terminal and over the page. Code changes restart this script (the `dev` npm script runs it
  * under `node --watch-path`), which rebuilds the site as `npm start` does.
  */
-import { enableCompileCache } from 'node:module';
+import { useCompileCache } from './_compile-cache.ts';
 
-enableCompileCache(); // as in scripts/serve.ts: a code change restarts this script
+useCompileCache(); // a code change restarts this script: it compiles only what changed
 const { settings } = await import('./_settings.ts');
 const { buildAndServe } = await import('./_serve-process.ts');
 await buildAndServe(settings(), { dev: true });

@@ -3,9 +3,9 @@
  * content does not build), then serve the API and the site on one port (`PORT`, default 4321;
  * `HOST`, default 127.0.0.1).
  */
-import { enableCompileCache } from 'node:module';
+import { useCompileCache } from './_compile-cache.ts';
 
-enableCompileCache(); // as in scripts/serve.ts
+useCompileCache();
 const { settings } = await import('./_settings.ts');
 const { buildAndServe } = await import('./_serve-process.ts');
 await buildAndServe(settings());

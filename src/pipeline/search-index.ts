@@ -43,7 +43,10 @@ export function buildStartupIndex(startups: readonly Startup[]): BuiltIndex {
 
 /**
  * What `lunr.Builder` makes of `records` (ref `id`, `fields` with their boosts, no document
- * boost, lunr's k1 1.2 and b 0.75), as JSON text and compact postings.
+ * boost, lunr's k1 1.2 and b 0.75), as JSON text and compact postings. For records with unique
+ * ids (the build refuses duplicates) and fields named as DEAL_FIELDS and STARTUP_FIELDS are:
+ * at least one, none named `_index`, like an array index or like an Object.prototype member,
+ * where lunr's own objects would order or count differently.
  * @example buildIndex({ title: 10 }, [{ id: 'd-1' }], () => ['Cloud credits']).compact.terms // ['cloud', 'credit']
  */
 export function buildIndex<T extends { id: string }>(fields: Record<string, number>, records: readonly T[], texts: (record: T) => string[]): BuiltIndex {
