@@ -128,9 +128,9 @@ export function withDocuments(index: SearchIndex, add: readonly { ref: string; t
         if (!current) newTerms.push(term);
         const perField = current ? [...current] : stats.fields.map(() => EMPTY_POSTING);
         const df = perField.reduce((sum, p) => sum + p.docs.length, 0) + 1;
-        const weight = bm25(tf, terms.length, stats.averageFieldLength[field] || terms.length || 1, df, documentCount) * (stats.boosts[field] ?? 1);
+        const weight = fieldWeight(termIdf(df, documentCount), tf, terms.length, stats.averageFieldLength[field] || terms.length || 1, stats.boosts[field] ?? 1);
         const slot = perField[field] ?? EMPTY_POSTING;
-        perField[field] = { docs: appended(slot.docs, doc), weights: appendedFloat(slot.weights, Math.round(weight * 1000) / 1000) };
+        perField[field] = { docs: appended(slot.docs, doc), weights: appendedFloat(slot.weights, weight) };
         postings.set(term, perField);
       }
     });
@@ -138,6 +138,27 @@ export function withDocuments(index: SearchIndex, add: readonly { ref: string; t
   const terms = newTerms.length ? [...new Set([...index.terms, ...newTerms])].sort() : index.terms;
   const dictionary = terms === index.terms ? index.dictionary : dictionaryOf(terms);
   return { refs, terms, postings, stats: { ...stats, documentCount }, removed, dictionary, scratch: scratchFor(refs.length) };
+}
+
+/**
+ * lunr's idf of a term (lunr.idf): `documentsWithTerm` counts a document once per field the
+ * term is in.
+ */
+export function termIdf(documentsWithTerm: number, documentCount: number): number {
+  return Math.log(1 + Math.abs((documentCount - documentsWithTerm + 0.5) / (documentsWithTerm + 0.5)));
+}
+
+/**
+ * A term's weight in one field of one document, as lunr.Builder#createFieldVectors computes it
+ * (BM25 with k1 1.2 and b 0.75, the field's boost, rounded to 3 decimals), in its order of
+ * operations, so the build (src/pipeline/search-index.ts) and a write indexing a record in place
+ * give the floats lunr gives.
+ * @example fieldWeight(termIdf(1, 100), 1, 3, 3, 10) // 42.097
+ */
+export function fieldWeight(idf: number, tf: number, fieldLength: number, averageFieldLength: number, boost: number): number {
+  let score = (idf * ((K1 + 1) * tf)) / (K1 * (1 - B + B * (fieldLength / averageFieldLength)) + tf);
+  score *= boost;
+  return Math.round(score * 1000) / 1000;
 }
 
 /**
@@ -245,6 +266,10 @@ export function compareHits(a: SearchHit, b: SearchHit): number {
 
 // --- internal ---
 
+/** lunr.Builder's BM25 parameters (its defaults). */
+const K1 = 1.2;
+const B = 0.75;
+
 const EMPTY_POSTING: Posting = { docs: new Int32Array(0), weights: new Float64Array(0) };
 
 function scratchFor(n: number): Scratch {
@@ -335,12 +360,6 @@ function informativeness(docsPerWord: readonly number[]): number[] {
   const weights = new Array<number>(docsPerWord.length).fill(0);
   order.forEach(({ w }, rank) => (weights[w] = 2 ** (docsPerWord.length - 1 - rank)));
   return weights;
-}
-
-/** lunr's field weight (lunr.Builder#createFieldVectors, k1 1.2, b 0.75) before boosts and rounding. */
-function bm25(tf: number, fieldLength: number, averageFieldLength: number, documentsWithTerm: number, documentCount: number): number {
-  const idf = Math.log(1 + Math.abs((documentCount - documentsWithTerm + 0.5) / (documentsWithTerm + 0.5)));
-  return (idf * (2.2 * tf)) / (1.2 * (1 - 0.75 + 0.75 * (fieldLength / averageFieldLength)) + tf);
 }
 
 function appended(values: Int32Array, value: number): Int32Array {

@@ -18,14 +18,14 @@ import type { Startup } from '../schemas/startup.ts';
 import { DEAL_FIELDS, dealFieldTexts, STARTUP_FIELDS, startupFieldTexts } from '../catalog/index-fields.ts';
 import { fieldTerms } from '../catalog/tokens.ts';
 import type { CategoriesFile } from '../schemas/category.ts';
-import type { CompactIndex, IndexStats } from '../catalog/search.ts';
+import { fieldWeight, termIdf, type CompactIndex, type IndexStats } from '../catalog/search.ts';
 
 /** An index as lunr serializes it (JSON text) and as the runtime loads it. */
 export interface BuiltIndex {
   /** `JSON.stringify(index.toJSON())` of the same index built by `lunr.Builder`. */
   lunrJson: string;
+  /** The postings, with the statistics a write needs to index a changed record in place. */
   compact: CompactIndex;
-  stats: IndexStats;
 }
 
 /**
@@ -79,14 +79,10 @@ export function buildIndex<T extends { id: string }>(fields: Record<string, numb
     postings: sorted.map((term) => compactPostings(collected.postings[term] ?? [])),
     stats,
   };
-  return { lunrJson, compact, stats };
+  return { lunrJson, compact };
 }
 
 // --- internal ---
-
-/** lunr.Builder's defaults. */
-const K1 = 1.2;
-const B = 0.75;
 
 /** The search pipeline lunr serializes with the index (the query side stems, as the index did). */
 const SEARCH_PIPELINE = ((): string => {
@@ -153,18 +149,18 @@ function collectTerms<T>(fieldCount: number, records: readonly T[], texts: (reco
 }
 
 /**
- * lunr's field vectors: for each document's field, its terms' BM25 weights as (term index,
- * weight) pairs in term-index order, computed as `lunr.Builder#createFieldVectors` does (same
- * order of operations, so the same floats, rounded to 3 decimals). Each weight also goes to its
- * posting: slots go document by document, so a posting's weights line up with its documents.
+ * lunr's field vectors: for each document's field, its terms' weights (`fieldWeight`, lunr's
+ * BM25 to the float) as (term index, weight) pairs in term-index order. Each weight also goes to
+ * its posting: slots go document by document, so a posting's weights line up with its documents.
  */
 function weigh(collected: CollectedTerms, boosts: readonly number[], documentCount: number): { doc: number; field: number; elements: number[] }[] {
   const fieldCount = boosts.length;
-  // Documents with the term, counted once per field it is in (lunr.idf).
-  const idf = collected.postings.map((perField) => {
-    const withTerm = perField.reduce((sum, posting) => sum + (posting ? posting.docs.length : 0), 0);
-    return Math.log(1 + Math.abs((documentCount - withTerm + 0.5) / (withTerm + 0.5)));
-  });
+  const idf = collected.postings.map((perField) =>
+    termIdf(
+      perField.reduce((sum, posting) => sum + (posting ? posting.docs.length : 0), 0),
+      documentCount,
+    ),
+  );
   return collected.fieldLength.map((fieldLength, slot) => {
     const field = slot % fieldCount;
     const start = collected.slotStart[slot] as number;
@@ -174,9 +170,7 @@ function weigh(collected: CollectedTerms, boosts: readonly number[], documentCou
     for (const at of order) {
       const term = collected.slotTerm[at] as number;
       const tf = collected.slotFrequency[at] as number;
-      let score = ((idf[term] as number) * ((K1 + 1) * tf)) / (K1 * (1 - B + B * (fieldLength / (collected.averageFieldLength[field] as number))) + tf);
-      score *= boosts[field] as number;
-      const weight = Math.round(score * 1000) / 1000;
+      const weight = fieldWeight(idf[term] as number, tf, fieldLength, collected.averageFieldLength[field] as number, boosts[field] as number);
       elements.push(term, weight);
       (collected.postings[term]?.[field] as Posting).weights.push(weight);
     }
