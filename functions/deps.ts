@@ -4,7 +4,7 @@
  */
 import type { Catalog } from '../src/catalog/catalog.ts';
 import { listenUrl, type Config } from './config.ts';
-import type { RequestContext } from './http/middleware.ts';
+import type { RequestContext } from './http/app.ts';
 import { createCatalogState, type CatalogState } from './reads/catalog-state.ts';
 import { PINNED } from './reads/pinned.ts';
 import { PreparedCache } from './reads/prepared-cache.ts';

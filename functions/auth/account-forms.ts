@@ -8,7 +8,7 @@ import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { ApiError } from '../http/errors.ts';
 import { limitKey } from '../http/limit-key.ts';
-import type { RequestContext } from '../http/middleware.ts';
+import type { RequestContext } from '../http/app.ts';
 import { isFormBody, readBody } from '../http/request-body.ts';
 import { checkBody } from '../http/valid-body.ts';
 import { absolute } from '../../src/agents/site-urls.ts';

@@ -7,7 +7,7 @@
  * Same-origin only; requests that send mail are limited per client (`deps.auth.mailLimit`) and
  * mails per recipient (`deps.auth.recipientLimit`), so the forms cannot flood a mailbox.
  */
-import type { RequestContext } from '../http/middleware.ts';
+import type { RequestContext } from '../http/app.ts';
 import { ApiError } from '../http/errors.ts';
 import { isFormBody } from '../http/request-body.ts';
 import { PasswordResetRequestSchema, PasswordResetSchema, SignUpSchema, TokenSchema } from '../../src/schemas/requests.ts';

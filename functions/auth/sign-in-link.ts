@@ -9,7 +9,7 @@
  * sign-up and reset requests (account-forms.ts).
  */
 import { randomBytes } from 'node:crypto';
-import type { RequestContext } from '../http/middleware.ts';
+import type { RequestContext } from '../http/app.ts';
 import { ApiError } from '../http/errors.ts';
 import { isFormBody } from '../http/request-body.ts';
 import { localPath } from '../../src/local-path.ts';

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
-import type { RequestContext } from '../http/middleware.ts';
+import type { RequestContext } from '../http/app.ts';
 import { ApiError } from '../http/errors.ts';
 import { isFormBody, readBody } from '../http/request-body.ts';
 import { checkBody, validBody } from '../http/valid-body.ts';

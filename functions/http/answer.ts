@@ -1,7 +1,9 @@
 /**
- * The sender, and the answers it sends. A prepared JSON answer: identity bytes, a strong ETag and lazily compressed variants, so a
- * repeated answer costs no serialisation, hashing or compression. `answerResponse` turns one
- * into a Web `Response` for a given request (conditional GET, content coding).
+ * The answers the API sends, and how one is sent. An answer is identity bytes, a strong ETag
+ * and lazily compressed variants, so a repeated answer costs no serialisation, hashing or
+ * compression; list answers are assembled from each record's prepared bytes (below).
+ * `answerResponse` turns one into a Web `Response` for a given request (conditional GET,
+ * content coding); `serveAnswer` keeps them per catalog version and query string.
  */
 import { createHash } from 'node:crypto';
 import { BytesResponse } from './bytes-response.ts';
@@ -10,6 +12,7 @@ import { errorBody, type ApiError } from './errors.ts';
 import { MAX_CACHED_QUERY_LENGTH } from '../reads/prepared-cache.ts';
 import type { AnswerFor } from '../reads/catalog-state.ts';
 import type { Deps } from '../deps.ts';
+import { recordJson } from '../../src/catalog/catalog.ts';
 
 /** What serving a cached answer reads: the catalog being served, and the answers prepared for it. */
 export type AnswerDeps = Pick<Deps, 'state' | 'prepared'>;
@@ -32,7 +35,7 @@ const encoder = new TextEncoder();
 
 /**
  * What a handler still has to do when its stored response is served again without it (the
- * answer cache in http/middleware.ts): count a search. Given the header reader of the new request.
+ * answer cache in http/app.ts): count a search. Given the header reader of the new request.
  */
 export type Replay = (header: (name: string) => string | null) => void;
 const replays = new WeakMap<Response, Replay>();
@@ -63,7 +66,7 @@ export function errorAnswer(error: ApiError, now: Date): Answer {
 
 /** Strong ETag of some bytes. */
 export function etagOf(body: Uint8Array): string {
-  return `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
+  return hashEtag(createHash('sha1').update(body));
 }
 
 /** Start compressing an answer's body ahead of time (for answers served many times). */
@@ -161,6 +164,65 @@ function withServed(request: Request, response: Response, answer: Answer, url: U
   served(answer, url.searchParams, (name) => request.headers.get(name));
   onReplay(response, (header) => served(answer, url.searchParams, header));
   return response;
+}
+
+// --- answers assembled from prepared bytes ---
+
+/*
+ * Answers assembled from prepared bytes (issue 19). Every record's JSON is encoded once per
+ * record (catalog.ts `recordJson`); a list answer is a head, the listed records' bytes joined by
+ * commas, and a tail, copied into one buffer. Its strong ETag is a hash of what decides those
+ * bytes (the catalog version, the head, the positions listed and the tail) rather than of the
+ * body: a few hundred bytes hashed instead of up to megabytes. The same inputs always give the
+ * same body, because a record's bytes are a function of the catalog version (derive.ts hashes
+ * the records themselves), so the validator stays exact.
+ *
+ * Measured on the 5,000-deal / 10,000-startup bench catalog (docs/performance.md, issue 19): the
+ * startups filter (≈600 listings, 620 KB) spent 4.5 ms per answer joining strings and 4.3 ms
+ * encoding them to UTF-8 plus 0.8 ms hashing, before this.
+ */
+
+const COMMA = encoder.encode(',');
+
+/**
+ * The answer `head` + the records at `positions` joined by `,` + `tail`, as JSON.
+ * @example assembledList(catalog.version, '{"items":[', catalog.dealJson, [0, 3], ']}', {})
+ */
+export function assembledList(version: string, head: string, records: readonly Uint8Array[], positions: readonly number[], tail: string, headers: Record<string, string>): Answer {
+  const headBytes = encoder.encode(head);
+  const tailBytes = encoder.encode(tail);
+  const parts: Uint8Array[] = [headBytes];
+  positions.forEach((position, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(records[position] as Uint8Array);
+  });
+  parts.push(tailBytes);
+  // Buffer.concat copies natively into one unfilled allocation: measured 113 µs for 600 records
+  // of 1 KB, against 170–240 µs for a zero-filled Uint8Array and `set` per record.
+  const body = Buffer.concat(parts);
+  const etag = hashEtag(createHash('sha1').update(version).update('\0').update(headBytes).update('\0').update(Int32Array.from(positions)).update('\0').update(tailBytes));
+  return bytesAnswer(200, body, etag, headers);
+}
+
+/**
+ * The answer `head` + one record's bytes + `tail`, whose ETag is that of its body (it names one
+ * record, and `If-Match` on admin writes compares it), computed once per record and framing.
+ * @example assembledRecord('{"success":true,"deal":', deal, '}', {})
+ */
+export function assembledRecord(head: string, record: object, tail: string, headers: Record<string, string>): Answer {
+  const body = Buffer.concat([encoder.encode(head), recordJson(record), encoder.encode(tail)]);
+  let tags = recordEtags.get(record);
+  if (!tags) recordEtags.set(record, (tags = new Map()));
+  let etag = tags.get(head);
+  if (etag === undefined) tags.set(head, (etag = etagOf(body)));
+  return bytesAnswer(200, body, etag, headers);
+}
+
+/** Body ETags of single-record answers, by record object and head. */
+const recordEtags = new WeakMap<object, Map<string, string>>();
+
+function hashEtag(hash: ReturnType<typeof createHash>): string {
+  return `"${hash.digest('base64url').slice(0, 22)}"`;
 }
 
 // --- internal ---

@@ -1,16 +1,41 @@
 /**
  * The front door: one Web-standard `fetch(request, client)` for the whole service, used by
- * every platform adapter. A request passes the steps below in order (http/middleware.ts), then
- * is answered by what its path names in the route table (http/routes.ts): an API handler, a
- * document, the metrics, or the site.
+ * every platform adapter. A request gets its context (who sent it, its id, what its path names
+ * in the route table, http/routes.ts), passes the steps below in the order `createApp` lists
+ * them, then is answered by what its path names: an API handler, a document, the metrics, or
+ * the site. Each step gets the request, its context and `next`, which runs the steps after it
+ * and never throws: `compose` turns anything thrown below a step into the SPEC error answer
+ * first, so every step adds its headers to error answers too.
  */
+import { randomUUID } from 'node:crypto';
 import type { Deps } from '../deps.ts';
-import { Metrics } from '../ops/metrics.ts';
 import { documentAnswer } from '../docs/document-cache.ts';
-import { answerResponse } from './answer.ts';
-import { ApiError, methodNotAllowed } from './errors.ts';
-import { allowOf, answerCache, compose, contextFor, cors, errorWriter, identify, observe, rateLimit, versioning, type Client, type RequestContext } from './middleware.ts';
-import type { Method } from './routes.ts';
+import { Metrics, routeGroup } from '../ops/metrics.ts';
+import { MAX_CACHED_QUERY_LENGTH } from '../reads/prepared-cache.ts';
+import { BILLING_PAGE } from '../billing/plan-guard.ts';
+import { stripePageOrigins } from '../billing/stripe-gateway.ts';
+import { answerResponse, errorAnswer, rawBody, replayOf, storedResponse, type Replay } from './answer.ts';
+import { appendHeader, checkedFields, hasHeader, headerFields, setCheckedFields, setHeader } from './bytes-response.ts';
+import { chooseCoding } from './compress.ts';
+import { ApiError, asApiError, methodNotAllowed } from './errors.ts';
+import { lifecycleHeaders } from './lifecycle.ts';
+import { isLoopbackAddress } from './loopback.ts';
+import { rateLimitHeaders, type PolicyName, type RateDecision } from './rate-limits.ts';
+import {
+  allowedMethods,
+  API_VERSION,
+  crossOriginMethods,
+  DOCUMENT_METHODS,
+  documentRoute,
+  publicPath,
+  resolveApi,
+  VERSIONED_PREFIX,
+  type ApiTarget,
+  type DocumentRoute,
+  type HistoryDocumentRoute,
+  type Method,
+} from './routes.ts';
+import { securityHeaders } from './security-headers.ts';
 
 /** The site: built files, live pages and Astro's on-demand pages (functions/site/site.ts); `client.address` for the limits of the submission form. */
 export type SiteHandler = (request: Request, client: { address: string }) => Promise<Response>;
@@ -68,4 +93,260 @@ function mutable(response: Response): Response {
   } catch {
     return new Response(response.body, response);
   }
+}
+
+// --- the request context, and the chain of steps ---
+
+/** What a platform adapter tells the app about a request. */
+export interface Client {
+  /** The client's address (DESIGN: the socket peer; `X-Forwarded-For` only behind trusted proxies). */
+  address: string;
+  /** The platform's own request id, if it has one; otherwise a valid `X-Request-Id` sent, or a new one. */
+  requestId?: string | undefined;
+  /** The method asked for when a Web Request cannot carry it (TRACE, TRACK): the adapter sends GET. */
+  method?: string | undefined;
+  /**
+   * The path as sent, when the platform has it: the URL of a Request has its dot segments
+   * resolved (`/api/%2e%2e/x` is `/x`), but what the client asked for decides where it goes.
+   */
+  path?: string | undefined;
+}
+
+/** What the path names: an API route (or an unknown `/api` path), a document, the metrics, or the site. */
+type Target = { kind: 'api'; api: ApiTarget } | { kind: 'document'; document: DocumentRoute | HistoryDocumentRoute } | { kind: 'metrics' } | { kind: 'site' };
+
+export interface RequestContext {
+  readonly address: string;
+  readonly requestId: string;
+  readonly method: string;
+  readonly url: URL;
+  /** The path as the client sent it (see `Client.path`): what routing, logs and metrics use. */
+  readonly path: string;
+  /** Whether the client reached the site over HTTPS (the adapter says so with the URL's scheme). */
+  readonly https: boolean;
+  readonly target: Target;
+  /** The rate-limit decision, once the limit step took it. */
+  rate?: RateDecision;
+}
+
+/**
+ * @param metricsPath where the metrics are served to loopback clients (none when undefined)
+ */
+function contextFor(request: Request, client: Client, metricsPath: string | undefined): RequestContext {
+  const url = new URL(request.url);
+  const given = request.headers.get('x-request-id');
+  return {
+    address: client.address,
+    requestId: client.requestId ?? (given !== null && /^[\w.:-]{1,64}$/.test(given) ? given : randomUUID()),
+    method: client.method ?? request.method,
+    url,
+    path: client.path ?? url.pathname,
+    https: url.protocol === 'https:',
+    target: targetOf(client.path ?? url.pathname, client.address, metricsPath),
+  };
+}
+
+function targetOf(pathname: string, address: string, metricsPath: string | undefined): Target {
+  if (pathname === '/api' || pathname.startsWith('/api/')) return { kind: 'api', api: resolveApi(pathname) };
+  const document = documentRoute(pathname);
+  if (document) return { kind: 'document', document };
+  // The derived client, not the socket: behind a proxy on this host every socket is loopback.
+  if (metricsPath && pathname === metricsPath && isLoopbackAddress(address)) return { kind: 'metrics' };
+  return { kind: 'site' };
+}
+
+type Next = () => Promise<Response>;
+type Middleware = (request: Request, context: RequestContext, next: Next) => Promise<Response>;
+type Endpoint = (request: Request, context: RequestContext) => Promise<Response>;
+
+/**
+ * Chain `steps` around `endpoint`. What a step or the endpoint throws becomes the error answer
+ * (`failed`) right there, and travels back out through the steps above it.
+ */
+function compose(steps: readonly Middleware[], endpoint: Endpoint, failed: (thrown: unknown, request: Request, context: RequestContext) => Promise<Response>): Endpoint {
+  return (request, context) => {
+    const run = (index: number): Promise<Response> => {
+      const step = steps[index];
+      const attempt = async () => (step ? step(request, context, () => run(index + 1)) : endpoint(request, context));
+      return attempt().catch((thrown: unknown) => failed(thrown, request, context));
+    };
+    return run(0);
+  };
+}
+
+/** The one error writer: the SPEC error object; anything unexpected is logged with its stack and answered as a bare 500. */
+function errorWriter(deps: Pick<Deps, 'log' | 'clock'>): (thrown: unknown, request: Request, context: RequestContext) => Promise<Response> {
+  return (thrown, request, context) => {
+    const { error, unexpected } = asApiError(thrown);
+    if (unexpected) deps.log.error('unhandled_error', { requestId: context.requestId, method: context.method, path: context.path, error: thrown instanceof Error ? thrown.stack : String(thrown) });
+    return answerResponse(request, errorAnswer(error, deps.clock()));
+  };
+}
+
+// --- the steps, outermost first ---
+
+/** Count every request in the metrics; log writes and failures (reads are counted, not logged: they would drown the log). */
+function observe(deps: Pick<Deps, 'log'>, metrics: Metrics): Middleware {
+  return async (_request, context, next) => {
+    const started = performance.now();
+    const response = await next();
+    const seconds = (performance.now() - started) / 1000;
+    const { target, method, path } = context;
+    const route = target.kind === 'api' && target.api.route ? publicPath(target.api.route) : undefined;
+    metrics.observe(routeGroup(path, route), method, response.status, seconds);
+    if (response.status >= 500 || (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS')) {
+      deps.log.info('request', { requestId: context.requestId, method, path, status: response.status, ms: Math.round(seconds * 1000) });
+    }
+    return response;
+  };
+}
+
+/**
+ * The request id and the security headers, on every response (computed once). The billing page
+ * alone may send its forms on to Stripe's pages (its buttons' posts are answered with a redirect there).
+ */
+function identify(deps: Pick<Deps, 'config'>): Middleware {
+  const headers = (formTargets: readonly string[]) => ({ plain: checkedFields(securityHeaders(false, formTargets)), secure: checkedFields(securityHeaders(true, formTargets)) });
+  const everywhere = headers([]);
+  const billingPage = deps.config.billing ? headers(stripePageOrigins(deps.config.billing)) : everywhere;
+  return async (_request, context, next) => {
+    const response = await next();
+    const set = context.target.kind === 'site' && context.path.replace(/\/?$/, '/') === BILLING_PAGE ? billingPage : everywhere;
+    setCheckedFields(response, context.https ? set.secure : set.plain);
+    setHeader(response, 'X-Request-Id', context.requestId);
+    return response;
+  };
+}
+
+/** API requests count against their route's limit (DESIGN "general rate limit") before anything else is done for them. */
+function rateLimit(deps: Pick<Deps, 'rateLimits' | 'clock'>): Middleware {
+  return async (request, context, next) => {
+    if (context.target.kind !== 'api') return next();
+    const decision = await deps.rateLimits.consume(policyOf(context), context.address);
+    context.rate = decision;
+    const response = decision.allowed
+      ? await next()
+      : await answerResponse(
+          request,
+          errorAnswer(
+            new ApiError(429, 'rate_limited', 'Too many requests from this address.', {
+              hint: `Wait ${decision.resetSeconds} seconds; see the RateLimit headers.`,
+              headers: { 'Retry-After': String(decision.resetSeconds) },
+            }),
+            deps.clock(),
+          ),
+        );
+    // A handler with a limit of its own (submissions) reports that one.
+    if (!hasHeader(response, 'RateLimit-Policy')) for (const [name, value] of Object.entries(rateLimitHeaders(decision))) setHeader(response, name, value);
+    return response;
+  };
+}
+
+const EXPOSED_HEADERS = 'API-Version, ETag, Link, Retry-After, RateLimit, RateLimit-Policy, Server-Timing, Deprecation, Sunset, X-Request-Id';
+const CORS_FIELDS = checkedFields({ 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': EXPOSED_HEADERS });
+const ALLOWED_HEADERS = 'Content-Type, If-None-Match, If-Match, Accept, Accept-Encoding, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, Search-Intent, A2A-Version, A2A-Extensions';
+
+/**
+ * CORS (DESIGN "CORS"): public routes and documents answer any origin; same-origin routes and
+ * admin operations never grant another origin anything, not even a preflight.
+ */
+const cors: Middleware = async (request, context, next) => {
+  const response = await next();
+  const { target } = context;
+  if (target.kind !== 'api' && target.kind !== 'document') return response;
+  const route = target.kind === 'api' ? target.api.route : undefined;
+  const granted = target.kind === 'document' ? DOCUMENT_METHODS : route ? crossOriginMethods(route) : ['OPTIONS'];
+  if (route && granted.length === 0) return response;
+  const asked = context.method === 'OPTIONS' ? request.headers.get('access-control-request-method')?.toUpperCase() : undefined;
+  if (asked && !granted.includes(asked)) return response;
+  setCheckedFields(response, CORS_FIELDS);
+  if (context.method === 'OPTIONS' && response.status === 204) {
+    setHeader(response, 'Access-Control-Allow-Methods', granted.join(', '));
+    setHeader(response, 'Access-Control-Allow-Headers', ALLOWED_HEADERS);
+    setHeader(response, 'Access-Control-Max-Age', '86400');
+  }
+  return response;
+};
+
+const VERSION_FIELDS = checkedFields({ 'API-Version': API_VERSION });
+
+/** `API-Version` on every response (SPEC "Versioning"); the successor link on `/api` aliases; the lifecycle signals of a deprecated route. */
+function versioning(deps: Pick<Deps, 'lifecycle'>): Middleware {
+  return async (_request, context, next) => {
+    const response = await next();
+    setCheckedFields(response, VERSION_FIELDS);
+    if (context.target.kind !== 'api') return response;
+    const { route, alias, path } = context.target.api;
+    const { url } = context;
+    if (alias && !route?.unversioned) {
+      // The query is kept for ordinary requests; a huge one would make the header too large for proxies.
+      appendHeader(response, 'Link', `<${VERSIONED_PREFIX}${context.path.slice(4)}${url.search.length <= 1024 ? url.search : ''}>; rel="successor-version"`);
+    }
+    const lifecycle = route ? deps.lifecycle.get(path) : undefined;
+    if (lifecycle) {
+      const signals = lifecycleHeaders(lifecycle);
+      setHeader(response, 'Deprecation', signals.deprecation);
+      setHeader(response, 'Sunset', signals.sunset);
+      for (const link of signals.links) appendHeader(response, 'Link', link);
+    }
+    return response;
+  };
+}
+
+interface Stored {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+  /** What the handler would still have done for this request (answer.ts `Replay`). */
+  replay: Replay | undefined;
+}
+
+/**
+ * Finished public answers of API routes and documents, by content coding and URL, for one
+ * catalog version: a repeated request skips routing and the handler. Conditional requests
+ * take the full path (which answers 304); the handler's own caches (answer.ts `serveAnswer`) still
+ * hold the answers behind them. Answers that follow the content's history rather than the
+ * catalog (routes.ts `follows`) are left to their handlers, which keep them per commit.
+ */
+function answerCache(deps: Pick<Deps, 'state' | 'prepared'>): Middleware {
+  return async (request, context, next) => {
+    const { target, method, url, path } = context;
+    const history = target.kind === 'api' ? target.api.route?.follows === 'history' : target.kind === 'document' && 'serve' in target.document;
+    const cacheable =
+      (target.kind === 'api' || target.kind === 'document') &&
+      !history &&
+      (method === 'GET' || method === 'HEAD') &&
+      !request.headers.has('if-none-match') &&
+      url.search.length - 1 <= MAX_CACHED_QUERY_LENGTH;
+    if (!cacheable) return next();
+    const key = `${chooseCoding(request.headers.get('accept-encoding')) ?? 'identity'} ${path}${url.search}`;
+    const { version } = deps.state().catalog;
+    const hit = deps.prepared.get<Stored>('response', key, version);
+    if (hit) {
+      hit.replay?.((name) => request.headers.get(name));
+      return storedResponse(hit.status, hit.headers, hit.body);
+    }
+    const response = await next();
+    const body = rawBody(response);
+    if (response.status !== 200 || !body) return response;
+    const { fields: headers, cookies } = headerFields(response);
+    if (cookies.length === 0 && headers['cache-control']?.startsWith('public')) {
+      deps.prepared.set('response', key, version, { status: 200, headers: { ...headers, 'server-timing': 'cache;desc="hit"' }, body, replay: replayOf(response) }, body.byteLength);
+    }
+    return response;
+  };
+}
+
+/** The limit policy of a request: its route's, except that anything but a read on a read route counts as a write. */
+function policyOf(context: RequestContext): PolicyName {
+  const policy = (context.target.kind === 'api' ? context.target.api.route?.rate : undefined) ?? 'read';
+  return policy === 'read' && !['GET', 'HEAD', 'OPTIONS'].includes(context.method) ? 'write' : policy;
+}
+
+/** The `Allow` value of what a request's path names. */
+function allowOf(context: RequestContext): string[] {
+  const { target } = context;
+  if (target.kind === 'api') return target.api.route ? allowedMethods(target.api.route) : ['GET', 'HEAD', 'OPTIONS'];
+  if (target.kind === 'document') return [...DOCUMENT_METHODS];
+  return ['GET', 'HEAD'];
 }

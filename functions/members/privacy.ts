@@ -9,7 +9,7 @@
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { ApiError } from '../http/errors.ts';
-import type { RequestContext } from '../http/middleware.ts';
+import type { RequestContext } from '../http/app.ts';
 import { isFormBody, readBody } from '../http/request-body.ts';
 import { checkBody } from '../http/valid-body.ts';
 import { currentSession, isSecureRequest, requireMember, requireSameOrigin } from '../auth/guard.ts';

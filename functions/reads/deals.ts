@@ -6,8 +6,8 @@ import type { Catalog } from '../../src/catalog/catalog.ts';
 import { findDeal, listDeals } from '../../src/catalog/deals-query.ts';
 import { DEAL_LIST_PARAMS, parseQuery } from '../../src/schemas/query.ts';
 import type { Deps } from '../deps.ts';
-import { serveAnswer, type Answer, type AnswerDeps } from '../http/answer.ts';
-import { assembledList, assembledRecord } from '../http/assembled.ts';
+import { assembledList, assembledRecord, serveAnswer, type Answer, type AnswerDeps } from '../http/answer.ts';
+
 import { ApiError } from '../http/errors.ts';
 import { invalidParameter, PUBLIC_CACHE } from '../http/params.ts';
 

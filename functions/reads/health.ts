@@ -9,7 +9,7 @@ import { currentSession, type SessionDeps } from '../auth/guard.ts';
 import { contentRemoteOf } from '../config.ts';
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
-import type { RequestContext } from '../http/middleware.ts';
+import type { RequestContext } from '../http/app.ts';
 import { isLoopbackAddress } from '../http/loopback.ts';
 
 import type { HEALTH_PROBLEMS } from '../../src/schemas/answers.ts';

@@ -2,8 +2,8 @@
 import type { Catalog } from '../../src/catalog/catalog.ts';
 import { listStartups } from '../../src/catalog/startups-query.ts';
 import { parseQuery, STARTUP_LIST_PARAMS } from '../../src/schemas/query.ts';
-import { serveAnswer, type Answer, type AnswerDeps } from '../http/answer.ts';
-import { assembledList } from '../http/assembled.ts';
+import { assembledList, serveAnswer, type Answer, type AnswerDeps } from '../http/answer.ts';
+
 import { invalidParameter, PUBLIC_CACHE } from '../http/params.ts';
 
 /** The answer for one query string; throws ApiError 400. */

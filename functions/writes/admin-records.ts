@@ -13,8 +13,8 @@ import type { Diagnostic } from '../../src/pipeline/diagnostics.ts';
 import type { ContentRecord } from '../../src/pipeline/record-files.ts';
 import { requireAdmin, type SessionDeps } from '../auth/guard.ts';
 import type { Deps } from '../deps.ts';
-import { answerResponse, jsonAnswer, matchesEtag } from '../http/answer.ts';
-import { assembledRecord } from '../http/assembled.ts';
+import { answerResponse, assembledRecord, jsonAnswer, matchesEtag } from '../http/answer.ts';
+
 import { ApiError } from '../http/errors.ts';
 import { asJsonObject, readBody } from '../http/request-body.ts';
 import type { Session } from '../auth/session.ts';

@@ -12,7 +12,7 @@ import { submissionCategoryFor, submissionJsonSchema, type FieldProblem, type Fo
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { compileValidator, type BodyProblem } from '../http/body-validator.ts';
-import type { RequestContext } from '../http/middleware.ts';
+import type { RequestContext } from '../http/app.ts';
 import { limitKey } from '../http/limit-key.ts';
 import { ApiError } from '../http/errors.ts';
 import { formBody, isFormBody, MAX_BODY_BYTES, readBody, readFormFields } from '../http/request-body.ts';

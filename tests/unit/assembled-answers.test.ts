@@ -1,5 +1,5 @@
 /**
- * Answers assembled from prepared bytes (functions/http/assembled.ts, issue 19) are the bytes
+ * Answers assembled from prepared bytes (functions/http/answer.ts, issue 19) are the bytes
  * that serialising the answer object gives, over thousands of random queries on a generated
  * catalog; and their ETags are exact: one body per ETag, a new one when the catalog changes.
  */
