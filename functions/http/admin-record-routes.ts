@@ -5,7 +5,9 @@
  */
 import { deleteDealLogo, deleteStartupLogo, getDealLogo, getStartupLogo, putDealLogo, putStartupLogo } from '../writes/admin-logos.ts';
 import { LOGO_UPLOAD_TYPES } from '../../src/logos/logo-upload.ts';
-import { deleteStartups, getAdminStartups, postStartups, putStartups, STARTUP_PAGE } from '../writes/admin-startups.ts';
+import { deleteStartups, getAdminStartups, postStartups, STARTUP_PAGE } from '../writes/admin-startups.ts';
+import { putRecord } from '../writes/admin-records.ts';
+import { STARTUPS } from '../writes/record-kinds.ts';
 import { getDealHistory, getStartupHistory, HISTORY_PAGE, HISTORY_REACH, postDealRevert, postStartupRevert } from '../writes/record-history.ts';
 import type { Handler } from '../deps.ts';
 import type { CatalogExamples } from '../docs/examples.ts';
@@ -85,7 +87,7 @@ function startupsRow(): ApiRoute {
         }),
       },
       PUT: {
-        handler: putStartups,
+        handler: putRecord(STARTUPS),
         access: 'admin',
         doc: (examples) => ({
           operationId: 'updateStartup',

@@ -3,9 +3,10 @@
  * every platform adapter. A request gets its context (who sent it, its id, what its path names
  * in the route table, http/routes.ts), passes the steps below in the order `createApp` lists
  * them, then is answered by what its path names: an API handler, a document, the metrics, or
- * the site. Each step gets the request, its context and `next`, which runs the steps after it
- * and never throws: `compose` turns anything thrown below a step into the SPEC error answer
- * first, so every step adds its headers to error answers too.
+ * the site. A step may act before the answer is made (and answer early: the rate limit, the
+ * answer cache) and after it (add headers), so every step adds its headers to error answers too:
+ * `compose` turns anything thrown into the SPEC error answer where it was thrown, and the answer
+ * goes back out through the steps that were entered.
  */
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../deps.ts';
@@ -18,6 +19,7 @@ import { answerResponse, errorAnswer, rawBody, replayOf, storedResponse, type Re
 import { appendHeader, checkedFields, hasHeader, headerFields, setCheckedFields, setHeader } from './bytes-response.ts';
 import { chooseCoding } from './compress.ts';
 import { ApiError, asApiError, methodNotAllowed } from './errors.ts';
+import { headerOf } from './lazy-request.ts';
 import { lifecycleHeaders } from './lifecycle.ts';
 import { isLoopbackAddress } from './loopback.ts';
 import { rateLimitHeaders, type PolicyName, type RateDecision } from './rate-limits.ts';
@@ -49,7 +51,7 @@ export interface App {
  */
 export function createApp(deps: Deps, options: { site?: SiteHandler | undefined } = {}): App {
   const metrics = new Metrics();
-  const handle = compose([observe(deps, metrics), identify(deps), rateLimit(deps), cors, versioning(deps), answerCache(deps)], (request, context) => answer(request, context), errorWriter(deps));
+  const handle = compose([observe(deps, metrics), identify(deps), cors, versioning(deps), rateLimit(deps), answerCache(deps)], (request, context) => answer(request, context), errorWriter(deps));
   return { fetch: (request, client) => handle(request, contextFor(request, client, deps.config.metricsPath)) };
 
   async function answer(request: Request, context: RequestContext): Promise<Response> {
@@ -127,6 +129,10 @@ export interface RequestContext {
   readonly target: Target;
   /** The rate-limit decision, once the limit step took it. */
   rate?: RateDecision;
+  /** When the request arrived (`performance.now()`), for its duration in the metrics. */
+  readonly started: number;
+  /** Where the answer cache will keep this request's answer, when it may and did not have it. */
+  cacheSlot?: { key: string; version: string };
 }
 
 /**
@@ -134,7 +140,7 @@ export interface RequestContext {
  */
 function contextFor(request: Request, client: Client, metricsPath: string | undefined): RequestContext {
   const url = new URL(request.url);
-  const given = request.headers.get('x-request-id');
+  const given = headerOf(request, 'x-request-id');
   return {
     address: client.address,
     requestId: client.requestId ?? (given !== null && /^[\w.:-]{1,64}$/.test(given) ? given : randomUUID()),
@@ -143,6 +149,7 @@ function contextFor(request: Request, client: Client, metricsPath: string | unde
     path: client.path ?? url.pathname,
     https: url.protocol === 'https:',
     target: targetOf(client.path ?? url.pathname, client.address, metricsPath),
+    started: performance.now(),
   };
 }
 
@@ -155,27 +162,50 @@ function targetOf(pathname: string, address: string, metricsPath: string | undef
   return { kind: 'site' };
 }
 
-type Next = () => Promise<Response>;
-type Middleware = (request: Request, context: RequestContext, next: Next) => Promise<Response>;
+/**
+ * A step every request passes. `before` runs on the way in, outermost step first, and may answer
+ * early; `after` runs on the way out, innermost first, on every answer of a request whose
+ * `before` it passed (early answers and error answers included), and may replace it.
+ */
+interface Step {
+  before?: (request: Request, context: RequestContext) => Response | undefined | Promise<Response | undefined>;
+  after?: (request: Request, context: RequestContext, response: Response) => Response | void;
+}
 type Endpoint = (request: Request, context: RequestContext) => Promise<Response>;
+type Failed = (thrown: unknown, request: Request, context: RequestContext) => Promise<Response>;
 
 /**
- * Chain `steps` around `endpoint`. What a step or the endpoint throws becomes the error answer
- * (`failed`) right there, and travels back out through the steps above it.
+ * Run `steps` around `endpoint`. What a `before`, the endpoint or an `after` throws becomes the
+ * error answer (`failed`) right there, and goes out through the steps above it. Written as a loop
+ * rather than nested `next()` calls: a cached answer then costs two awaits instead of about
+ * twenty promises (docs/performance.md, "The front door's steps").
  */
-function compose(steps: readonly Middleware[], endpoint: Endpoint, failed: (thrown: unknown, request: Request, context: RequestContext) => Promise<Response>): Endpoint {
-  return (request, context) => {
-    const run = (index: number): Promise<Response> => {
-      const step = steps[index];
-      const attempt = async () => (step ? step(request, context, () => run(index + 1)) : endpoint(request, context));
-      return attempt().catch((thrown: unknown) => failed(thrown, request, context));
-    };
-    return run(0);
+function compose(steps: readonly Step[], endpoint: Endpoint, failed: Failed): Endpoint {
+  return async (request, context) => {
+    let response: Response | undefined;
+    let entered = 0;
+    try {
+      for (; entered < steps.length && !response; entered++) {
+        const early = steps[entered]?.before?.(request, context);
+        response = early instanceof Promise ? await early : early;
+      }
+      response ??= await endpoint(request, context);
+    } catch (thrown) {
+      response = await failed(thrown, request, context);
+    }
+    for (let index = entered - 1; index >= 0; index--) {
+      try {
+        response = steps[index]?.after?.(request, context, response) ?? response;
+      } catch (thrown) {
+        response = await failed(thrown, request, context);
+      }
+    }
+    return response;
   };
 }
 
 /** The one error writer: the SPEC error object; anything unexpected is logged with its stack and answered as a bare 500. */
-function errorWriter(deps: Pick<Deps, 'log' | 'clock'>): (thrown: unknown, request: Request, context: RequestContext) => Promise<Response> {
+function errorWriter(deps: Pick<Deps, 'log' | 'clock'>): Failed {
   return (thrown, request, context) => {
     const { error, unexpected } = asApiError(thrown);
     if (unexpected) deps.log.error('unhandled_error', { requestId: context.requestId, method: context.method, path: context.path, error: thrown instanceof Error ? thrown.stack : String(thrown) });
@@ -186,18 +216,17 @@ function errorWriter(deps: Pick<Deps, 'log' | 'clock'>): (thrown: unknown, reque
 // --- the steps, outermost first ---
 
 /** Count every request in the metrics; log writes and failures (reads are counted, not logged: they would drown the log). */
-function observe(deps: Pick<Deps, 'log'>, metrics: Metrics): Middleware {
-  return async (_request, context, next) => {
-    const started = performance.now();
-    const response = await next();
-    const seconds = (performance.now() - started) / 1000;
-    const { target, method, path } = context;
-    const route = target.kind === 'api' && target.api.route ? publicPath(target.api.route) : undefined;
-    metrics.observe(routeGroup(path, route), method, response.status, seconds);
-    if (response.status >= 500 || (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS')) {
-      deps.log.info('request', { requestId: context.requestId, method, path, status: response.status, ms: Math.round(seconds * 1000) });
-    }
-    return response;
+function observe(deps: Pick<Deps, 'log'>, metrics: Metrics): Step {
+  return {
+    after(_request, context, response) {
+      const seconds = (performance.now() - context.started) / 1000;
+      const { target, method, path } = context;
+      const route = target.kind === 'api' && target.api.route ? publicPath(target.api.route) : undefined;
+      metrics.observe(routeGroup(path, route), method, response.status, seconds);
+      if (response.status >= 500 || (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS')) {
+        deps.log.info('request', { requestId: context.requestId, method, path, status: response.status, ms: Math.round(seconds * 1000) });
+      }
+    },
   };
 }
 
@@ -205,41 +234,42 @@ function observe(deps: Pick<Deps, 'log'>, metrics: Metrics): Middleware {
  * The request id and the security headers, on every response (computed once). The billing page
  * alone may send its forms on to Stripe's pages (its buttons' posts are answered with a redirect there).
  */
-function identify(deps: Pick<Deps, 'config'>): Middleware {
+function identify(deps: Pick<Deps, 'config'>): Step {
   const headers = (formTargets: readonly string[]) => ({ plain: checkedFields(securityHeaders(false, formTargets)), secure: checkedFields(securityHeaders(true, formTargets)) });
   const everywhere = headers([]);
   const billingPage = deps.config.billing ? headers(stripePageOrigins(deps.config.billing)) : everywhere;
-  return async (_request, context, next) => {
-    const response = await next();
-    const set = context.target.kind === 'site' && context.path.replace(/\/?$/, '/') === BILLING_PAGE ? billingPage : everywhere;
-    setCheckedFields(response, context.https ? set.secure : set.plain);
-    setHeader(response, 'X-Request-Id', context.requestId);
-    return response;
+  return {
+    after(_request, context, response) {
+      const set = context.target.kind === 'site' && context.path.replace(/\/?$/, '/') === BILLING_PAGE ? billingPage : everywhere;
+      setCheckedFields(response, context.https ? set.secure : set.plain);
+      setHeader(response, 'X-Request-Id', context.requestId);
+    },
   };
 }
 
 /** API requests count against their route's limit (DESIGN "general rate limit") before anything else is done for them. */
-function rateLimit(deps: Pick<Deps, 'rateLimits' | 'clock'>): Middleware {
-  return async (request, context, next) => {
-    if (context.target.kind !== 'api') return next();
+function rateLimit(deps: Pick<Deps, 'rateLimits' | 'clock'>): Step {
+  return {
+    before(request, context) {
+      return context.target.kind === 'api' ? limited(request, context) : undefined;
+    },
+    after(_request, context, response) {
+      // A handler with a limit of its own (submissions) reports that one.
+      if (context.rate && !hasHeader(response, 'RateLimit-Policy')) for (const [name, value] of Object.entries(rateLimitHeaders(context.rate))) setHeader(response, name, value);
+    },
+  };
+
+  /** The 429 answer when the request is over its limit; the decision goes into the context either way. */
+  async function limited(request: Request, context: RequestContext): Promise<Response | undefined> {
     const decision = await deps.rateLimits.consume(policyOf(context), context.address);
     context.rate = decision;
-    const response = decision.allowed
-      ? await next()
-      : await answerResponse(
-          request,
-          errorAnswer(
-            new ApiError(429, 'rate_limited', 'Too many requests from this address.', {
-              hint: `Wait ${decision.resetSeconds} seconds; see the RateLimit headers.`,
-              headers: { 'Retry-After': String(decision.resetSeconds) },
-            }),
-            deps.clock(),
-          ),
-        );
-    // A handler with a limit of its own (submissions) reports that one.
-    if (!hasHeader(response, 'RateLimit-Policy')) for (const [name, value] of Object.entries(rateLimitHeaders(decision))) setHeader(response, name, value);
-    return response;
-  };
+    if (decision.allowed) return undefined;
+    const refusal = new ApiError(429, 'rate_limited', 'Too many requests from this address.', {
+      hint: `Wait ${decision.resetSeconds} seconds; see the RateLimit headers.`,
+      headers: { 'Retry-After': String(decision.resetSeconds) },
+    });
+    return answerResponse(request, errorAnswer(refusal, deps.clock()));
+  }
 }
 
 const EXPOSED_HEADERS = 'API-Version, ETag, Link, Retry-After, RateLimit, RateLimit-Policy, Server-Timing, Deprecation, Sunset, X-Request-Id';
@@ -250,46 +280,46 @@ const ALLOWED_HEADERS = 'Content-Type, If-None-Match, If-Match, Accept, Accept-E
  * CORS (DESIGN "CORS"): public routes and documents answer any origin; same-origin routes and
  * admin operations never grant another origin anything, not even a preflight.
  */
-const cors: Middleware = async (request, context, next) => {
-  const response = await next();
-  const { target } = context;
-  if (target.kind !== 'api' && target.kind !== 'document') return response;
-  const route = target.kind === 'api' ? target.api.route : undefined;
-  const granted = target.kind === 'document' ? DOCUMENT_METHODS : route ? crossOriginMethods(route) : ['OPTIONS'];
-  if (route && granted.length === 0) return response;
-  const asked = context.method === 'OPTIONS' ? request.headers.get('access-control-request-method')?.toUpperCase() : undefined;
-  if (asked && !granted.includes(asked)) return response;
-  setCheckedFields(response, CORS_FIELDS);
-  if (context.method === 'OPTIONS' && response.status === 204) {
-    setHeader(response, 'Access-Control-Allow-Methods', granted.join(', '));
-    setHeader(response, 'Access-Control-Allow-Headers', ALLOWED_HEADERS);
-    setHeader(response, 'Access-Control-Max-Age', '86400');
-  }
-  return response;
+const cors: Step = {
+  after(request, context, response) {
+    const { target } = context;
+    if (target.kind !== 'api' && target.kind !== 'document') return;
+    const route = target.kind === 'api' ? target.api.route : undefined;
+    const granted = target.kind === 'document' ? DOCUMENT_METHODS : route ? crossOriginMethods(route) : ['OPTIONS'];
+    if (route && granted.length === 0) return;
+    const asked = context.method === 'OPTIONS' ? request.headers.get('access-control-request-method')?.toUpperCase() : undefined;
+    if (asked && !granted.includes(asked)) return;
+    setCheckedFields(response, CORS_FIELDS);
+    if (context.method === 'OPTIONS' && response.status === 204) {
+      setHeader(response, 'Access-Control-Allow-Methods', granted.join(', '));
+      setHeader(response, 'Access-Control-Allow-Headers', ALLOWED_HEADERS);
+      setHeader(response, 'Access-Control-Max-Age', '86400');
+    }
+  },
 };
 
 const VERSION_FIELDS = checkedFields({ 'API-Version': API_VERSION });
 
 /** `API-Version` on every response (SPEC "Versioning"); the successor link on `/api` aliases; the lifecycle signals of a deprecated route. */
-function versioning(deps: Pick<Deps, 'lifecycle'>): Middleware {
-  return async (_request, context, next) => {
-    const response = await next();
-    setCheckedFields(response, VERSION_FIELDS);
-    if (context.target.kind !== 'api') return response;
-    const { route, alias, path } = context.target.api;
-    const { url } = context;
-    if (alias && !route?.unversioned) {
-      // The query is kept for ordinary requests; a huge one would make the header too large for proxies.
-      appendHeader(response, 'Link', `<${VERSIONED_PREFIX}${context.path.slice(4)}${url.search.length <= 1024 ? url.search : ''}>; rel="successor-version"`);
-    }
-    const lifecycle = route ? deps.lifecycle.get(path) : undefined;
-    if (lifecycle) {
-      const signals = lifecycleHeaders(lifecycle);
-      setHeader(response, 'Deprecation', signals.deprecation);
-      setHeader(response, 'Sunset', signals.sunset);
-      for (const link of signals.links) appendHeader(response, 'Link', link);
-    }
-    return response;
+function versioning(deps: Pick<Deps, 'lifecycle'>): Step {
+  return {
+    after(_request, context, response) {
+      setCheckedFields(response, VERSION_FIELDS);
+      if (context.target.kind !== 'api') return;
+      const { route, alias, path } = context.target.api;
+      const { url } = context;
+      if (alias && !route?.unversioned) {
+        // The query is kept for ordinary requests; a huge one would make the header too large for proxies.
+        appendHeader(response, 'Link', `<${VERSIONED_PREFIX}${context.path.slice(4)}${url.search.length <= 1024 ? url.search : ''}>; rel="successor-version"`);
+      }
+      const lifecycle = route ? deps.lifecycle.get(path) : undefined;
+      if (lifecycle) {
+        const signals = lifecycleHeaders(lifecycle);
+        setHeader(response, 'Deprecation', signals.deprecation);
+        setHeader(response, 'Sunset', signals.sunset);
+        for (const link of signals.links) appendHeader(response, 'Link', link);
+      }
+    },
   };
 }
 
@@ -308,34 +338,41 @@ interface Stored {
  * hold the answers behind them. Answers that follow the content's history rather than the
  * catalog (routes.ts `follows`) are left to their handlers, which keep them per commit.
  */
-function answerCache(deps: Pick<Deps, 'state' | 'prepared'>): Middleware {
-  return async (request, context, next) => {
-    const { target, method, url, path } = context;
-    const history = target.kind === 'api' ? target.api.route?.follows === 'history' : target.kind === 'document' && 'serve' in target.document;
-    const cacheable =
-      (target.kind === 'api' || target.kind === 'document') &&
-      !history &&
-      (method === 'GET' || method === 'HEAD') &&
-      !request.headers.has('if-none-match') &&
-      url.search.length - 1 <= MAX_CACHED_QUERY_LENGTH;
-    if (!cacheable) return next();
-    const key = `${chooseCoding(request.headers.get('accept-encoding')) ?? 'identity'} ${path}${url.search}`;
-    const { version } = deps.state().catalog;
-    const hit = deps.prepared.get<Stored>('response', key, version);
-    if (hit) {
-      hit.replay?.((name) => request.headers.get(name));
+function answerCache(deps: Pick<Deps, 'state' | 'prepared'>): Step {
+  return {
+    before(request, context) {
+      const { target, method, url, path } = context;
+      const history = target.kind === 'api' ? target.api.route?.follows === 'history' : target.kind === 'document' && 'serve' in target.document;
+      const cacheable =
+        (target.kind === 'api' || target.kind === 'document') &&
+        !history &&
+        (method === 'GET' || method === 'HEAD') &&
+        headerOf(request, 'if-none-match') === null &&
+        url.search.length - 1 <= MAX_CACHED_QUERY_LENGTH;
+      if (!cacheable) return undefined;
+      const key = `${chooseCoding(headerOf(request, 'accept-encoding')) ?? 'identity'} ${path}${url.search}`;
+      const { version } = deps.state().catalog;
+      const hit = deps.prepared.get<Stored>('response', key, version);
+      if (!hit) {
+        context.cacheSlot = { key, version };
+        return undefined;
+      }
+      hit.replay?.((name) => headerOf(request, name.toLowerCase()));
       return storedResponse(hit.status, hit.headers, hit.body);
-    }
-    const response = await next();
-    const body = rawBody(response);
-    if (response.status !== 200 || !body) return response;
-    const { fields: headers, cookies } = headerFields(response);
-    if (cookies.length === 0 && headers['cache-control']?.startsWith('public')) {
-      deps.prepared.set('response', key, version, { status: 200, headers: { ...headers, 'server-timing': 'cache;desc="hit"' }, body, replay: replayOf(response) }, body.byteLength);
-    }
-    return response;
+    },
+    after(_request, context, response) {
+      const slot = context.cacheSlot;
+      const body = rawBody(response);
+      if (!slot || response.status !== 200 || !body) return;
+      const { fields: headers, cookies } = headerFields(response);
+      if (cookies.length === 0 && headers['cache-control']?.startsWith('public')) {
+        deps.prepared.set('response', slot.key, slot.version, { status: 200, headers: { ...headers, 'server-timing': 'cache;desc="hit"' }, body, replay: replayOf(response) }, body.byteLength);
+      }
+    },
   };
 }
+
+// --- internal ---
 
 /** The limit policy of a request: its route's, except that anything but a read on a read route counts as a write. */
 function policyOf(context: RequestContext): PolicyName {

@@ -9,11 +9,13 @@
  * that asks for `body` (tests, serverless platforms). Every Body method answers as a Response
  * given the same bytes would.
  *
- * Its header fields are kept in a plain map until someone reads `headers`: the steps every
+ * Its header fields are kept in a plain object until someone reads `headers`: the steps every
  * request passes set about fifteen fields, and undici's `Headers` costs about 1 µs per set and a
  * sort per read, a quarter of the CPU time of a cached answer (profiled in docs/performance.md).
- * The steps and the Node adapter use `setHeader`, `appendHeader`, `hasHeader` and
- * `headerFields`, which write and read the map; anything else reading `headers` gets a real
+ * An object rather than a `Map`: a stored answer's fields are copied with one spread (0.08 µs
+ * for fifteen fields, against 1.1 µs for a Map made from them) and handed to the adapter as
+ * they are. The steps and the Node adapter use `setHeader`, `appendHeader`, `hasHeader` and
+ * `headerFields`, which write and read the object; anything else reading `headers` gets a real
  * `Headers` holding the same fields.
  */
 export class BytesResponse extends Response {
@@ -22,7 +24,7 @@ export class BytesResponse extends Response {
   #stream: ReadableStream<Uint8Array<ArrayBuffer>> | undefined;
   #read = false;
   /** Lower-case name → value, until `headers` is read; then `undefined` and the real `Headers` holds them. */
-  #fields: Map<string, string> | undefined;
+  #fields: Fields | undefined;
 
   constructor(payload: Uint8Array, init: { status: number; statusText?: string; headers?: Record<string, string> | Headers }) {
     const { headers, ...rest } = init;
@@ -30,15 +32,16 @@ export class BytesResponse extends Response {
     super(null, record ? rest : init);
     this.payload = payload;
     if (record) {
-      this.#fields = new Map();
-      for (const name in record) this.#fields.set(checkedName(name), checkedValue(record[name] as string));
+      const fields: Fields = {};
+      for (const name in record) put(fields, checkedName(name), checkedValue(record[name] as string));
+      this.#fields = fields;
     }
   }
 
   override get headers(): Headers {
     const headers = super.headers;
     if (this.#fields) {
-      for (const [name, value] of this.#fields) headers.set(name, value);
+      for (const name of Object.keys(this.#fields)) headers.set(name, this.#fields[name] as string);
       this.#fields = undefined;
     }
     return headers;
@@ -50,12 +53,12 @@ export class BytesResponse extends Response {
    */
   static withCheckedFields(payload: Uint8Array, status: number, fields: Record<string, string>): BytesResponse {
     const response = new BytesResponse(payload, { status });
-    response.#fields = new Map(Object.entries(fields));
+    response.#fields = { ...fields };
     return response;
   }
 
   /** The field map while no one has read `headers` (for the helpers below). */
-  static fields(response: Response): Map<string, string> | undefined {
+  static fields(response: Response): Fields | undefined {
     return response instanceof BytesResponse ? response.#fields : undefined;
   }
 
@@ -114,7 +117,7 @@ export class BytesResponse extends Response {
 /** Set a header field, as `response.headers.set` does. */
 export function setHeader(response: Response, name: string, value: string): void {
   const fields = BytesResponse.fields(response);
-  if (fields) fields.set(checkedName(name), checkedValue(value));
+  if (fields) put(fields, checkedName(name), checkedValue(value));
   else response.headers.set(name, value);
 }
 
@@ -130,7 +133,7 @@ export function checkedFields(record: Record<string, string>): [string, string][
 export function setCheckedFields(response: Response, checked: readonly (readonly [string, string])[]): void {
   const fields = BytesResponse.fields(response);
   for (const [name, value] of checked) {
-    if (fields) fields.set(name, value);
+    if (fields) put(fields, name, value);
     else response.headers.set(name, value);
   }
 }
@@ -141,14 +144,14 @@ export function appendHeader(response: Response, name: string, value: string): v
   if (!fields) return response.headers.append(name, value);
   const key = checkedName(name);
   if (key === 'set-cookie') throw new TypeError('appendHeader: Set-Cookie fields are set on the Headers object');
-  const previous = fields.get(key);
-  fields.set(key, previous === undefined ? checkedValue(value) : `${previous}, ${checkedValue(value)}`);
+  const previous = get(fields, key);
+  put(fields, key, previous === undefined ? checkedValue(value) : `${previous}, ${checkedValue(value)}`);
 }
 
 /** Whether a header field is present, as `response.headers.has` says. */
 export function hasHeader(response: Response, name: string): boolean {
   const fields = BytesResponse.fields(response);
-  return fields ? fields.has(name.toLowerCase()) : response.headers.has(name);
+  return fields ? Object.hasOwn(fields, name.toLowerCase()) : response.headers.has(name);
 }
 
 /**
@@ -156,13 +159,15 @@ export function hasHeader(response: Response, name: string): boolean {
  * @example const { fields, cookies } = headerFields(response)
  */
 export function headerFields(response: Response): { fields: Record<string, string>; cookies: string[] } {
-  const map = BytesResponse.fields(response);
-  const fields: Record<string, string> = {};
-  if (map) {
-    for (const [name, value] of map) if (name !== 'set-cookie') fields[name] = value;
-    const cookie = map.get('set-cookie');
-    return { fields, cookies: cookie === undefined ? [] : [cookie] };
+  const own = BytesResponse.fields(response);
+  if (own) {
+    const fields = { ...own };
+    const cookie = get(own, 'set-cookie');
+    if (cookie === undefined) return { fields, cookies: [] };
+    delete fields['set-cookie'];
+    return { fields, cookies: [cookie] };
   }
+  const fields: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') fields[name] = value;
   });
@@ -171,8 +176,23 @@ export function headerFields(response: Response): { fields: Record<string, strin
 
 // --- internal ---
 
+/** Header fields by lower-case name: own properties only (a name can be `constructor` or `__proto__`). */
+type Fields = Record<string, string>;
+
+function get(fields: Fields, name: string): string | undefined {
+  return Object.hasOwn(fields, name) ? fields[name] : undefined;
+}
+
+function put(fields: Fields, name: string, value: string): void {
+  // Assigning `__proto__` would set the object's prototype instead of a field.
+  if (name === '__proto__') Object.defineProperty(fields, name, { value, enumerable: true, writable: true, configurable: true });
+  else fields[name] = value;
+}
+
 /** RFC 9110 field names (tokens); lower-cased as `Headers` keeps them. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** A value `Headers` keeps as it is: visible ASCII with spaces inside, none at the edges. */
+const PLAIN_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 /** Leading and trailing HTTP white space, removed from values as `Headers` does. */
 const EDGE_SPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 
@@ -183,6 +203,8 @@ function checkedName(name: string): string {
 
 /** The value as `Headers` stores it; refused, as `Headers` does, when it holds NUL, CR or LF or is not a byte string. */
 function checkedValue(value: string): string {
+  // Most values are plain (visible ASCII, inner spaces): one test instead of a trim and a test.
+  if (PLAIN_VALUE.test(value)) return value;
   const trimmed = value.replace(EDGE_SPACE, '');
   if (/[\0\r\n]|[^\0-\xff]/.test(trimmed)) throw new TypeError(`Headers: ${JSON.stringify(value)} is an invalid header value.`);
   return trimmed;

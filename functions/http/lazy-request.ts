@@ -35,6 +35,17 @@ export class LazyRequest {
     return this.#headers;
   }
 
+  /** One header as `headers.get` gives it (repeated fields joined by `, `), read from the raw list while no `Headers` was made; `name` in lower case. */
+  header(name: string): string | null {
+    if (this.#headers) return this.#headers.get(name);
+    let value: string | null = null;
+    for (let i = 0; i < this.#raw.length; i += 2) {
+      const field = this.#raw[i] as string;
+      if (field.length === name.length && field.toLowerCase() === name) value = value === null ? (this.#raw[i + 1] as string) : `${value}, ${this.#raw[i + 1] as string}`;
+    }
+    return value;
+  }
+
   /** The Web Request this one stands for, made once. */
   get request(): Request {
     this.#request ??= new Request(this.url, { method: this.method, headers: this.headers });
@@ -70,6 +81,15 @@ for (const name of Object.getOwnPropertyNames(Request.prototype)) {
 /** A Request for a bodiless Node request, as `Request` (which it is, for everything but identity). */
 export function lazyRequest(req: IncomingMessage, method: string, url: string): Request {
   return new LazyRequest(method, url, req.rawHeaders) as unknown as Request;
+}
+
+/**
+ * A request header, as `request.headers.get(name)` gives it, without making a `Headers` for a
+ * lazy request: a cached answer reads three or four, and the `Headers` cost 0.3 µs of its 4.
+ * @param name lower case
+ */
+export function headerOf(request: Request, name: string): string | null {
+  return (request as unknown) instanceof LazyRequest ? (request as unknown as LazyRequest).header(name) : request.headers.get(name);
 }
 
 /** The real Web Request, for libraries that need one (a `LazyRequest` is not one to `new Request(…)`). */

@@ -64,8 +64,8 @@ export class RateLimits {
 
   /** Count one request of a client address (IPv6: its /64) against a policy. */
   async consume(policy: PolicyName, address: string): Promise<RateDecision> {
-    const key = limitKey(address);
     if (!this.enabled) return { policy, allowed: true, remaining: RATE_POLICIES[policy].points, resetSeconds: RATE_POLICIES[policy].seconds };
+    const key = limitKey(address);
     const limiter = this.limiters.get(policy) as RateLimiterAbstract;
     try {
       const result = await limiter.consume(key);

@@ -18,7 +18,9 @@ import type { Catalog } from '../../src/catalog/catalog.ts';
 import { DealCategorySchema, StartupCategorySchema } from '../../src/schemas/category.ts';
 import { ATOM_TYPE } from '../../src/agents/changes-atom.ts';
 import { CHANGES_PARAMS, CHANGES_REACH, DEAL_LIST_PARAMS, PAGE_COMMITS, STARTUP_LIST_PARAMS } from '../../src/schemas/query.ts';
-import { deleteDeals, postDeals, putDeals } from '../writes/admin-deals.ts';
+import { deleteDeals, postDeals } from '../writes/admin-deals.ts';
+import { putRecord } from '../writes/admin-records.ts';
+import { DEALS } from '../writes/record-kinds.ts';
 import { getSession, postLogin, postLogout } from '../auth/sign-in.ts';
 import { postPasswordReset, postPasswordResetRequest, postSignUp, postVerify } from '../auth/member-accounts.ts';
 import { postSignInLinkRequest, postSignInWithLink } from '../auth/sign-in-link.ts';
@@ -173,7 +175,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
         }),
       },
       PUT: {
-        handler: putDeals,
+        handler: putRecord(DEALS),
         access: 'admin',
         doc: (examples) => ({
           operationId: 'updateDeal',
@@ -1383,11 +1385,17 @@ export function allowedMethods(route: ApiRoute): string[] {
   return [...methods, 'OPTIONS'];
 }
 
-/** The methods another origin may use: none on a same-origin route, and never an admin operation. */
-export function crossOriginMethods(route: ApiRoute): string[] {
-  if (route.cors === 'same-origin') return [];
-  return allowedMethods(route).filter((method) => !['admin', 'member'].includes(route.methods[(method === 'HEAD' ? 'GET' : method) as Method]?.access ?? ''));
+/** The methods another origin may use: none on a same-origin route, and never an admin operation. Worked out once per row (the CORS step asks on every request). */
+export function crossOriginMethods(route: ApiRoute): readonly string[] {
+  let methods = CROSS_ORIGIN_METHODS.get(route);
+  if (!methods) {
+    methods = route.cors === 'same-origin' ? [] : allowedMethods(route).filter((method) => !['admin', 'member'].includes(route.methods[(method === 'HEAD' ? 'GET' : method) as Method]?.access ?? ''));
+    CROSS_ORIGIN_METHODS.set(route, methods);
+  }
+  return methods;
 }
+
+const CROSS_ORIGIN_METHODS = new WeakMap<ApiRoute, readonly string[]>();
 
 /** The public path of a row: `/api/v1/deals`, or `/api/mcp` (`/api/a2a`) for an unversioned one. */
 export const publicPath = (route: ApiRoute): string => (route.unversioned ? `/api${route.path}` : `${VERSIONED_PREFIX}${route.path}`);

@@ -8,7 +8,7 @@ import { requireAdmin } from '../auth/guard.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { ApiError } from '../http/errors.ts';
 import { asJsonObject, readBody } from '../http/request-body.ts';
-import { createRecord, deleteRecords, invalid, merge, newRecord, NO_STORE, slugFor, updateRecord, type AdminWriteDeps } from './admin-records.ts';
+import { createRecord, deleteRecords, invalid, merge, newRecord, NO_STORE, slugFor, type AdminWriteDeps } from './admin-records.ts';
 import { DEALS } from './record-kinds.ts';
 import { applyChange, withAllErrors } from './record-writes.ts';
 import { utcDay } from '../utc-day.ts';
@@ -41,7 +41,5 @@ export async function postDeals(request: Request, deps: AdminWriteDeps): Promise
   });
   return answerResponse(request, jsonAnswer(200, { success: true, created, updated: slugs.length - created, deleted: 0, slugs }, NO_STORE));
 }
-
-export const putDeals = (request: Request, deps: AdminWriteDeps): Promise<Response> => withAllErrors(request, () => updateRecord(request, deps, DEALS));
 
 export const deleteDeals = (request: Request, deps: AdminWriteDeps): Promise<Response> => deleteRecords(request, deps, DEALS);

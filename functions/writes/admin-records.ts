@@ -19,7 +19,7 @@ import { ApiError } from '../http/errors.ts';
 import { asJsonObject, readBody } from '../http/request-body.ts';
 import type { Session } from '../auth/session.ts';
 import type { RecordKind } from './record-kinds.ts';
-import { applyChange, invalidRecord, type RecordWriteDeps } from './record-writes.ts';
+import { applyChange, invalidRecord, withAllErrors, type RecordWriteDeps } from './record-writes.ts';
 import { utcDay } from '../utc-day.ts';
 
 /** An admin's session, then a record write. */
@@ -44,6 +44,15 @@ export async function createRecord<T extends ContentRecord>(request: Request, de
   });
   return recordAnswer(request, deps, kind, slug);
 }
+
+/**
+ * The PUT handler of a kind's route row (`PUT /api/v1/deals`, `/api/v1/admin/startups`): one
+ * record updated, and with `?errors=all` every problem of a refused one.
+ */
+export const putRecord =
+  <T extends ContentRecord>(kind: RecordKind<T>) =>
+  (request: Request, deps: AdminWriteDeps): Promise<Response> =>
+    withAllErrors(request, () => updateRecord(request, deps, kind));
 
 /** PUT: `id` and/or `slug` name the record; every other field given replaces the stored one, `null` removes it. */
 export async function updateRecord<T extends ContentRecord>(request: Request, deps: AdminWriteDeps, kind: RecordKind<T>): Promise<Response> {

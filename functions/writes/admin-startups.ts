@@ -8,7 +8,7 @@ import { requireAdmin } from '../auth/guard.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import { wholeParam } from '../http/params.ts';
 import { asJsonObject, readBody } from '../http/request-body.ts';
-import { createRecord, deleteRecords, describeName, findRecord, notFound, NO_STORE, recordAnswer, updateRecord, type AdminWriteDeps } from './admin-records.ts';
+import { createRecord, deleteRecords, describeName, findRecord, notFound, NO_STORE, recordAnswer, type AdminWriteDeps } from './admin-records.ts';
 import { STARTUPS } from './record-kinds.ts';
 import { withAllErrors } from './record-writes.ts';
 
@@ -38,7 +38,5 @@ export async function postStartups(request: Request, deps: AdminWriteDeps): Prom
   const body = asJsonObject(await readBody(request));
   return withAllErrors(request, () => createRecord(request, deps, STARTUPS, session, body));
 }
-
-export const putStartups = (request: Request, deps: AdminWriteDeps): Promise<Response> => withAllErrors(request, () => updateRecord(request, deps, STARTUPS));
 
 export const deleteStartups = (request: Request, deps: AdminWriteDeps): Promise<Response> => deleteRecords(request, deps, STARTUPS);

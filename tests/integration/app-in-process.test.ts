@@ -108,6 +108,9 @@ test('a route over its limit answers 429 with Retry-After before its handler run
   expect(Number(last?.headers.get('retry-after'))).toBeGreaterThan(0);
   expect(last?.headers.get('ratelimit')).toMatch(/^"auth";r=0;t=\d+$/);
   expect(expectErrorBody(await last?.json()).code).toBe('rate_limited');
+  // An answer given early by a step still goes out through the steps before it, and its own.
+  expect([last?.headers.get('api-version'), last?.headers.get('x-frame-options'), last?.headers.get('ratelimit-policy')]).toEqual(['v1', 'DENY', '"auth";q=30;w=60']);
+  expect(last?.headers.get('x-request-id')).toBeTruthy();
 });
 
 test('documents and metrics are routed from the table; metrics only to this machine', async () => {
@@ -128,6 +131,8 @@ test('a handler that fails unexpectedly is a bare 500 with the error logged, nev
     expect(text).not.toContain('/secret/path');
     expect(expectErrorBody(JSON.parse(text)).code).toBe('internal_error');
     expect(response.headers.get('x-request-id')).toBeTruthy();
+    // Every step adds its headers to an error answer too.
+    expect([response.headers.get('api-version'), response.headers.get('access-control-allow-origin'), response.headers.get('ratelimit-policy')]).toEqual(['v1', '*', '"read";q=6000;w=60']);
     expect(errors.some((line) => line.includes('unhandled_error') && line.includes('disk on fire'))).toBe(true);
   } finally {
     deps.store.status = status;

@@ -99,6 +99,37 @@ describe('header fields set through the helpers', () => {
     }
   });
 
+  it('names that are also names of object properties are fields like any other', () => {
+    const bytes = make();
+    const plain = new Response('x');
+    for (const response of [bytes, plain]) {
+      setHeader(response, '__proto__', 'a');
+      setHeader(response, 'constructor', 'b');
+      appendHeader(response, '__proto__', 'c');
+    }
+    expect([hasHeader(bytes, 'toString'), hasHeader(bytes, 'hasOwnProperty'), hasHeader(bytes, 'constructor')]).toEqual([false, false, true]);
+    const fields = headerFields(bytes).fields;
+    expect(Object.getPrototypeOf(fields)).toBe(Object.prototype);
+    expect(Object.entries(fields).filter(([name]) => name === '__proto__' || name === 'constructor')).toEqual([
+      ['__proto__', 'a, c'],
+      ['constructor', 'b'],
+    ]);
+    expect([bytes.headers.get('__proto__'), bytes.headers.get('constructor')]).toEqual([plain.headers.get('__proto__'), plain.headers.get('constructor')]);
+    // A stored copy keeps them as fields too.
+    const copy = BytesResponse.withCheckedFields(new Uint8Array(1), 200, fields);
+    expect(Object.entries(headerFields(copy).fields)).toEqual(Object.entries(fields));
+  });
+
+  it('values with white space at the edges, or none at all, are kept as Headers keeps them', () => {
+    for (const value of ['', ' ', '\t v \t', 'a  b', ' x', 'y ']) {
+      const bytes = make();
+      setHeader(bytes, 'X-Value', value);
+      const plain = new Response('x');
+      plain.headers.set('X-Value', value);
+      expect(headerFields(bytes).fields['x-value'], JSON.stringify(value)).toBe(plain.headers.get('x-value'));
+    }
+  });
+
   it('a stored answer rebuilt from headerFields has the same fields, and its own map', async () => {
     const stored = headerFields(steps(make())).fields;
     const first = BytesResponse.withCheckedFields(new Uint8Array([1, 2]), 200, stored);

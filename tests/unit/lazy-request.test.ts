@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LazyRequest, webRequest } from '../../functions/http/lazy-request.ts';
+import { headerOf, LazyRequest, webRequest } from '../../functions/http/lazy-request.ts';
 
 const raw = ['Host', 'deals.example', 'Accept', 'application/json', 'X-Trace', 'a', 'x-trace', 'b'];
 const make = (method = 'GET') => new LazyRequest(method, 'http://deals.example/api/v1/deals?search=aws', raw) as unknown as Request;
@@ -14,6 +14,25 @@ describe('LazyRequest reads as the Request it stands for', () => {
     expect(request.headers.get('accept')).toBe('application/json');
     expect(request.headers.get('x-trace')).toBe('a, b');
     expect(request.headers).toBe(request.headers);
+  });
+
+  it('headerOf reads a header as headers.get does, before and after the Headers is made, and from any Request', () => {
+    const names = ['host', 'accept', 'x-trace', 'if-none-match', 'x'];
+    const real = new Request('http://deals.example/', {
+      headers: [
+        ['Host', 'deals.example'],
+        ['Accept', 'application/json'],
+        ['X-Trace', 'a'],
+        ['x-trace', 'b'],
+      ],
+    });
+    const lazy = make();
+    const expected = names.map((name) => real.headers.get(name));
+    expect(expected).toEqual(['deals.example', 'application/json', 'a, b', null, null]);
+    expect(names.map((name) => headerOf(lazy, name))).toEqual(expected);
+    expect(names.map((name) => headerOf(real, name))).toEqual(expected);
+    void lazy.headers;
+    expect(names.map((name) => headerOf(lazy, name))).toEqual(expected);
   });
 
   it('answers every other member of Request through a real one', async () => {

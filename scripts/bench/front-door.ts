@@ -1,0 +1,99 @@
+/**
+ * `npm run bench:front-door`: the CPU cost of the front door alone (functions/http/app.ts), in
+ * process, with no socket: a cached public answer asked for again, through `app.fetch` with
+ * every step, then its header fields read as the Node adapter reads them. The baseline, timed
+ * in the same run, is the least any handler does for the same answer: look it up by URL and
+ * wrap its stored bytes and headers in a response. Reports microseconds per request (median
+ * of five rounds of 100,000) and the baseline's share of the front door's time.
+ * Usage: node scripts/bench/front-door.ts [--rounds 5]
+ */
+import { execFileSync } from 'node:child_process';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../../functions/config.ts';
+import { createDeps } from '../../functions/deps.ts';
+import { rawBody, storedResponse } from '../../functions/http/answer.ts';
+import { createApp } from '../../functions/http/app.ts';
+import { headerFields } from '../../functions/http/bytes-response.ts';
+import { LazyRequest } from '../../functions/http/lazy-request.ts';
+import { createLogger } from '../../functions/ops/log.ts';
+import { GitStore } from '../../functions/store/git-store.ts';
+import { createCatalog } from '../../src/catalog/catalog.ts';
+import { runPipeline } from '../../src/pipeline/build.ts';
+import { readContent } from '../../src/pipeline/read-content.ts';
+
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' } } });
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const PER_ROUND = 100_000;
+const PATHS = ['/api/v1/deals?search=cloud&limit=20', '/api/v1/deals?search=credits&limit=20', '/api/v1/deals?category=cloud-credits&limit=20', '/api/v1/startups?limit=20'];
+/** 1,000 clients, so that with rate limits on none of them reaches its limit (6,000 reads a minute). */
+const clientAddress = (i: number): string => `10.0.${(i % 1000) >> 8}.${i % 256}`;
+// What autocannon sends, as the adapter hands it over (rawHeaders).
+const RAW_HEADERS = ['Host', '127.0.0.1:4321', 'User-Agent', 'autocannon', 'Connection', 'keep-alive'];
+
+const work = await mkdtemp(join(tmpdir(), 'bench-front-door-'));
+const contentDir = join(work, 'content');
+await cp(join(ROOT, 'content'), contentDir, { recursive: true });
+execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@localhost', 'init', '-q'], { cwd: work });
+execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@localhost', 'add', '-A'], { cwd: work });
+execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@localhost', 'commit', '-q', '-m', 'Starter content'], { cwd: work });
+const built = runPipeline(await readContent(contentDir), { today: '2026-11-29' });
+if (!built.value) throw new Error('the starter content does not build');
+const catalog = createCatalog(built.value.data, built.value.postings);
+
+console.log(`# Front door, in process: a cached answer asked for again (${PATHS.length} URLs rotated)\n`);
+console.log('| rate limits | baseline µs | front door µs | baseline / front door |\n|---|---|---|---|');
+for (const rateLimits of ['off', 'on']) {
+  const config = { ...loadConfig({ DATA_DIR: join(work, `data-${rateLimits}`), RATE_LIMITS: rateLimits }), contentDir };
+  const deps = createDeps(
+    config,
+    catalog,
+    await GitStore.open(contentDir),
+    'x'.repeat(64),
+    createLogger(() => undefined),
+  );
+  const app = createApp(deps);
+  const frontDoor = async (i: number): Promise<number> => {
+    const path = PATHS[i % PATHS.length] as string;
+    const request = new LazyRequest('GET', `http://127.0.0.1:4321${path}`, RAW_HEADERS) as unknown as Request;
+    const response = await app.fetch(request, { address: clientAddress(i), method: 'GET', path: path.split('?')[0] });
+    if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
+    return Object.keys(headerFields(response).fields).length + (rawBody(response)?.byteLength ?? 0);
+  };
+  // The baseline serves what the front door sent: the same bytes and header fields.
+  const stored = new Map<string, { headers: Record<string, string>; body: Uint8Array }>();
+  for (const path of PATHS) {
+    const response = await app.fetch(new LazyRequest('GET', `http://127.0.0.1:4321${path}`, RAW_HEADERS) as unknown as Request, { address: '127.0.0.1' });
+    if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
+    stored.set(path, { headers: headerFields(response).fields, body: rawBody(response) ?? new Uint8Array() });
+  }
+  const baseline = async (i: number): Promise<number> => {
+    const path = PATHS[i % PATHS.length] as string;
+    const request = new LazyRequest('GET', `http://127.0.0.1:4321${path}`, RAW_HEADERS) as unknown as Request;
+    const url = new URL(request.url);
+    const answer = stored.get(url.pathname + url.search) as { headers: Record<string, string>; body: Uint8Array };
+    const response = storedResponse(200, answer.headers, answer.body);
+    return Object.keys(headerFields(response).fields).length + (rawBody(response)?.byteLength ?? 0);
+  };
+  const base = await timed(baseline);
+  const door = await timed(frontDoor);
+  console.log(`| ${rateLimits} | ${base.toFixed(2)} | ${door.toFixed(2)} | ${(base / door).toFixed(2)} |`);
+  await deps.submissions.close();
+}
+await rm(work, { recursive: true, force: true });
+
+/** Median microseconds per call over the rounds, after a warm-up round. */
+async function timed(call: (i: number) => Promise<number>): Promise<number> {
+  let sink = 0;
+  for (let i = 0; i < PER_ROUND; i++) sink += await call(i);
+  const rounds: number[] = [];
+  for (let round = 0; round < Number(values.rounds); round++) {
+    const started = performance.now();
+    for (let i = 0; i < PER_ROUND; i++) sink += await call(i);
+    rounds.push(((performance.now() - started) * 1000) / PER_ROUND);
+  }
+  if (sink === 0) throw new Error('no answers');
+  return rounds.sort((a, b) => a - b)[Math.floor(rounds.length / 2)] as number;
+}
