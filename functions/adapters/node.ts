@@ -49,10 +49,20 @@ function send(req: IncomingMessage, res: ServerResponse, response: Response): vo
   // Answered before the body was read (405, 401, 413…): the rest of it would block the next request on this connection.
   if (!req.complete) headers.connection = 'close';
   res.writeHead(response.status, headers);
-  if (bytes || !response.body) res.end(bytes);
+  if (bytes instanceof Uint8Array) res.end(bytes);
+  else if (bytes) writeRuns(res, bytes.runs);
+  else if (!response.body) res.end();
   // The client may be gone already: then the body is dropped, not piped.
   else if (res.destroyed) void response.body.cancel();
   else pipeline(Readable.fromWeb(response.body as NodeReadableStream), res, () => undefined);
+}
+
+/** The runs of a huge list (answer.ts `assembledList`), as they are, in one write to the socket. */
+function writeRuns(res: ServerResponse, runs: readonly Uint8Array[]): void {
+  res.cork();
+  for (const run of runs) res.write(run);
+  res.end();
+  res.uncork();
 }
 
 /** IncomingMessage → Web Request (https:// when a trusted proxy says so); the body streams only for methods that carry one. */

@@ -6,6 +6,8 @@ import type { Catalog } from '../../src/catalog/catalog.ts';
 import { dealsAnswer } from '../reads/deals.ts';
 import { startupsAnswer } from '../reads/startups.ts';
 import type { Json } from './openapi-kit.ts';
+import type { Answer } from '../http/answer.ts';
+import { payloadBytes } from '../http/bytes-response.ts';
 
 /** The examples of one catalog (what the route table's operation descriptions may use). */
 export type CatalogExamples = ReturnType<typeof catalogExamples>;
@@ -16,7 +18,7 @@ export type CatalogExamples = ReturnType<typeof catalogExamples>;
  * catalog give no example.
  */
 export function catalogExamples(catalog: Catalog) {
-  const parse = (answer: { body: Uint8Array }) => JSON.parse(new TextDecoder().decode(answer.body)) as Json;
+  const parse = (answer: Answer) => JSON.parse(new TextDecoder().decode(payloadBytes(answer.body))) as Json;
   const category = catalog.categories.deals.find((c) => c.scope === 'deals') ?? catalog.categories.deals[0];
   const list = catalog.deals.length > 0 ? parse(dealsAnswer(catalog, new URLSearchParams('limit=1'))) : undefined;
   const first = (list?.deals as Json[] | undefined)?.[0] as { id: string; slug: string } | undefined;
@@ -124,7 +126,7 @@ function revertExample(id: string): Json {
 function startupExample(catalog: Catalog): Json | undefined {
   for (const startup of catalog.startups.slice(0, 20)) {
     const query = new URLSearchParams({ search: startup.name, category: startup.category, ...(startup.country ? { country: startup.country } : {}) });
-    const answer = JSON.parse(new TextDecoder().decode(startupsAnswer(catalog, query).body)) as { total: number };
+    const answer = JSON.parse(new TextDecoder().decode(payloadBytes(startupsAnswer(catalog, query).body))) as { total: number };
     if (answer.total === 1) return { listing: { summary: `\`GET /api/v1/startups?${query}\``, value: answer } };
   }
   return undefined;

@@ -16,7 +16,7 @@ import { MAX_CACHED_QUERY_LENGTH } from '../reads/prepared-cache.ts';
 import { BILLING_PAGE } from '../billing/plan-guard.ts';
 import { stripePageOrigins } from '../billing/stripe-gateway.ts';
 import { answerResponse, errorAnswer, rawBody, replayOf, storedResponse, type Replay } from './answer.ts';
-import { appendHeader, checkedFields, hasHeader, headerFields, setCheckedFields, setHeader } from './bytes-response.ts';
+import { appendHeader, checkedFields, hasHeader, headerFields, setCheckedFields, setHeader, type Payload } from './bytes-response.ts';
 import { chooseCoding } from './compress.ts';
 import { ApiError, asApiError, methodNotAllowed } from './errors.ts';
 import { headerOf } from './lazy-request.ts';
@@ -326,7 +326,7 @@ function versioning(deps: Pick<Deps, 'lifecycle'>): Step {
 interface Stored {
   status: number;
   headers: Record<string, string>;
-  body: Uint8Array;
+  body: Payload;
   /** What the handler would still have done for this request (answer.ts `Replay`). */
   replay: Replay | undefined;
 }

@@ -20,13 +20,13 @@
  */
 export class BytesResponse extends Response {
   /** The body, as sent (never for a 204 or 304). */
-  readonly payload: Uint8Array;
+  readonly payload: Payload;
   #stream: ReadableStream<Uint8Array<ArrayBuffer>> | undefined;
   #read = false;
   /** Lower-case name → value, until `headers` is read; then `undefined` and the real `Headers` holds them. */
   #fields: Fields | undefined;
 
-  constructor(payload: Uint8Array, init: { status: number; statusText?: string; headers?: Record<string, string> | Headers }) {
+  constructor(payload: Payload, init: { status: number; statusText?: string; headers?: Record<string, string> | Headers }) {
     const { headers, ...rest } = init;
     const record = headers !== undefined && !(headers instanceof Headers) ? headers : undefined;
     super(null, record ? rest : init);
@@ -51,7 +51,7 @@ export class BytesResponse extends Response {
    * A response whose fields were checked before (the answer cache stores them as `headerFields`
    * gave them): skips the per-field checks, which were most of a cached answer's header cost.
    */
-  static withCheckedFields(payload: Uint8Array, status: number, fields: Record<string, string>): BytesResponse {
+  static withCheckedFields(payload: Payload, status: number, fields: Record<string, string>): BytesResponse {
     const response = new BytesResponse(payload, { status });
     response.#fields = { ...fields };
     return response;
@@ -66,7 +66,7 @@ export class BytesResponse extends Response {
     this.#stream ??= new ReadableStream({
       start: (controller) => {
         // Payloads are never on a SharedArrayBuffer; lib.dom types stream chunks as ArrayBuffer views.
-        controller.enqueue(this.payload as Uint8Array<ArrayBuffer>);
+        for (const run of runsOf(this.payload)) controller.enqueue(run as Uint8Array<ArrayBuffer>);
         controller.close();
       },
     });
@@ -110,8 +110,36 @@ export class BytesResponse extends Response {
   async #take(): Promise<Uint8Array> {
     if (this.bodyUsed) throw new TypeError('Body is unusable: Body has already been read');
     this.#read = true;
-    return this.#stream ? new Uint8Array(await new Response(this.#stream).arrayBuffer()) : this.payload;
+    return this.#stream ? new Uint8Array(await new Response(this.#stream).arrayBuffer()) : payloadBytes(this.payload);
   }
+}
+
+/**
+ * A body sent as runs of bytes one after the other, never joined: a huge list answer made of
+ * stretches of the built catalog file it was read from (answer.ts `assembledList`), so the full
+ * lists at 150,000 records hold no second copy of 100 MB of records.
+ */
+export class ByteRuns {
+  readonly runs: readonly Uint8Array[];
+  readonly byteLength: number;
+
+  constructor(runs: readonly Uint8Array[]) {
+    this.runs = runs;
+    this.byteLength = runs.reduce((total, run) => total + run.byteLength, 0);
+  }
+}
+
+/** A body the app holds: bytes, or runs of bytes. */
+export type Payload = Uint8Array | ByteRuns;
+
+/** The bytes of a payload in one piece (a copy, for runs: for compression, or a reader of the body). */
+export function payloadBytes(payload: Payload): Uint8Array {
+  return payload instanceof ByteRuns ? Buffer.concat(payload.runs) : payload;
+}
+
+/** The pieces of a payload, in order. */
+function runsOf(payload: Payload): readonly Uint8Array[] {
+  return payload instanceof ByteRuns ? payload.runs : [payload];
 }
 
 /** Set a header field, as `response.headers.set` does. */

@@ -3,7 +3,8 @@
  * client takes it, else gzip. Work runs on libuv's thread pool, off the event loop.
  */
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { finished } from 'node:stream/promises';
+import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib';
 
 export type Coding = 'br' | 'gzip';
 
@@ -41,16 +42,28 @@ export function chooseCoding(acceptEncoding: string | null): Coding | undefined 
   return best;
 }
 
-/** Compress a body with a coding; brotli at quality 5 keeps dynamic answers fast. */
-export async function compress(body: Uint8Array, coding: Coding, quality: 'fast' | 'best' = 'fast'): Promise<Uint8Array> {
-  if (coding === 'gzip') return new Uint8Array(await gzipAsync(body, { level: quality === 'best' ? 9 : 6 }));
-  return new Uint8Array(
-    await brotli(body, {
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: quality === 'best' ? 9 : 5,
-        [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
-        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      },
-    }),
-  );
+/**
+ * Compress a body with a coding; brotli at quality 5 keeps dynamic answers fast. A body given as
+ * runs of bytes (a huge list, answer.ts `assembledList`) is streamed through the compressor run
+ * by run rather than joined first: no second copy of the full list while it is compressed.
+ */
+export async function compress(body: Uint8Array | readonly Uint8Array[], coding: Coding, quality: 'fast' | 'best' = 'fast'): Promise<Uint8Array> {
+  const size = body instanceof Uint8Array ? body.byteLength : body.reduce((total, run) => total + run.byteLength, 0);
+  const gzipOptions = { level: quality === 'best' ? 9 : 6 };
+  const brotliOptions = {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: quality === 'best' ? 9 : 5,
+      [constants.BROTLI_PARAM_SIZE_HINT]: size,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+    },
+  };
+  if (body instanceof Uint8Array) return new Uint8Array(coding === 'gzip' ? await gzipAsync(body, gzipOptions) : await brotli(body, brotliOptions));
+  const stream = coding === 'gzip' ? createGzip(gzipOptions) : createBrotliCompress(brotliOptions);
+  const output: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => output.push(chunk));
+  const done = finished(stream);
+  for (const run of body) stream.write(run);
+  stream.end();
+  await done;
+  return new Uint8Array(Buffer.concat(output));
 }

@@ -16,7 +16,7 @@ import { loadConfig } from '../../functions/config.ts';
 import { createDeps } from '../../functions/deps.ts';
 import { rawBody, storedResponse } from '../../functions/http/answer.ts';
 import { createApp } from '../../functions/http/app.ts';
-import { headerFields } from '../../functions/http/bytes-response.ts';
+import { headerFields, type Payload } from '../../functions/http/bytes-response.ts';
 import { LazyRequest } from '../../functions/http/lazy-request.ts';
 import { createLogger } from '../../functions/ops/log.ts';
 import { GitStore } from '../../functions/store/git-store.ts';
@@ -63,7 +63,7 @@ for (const rateLimits of ['off', 'on']) {
     return Object.keys(headerFields(response).fields).length + (rawBody(response)?.byteLength ?? 0);
   };
   // The baseline serves what the front door sent: the same bytes and header fields.
-  const stored = new Map<string, { headers: Record<string, string>; body: Uint8Array }>();
+  const stored = new Map<string, { headers: Record<string, string>; body: Payload }>();
   for (const path of PATHS) {
     const response = await app.fetch(new LazyRequest('GET', `http://127.0.0.1:4321${path}`, RAW_HEADERS) as unknown as Request, { address: '127.0.0.1' });
     if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
@@ -73,7 +73,7 @@ for (const rateLimits of ['off', 'on']) {
     const path = PATHS[i % PATHS.length] as string;
     const request = new LazyRequest('GET', `http://127.0.0.1:4321${path}`, RAW_HEADERS) as unknown as Request;
     const url = new URL(request.url);
-    const answer = stored.get(url.pathname + url.search) as { headers: Record<string, string>; body: Uint8Array };
+    const answer = stored.get(url.pathname + url.search) as { headers: Record<string, string>; body: Payload };
     const response = storedResponse(200, answer.headers, answer.body);
     return Object.keys(headerFields(response).fields).length + (rawBody(response)?.byteLength ?? 0);
   };

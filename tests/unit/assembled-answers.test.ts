@@ -12,19 +12,24 @@ import { createCatalog, type Catalog } from '../../src/catalog/catalog.ts';
 import { findDeal, listDeals } from '../../src/catalog/deals-query.ts';
 import { listStartups } from '../../src/catalog/startups-query.ts';
 import { runPipeline } from '../../src/pipeline/build.ts';
+import { emitCatalog } from '../../src/pipeline/emit.ts';
+import { loadGeneratedCatalog } from '../../functions/reads/catalog-state.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
 import { DEAL_LIST_PARAMS, DEAL_SORTS, parseQuery, STARTUP_LIST_PARAMS } from '../../src/schemas/query.ts';
 import { REGIONS, STAGES } from '../../src/schemas/program.ts';
 import { dealsAnswer } from '../../functions/reads/deals.ts';
 import { startupsAnswer } from '../../functions/reads/startups.ts';
 import { ApiError } from '../../functions/http/errors.ts';
-import type { Answer } from '../../functions/http/answer.ts';
+import { assembledList, type Answer } from '../../functions/http/answer.ts';
+import { ByteRuns, payloadBytes } from '../../functions/http/bytes-response.ts';
 import { seededRandom } from '../../scripts/seeded-random.ts';
 
 const QUERIES = 2000;
 const decoder = new TextDecoder();
 let folder: string;
 let catalog: Catalog;
+/** The same catalog as the server loads it from generated/: each record's bytes a view of catalog.json. */
+let loaded: Catalog;
 
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'assembled-'));
@@ -33,6 +38,8 @@ beforeAll(async () => {
   const built = runPipeline(await readContent(content), { today: '2026-11-24' });
   if (!built.value) throw new Error(`generated content does not build: ${JSON.stringify(built.diagnostics.slice(0, 3))}`);
   catalog = createCatalog(built.value.data, built.value.postings);
+  await emitCatalog(join(folder, 'generated'), built.value);
+  loaded = await loadGeneratedCatalog(join(folder, 'generated'));
 }, 120_000);
 
 afterAll(() => rm(folder, { recursive: true, force: true }));
@@ -107,7 +114,7 @@ function compareMany(next: () => URLSearchParams, answer: (params: URLSearchPara
       if (error instanceof ApiError && error.status === 400) continue;
       throw error;
     }
-    const body = decoder.decode(given.body);
+    const body = decoder.decode(payloadBytes(given.body));
     expect(body, params.toString()).toBe(reference(params));
     const known = bodyByEtag.get(given.etag);
     if (known !== undefined) expect(known, `one body per ETag (${params.toString()})`).toBe(body);
@@ -154,7 +161,7 @@ describe('answers assembled from prepared bytes', () => {
       const params = new URLSearchParams(maybe(0.5) ? { slug: deal.slug } : { id: deal.id });
       const given = dealsAnswer(catalog, params);
       const expected = JSON.stringify({ success: true, deal: findDeal(catalog, { slug: deal.slug }) });
-      expect(decoder.decode(given.body)).toBe(expected);
+      expect(decoder.decode(payloadBytes(given.body))).toBe(expected);
       expect(dealsAnswer(catalog, params).etag).toBe(given.etag);
     }
   });
@@ -167,5 +174,48 @@ describe('answers assembled from prepared bytes', () => {
     expect(dealsAnswer(changed, params).etag).not.toBe(first.etag);
     // A different limit lists fewer deals: another body, another ETag.
     expect(dealsAnswer(catalog, new URLSearchParams(params.toString().replace('limit=5', 'limit=4'))).etag).not.toBe(first.etag);
+  });
+
+  test('a huge list is sent as runs of the catalog file, byte for byte the joined answer, with the same ETag', () => {
+    expect(loaded.deals.map((d) => d.slug)).toEqual(catalog.deals.map((d) => d.slug));
+    const lists: { records: readonly Uint8Array[]; positions: number[] }[] = [];
+    for (let i = 0; i < 300; i++) {
+      const parsed = parseQuery(DEAL_LIST_PARAMS, dealParams());
+      if (parsed.ok) lists.push({ records: loaded.dealJson, positions: listDeals(loaded, parsed.value).positions });
+      const startups = parseQuery(STARTUP_LIST_PARAMS, startupParams());
+      if (startups.ok) lists.push({ records: loaded.startupJson, positions: listStartups(loaded, startups.value).positions });
+    }
+    // The default lists, every record, none, and positions out of file order.
+    lists.push({ records: loaded.dealJson, positions: listDeals(loaded, {}).positions });
+    lists.push({ records: loaded.startupJson, positions: loaded.startupJson.map((_, i) => i) });
+    lists.push({ records: loaded.startupJson, positions: [] });
+    lists.push({
+      records: loaded.dealJson,
+      positions: loaded.dealJson
+        .map((_, i) => i)
+        .filter(() => maybe(0.5))
+        .reverse(),
+    });
+    // Records serialised one by one (after a write) sit in buffers of their own: one run each.
+    lists.push({ records: catalog.dealJson, positions: catalog.dealJson.map((_, i) => i).filter(() => maybe(0.7)) });
+    for (const { records, positions } of lists) {
+      const joined = assembledList('v1', '{"items":[', records, positions, `],"n":${positions.length}}`, {}, Number.POSITIVE_INFINITY);
+      const runs = assembledList('v1', '{"items":[', records, positions, `],"n":${positions.length}}`, {}, 0);
+      expect(runs.body).toBeInstanceOf(ByteRuns);
+      expect(Buffer.from(payloadBytes(runs.body)).equals(Buffer.from(joined.body as Uint8Array)), `${positions.length} records`).toBe(true);
+      expect(runs.body.byteLength).toBe(joined.body.byteLength);
+      expect(runs.etag).toBe(joined.etag);
+    }
+    // Consecutive records of the file are one run: every startup is one view, with the head and tail.
+    const everyStartup = assembledList(
+      'v1',
+      '[',
+      loaded.startupJson,
+      loaded.startupJson.map((_, i) => i),
+      ']',
+      {},
+      0,
+    ).body as ByteRuns;
+    expect(everyStartup.runs).toHaveLength(3);
   });
 });

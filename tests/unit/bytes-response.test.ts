@@ -46,7 +46,7 @@ describe('BytesResponse reads as a Response given the same bytes', () => {
     const response = make();
     const bytes = await response.bytes();
     bytes[0] = 0;
-    expect(response.payload[0]).toBe('{'.charCodeAt(0));
+    expect((response.payload as Uint8Array)[0]).toBe('{'.charCodeAt(0));
   });
 });
 

@@ -18,6 +18,7 @@ import { runPipeline } from '../../src/pipeline/build.ts';
 import { ContentSnapshot } from '../../src/pipeline/content-snapshot.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
 import { FIXTURES } from '../helpers/server.ts';
+import { payloadBytes } from '../../functions/http/bytes-response.ts';
 
 const TODAY = '2026-11-21';
 let catalog: Catalog;
@@ -63,7 +64,10 @@ test('llms-full.txt is rendered once per catalog version for MCP reads and GET a
   expect(await countsDuring(() => readResource(paths.llmsFull))).toEqual({ renders: 0, hits: 1 });
   // The HTTP document is the same cache entry.
   let http = '';
-  expect(await countsDuring(async () => (http = new TextDecoder().decode(documentAnswer(documentRoute(paths.llmsFull) as DocumentRoute, catalog, deps).body)))).toEqual({ renders: 0, hits: 1 });
+  expect(await countsDuring(async () => (http = new TextDecoder().decode(payloadBytes(documentAnswer(documentRoute(paths.llmsFull) as DocumentRoute, catalog, deps).body))))).toEqual({
+    renders: 0,
+    hits: 1,
+  });
   expect(http).toBe(first);
 });
 

@@ -1,0 +1,26 @@
+/**
+ * `compress` (functions/http/compress.ts) takes a body as bytes or as runs of bytes (a huge list,
+ * answer.ts `assembledList`): both give what the client decodes back to the same bytes.
+ */
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { expect, test } from 'vitest';
+import { compress } from '../../functions/http/compress.ts';
+
+const text = Buffer.from(JSON.stringify(Array.from({ length: 3000 }, (_, i) => ({ id: i, title: `Deal ${i}`, body: 'credits '.repeat(i % 17) }))));
+const decode = { br: brotliDecompressSync, gzip: gunzipSync } as const;
+
+test('runs of a body compress to what decodes as the joined body, in both codings and qualities', async () => {
+  const cuts = [0, 1, 17, 4096, 70_000, text.byteLength - 3, text.byteLength];
+  const runs = cuts.slice(1).map((end, i) => text.subarray(cuts[i], end));
+  expect(Buffer.concat(runs).equals(text)).toBe(true);
+  for (const coding of ['br', 'gzip'] as const) {
+    for (const quality of ['fast', 'best'] as const) {
+      const whole = await compress(text, coding, quality);
+      const fromRuns = await compress(runs, coding, quality);
+      expect(decode[coding](fromRuns).equals(text), `${coding} ${quality}`).toBe(true);
+      expect(decode[coding](whole).equals(text), `${coding} ${quality}`).toBe(true);
+      expect(fromRuns.byteLength).toBeLessThan(text.byteLength / 3);
+    }
+  }
+  expect(decode.gzip(await compress([], 'gzip')).byteLength).toBe(0);
+});
