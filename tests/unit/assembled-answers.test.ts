@@ -200,7 +200,7 @@ describe('answers assembled from prepared bytes', () => {
     lists.push({ records: catalog.dealJson, positions: catalog.dealJson.map((_, i) => i).filter(() => maybe(0.7)) });
     for (const { records, positions } of lists) {
       const joined = assembledList('v1', '{"items":[', records, positions, `],"n":${positions.length}}`, {}, Number.POSITIVE_INFINITY);
-      const runs = assembledList('v1', '{"items":[', records, positions, `],"n":${positions.length}}`, {}, 0);
+      const runs = assembledList('v1', '{"items":[', records, positions, `],"n":${positions.length}}`, {}, 0, 0);
       expect(runs.body).toBeInstanceOf(ByteRuns);
       expect(Buffer.from(payloadBytes(runs.body)).equals(Buffer.from(joined.body as Uint8Array)), `${positions.length} records`).toBe(true);
       expect(runs.body.byteLength).toBe(joined.body.byteLength);
@@ -217,5 +217,8 @@ describe('answers assembled from prepared bytes', () => {
       0,
     ).body as ByteRuns;
     expect(everyStartup.runs).toHaveLength(3);
+    // Records scattered through the file make short runs: joined instead.
+    const everyOther = loaded.startupJson.map((_, i) => i).filter((i) => i % 2 === 0);
+    expect(assembledList('v1', '[', loaded.startupJson, everyOther, ']', {}, 0).body).toBeInstanceOf(Uint8Array);
   });
 });
