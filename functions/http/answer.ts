@@ -203,10 +203,10 @@ export function assembledList(
   const tailBytes = encoder.encode(tail);
   let size = headBytes.byteLength + tailBytes.byteLength + Math.max(0, positions.length - 1);
   for (const position of positions) size += (records[position] as Uint8Array).byteLength;
-  const runs = size >= runsFrom ? recordRuns(records, positions) : undefined;
-  let body: Payload;
   // Each run is one more write, and one more piece of garbage per request: long runs only.
-  if (runs && size / (runs.length + 2) >= minRunBytes) {
+  const runs = size >= runsFrom ? recordRuns(records, positions, Math.floor(size / minRunBytes) - 2) : undefined;
+  let body: Payload;
+  if (runs) {
     body = new ByteRuns([headBytes, ...runs, tailBytes]);
   } else {
     const parts: Uint8Array[] = [headBytes];
@@ -252,9 +252,10 @@ const MIN_RUN_BYTES = 64 * 1024;
  * The records at `positions`, each after the first preceded by a comma, as few runs as the
  * bytes allow: records read from the built catalog file are views of it, in catalog order with
  * a comma between neighbours, so consecutive ones make one view of the file (the default full
- * list of 50,000 deals is 9,400 runs, of 100,000 startups one).
+ * list of 50,000 deals is 9,400 runs, of 100,000 startups one); `undefined` as soon as there
+ * would be more than `most`.
  */
-function recordRuns(records: readonly Uint8Array[], positions: readonly number[]): Uint8Array[] {
+function recordRuns(records: readonly Uint8Array[], positions: readonly number[], most: number): Uint8Array[] | undefined {
   const runs: Uint8Array[] = [];
   let run: { bytes: Uint8Array; start: number; end: number } | undefined;
   const close = () => {
@@ -268,6 +269,7 @@ function recordRuns(records: readonly Uint8Array[], positions: readonly number[]
       continue;
     }
     close();
+    if (runs.length >= most) return undefined;
     // The comma before a record, when its buffer holds one right there, starts its run.
     const withComma = i > 0 && start > 0 && new Uint8Array(record.buffer, start - 1, 1)[0] === COMMA_BYTE;
     if (i > 0 && !withComma) runs.push(COMMA);
