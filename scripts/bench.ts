@@ -6,6 +6,7 @@
  * started from.
  */
 import { seededRandom } from './seeded-random.ts';
+import { commitContent } from './_bench-repository.ts';
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
@@ -43,7 +44,7 @@ const say = (line: string) => {
 await rm(OUT, { recursive: true, force: true });
 const contentDir = join(OUT, 'content');
 await run(fork(join(ROOT, 'scripts', 'generate.ts'), ['--deals', values.deals, '--startups', values.startups, '--out', contentDir]));
-const commit = initGitRepository(OUT);
+const commit = commitContent(OUT, 'Synthetic catalog');
 const config = { ...loadConfig(), contentDir, generatedDir: join(OUT, 'generated'), distDir: join(OUT, 'no-site') };
 // In a process of its own, so its peak memory is the build's alone.
 const build = JSON.parse(
@@ -271,15 +272,6 @@ async function startChild(script: string, env: Record<string, string>, args: str
   // Poll with plain node:http: the first fetch() in a process pays for loading undici.
   while (!(await respondsOk(`${url}/api/v1/deals?limit=1`))) await new Promise((r) => setTimeout(r, 5));
   return { child, url, startMs: performance.now() - started };
-}
-
-/** A new repository holding the content, committed; its commit. */
-function initGitRepository(folder: string): string {
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@localhost', ...args], { cwd: folder, encoding: 'utf8' });
-  git('init', '-q');
-  git('add', '-A', 'content');
-  git('commit', '-q', '-m', 'Synthetic catalog');
-  return git('rev-parse', 'HEAD').trim();
 }
 
 async function signIn(base: string): Promise<string> {

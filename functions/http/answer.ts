@@ -73,7 +73,7 @@ export function etagOf(body: Uint8Array): string {
 /** Start compressing an answer's body ahead of time (for answers served many times). */
 export function precompress(answer: Answer, quality: 'fast' | 'best' = 'best'): void {
   if (answer.body.byteLength < COMPRESS_MIN_BYTES) return;
-  for (const coding of ['br', 'gzip'] as const) answer.encoded[coding] ??= compress(compressorInput(answer.body), coding, quality);
+  for (const coding of ['br', 'gzip'] as const) answer.encoded[coding] ??= compress(answer.body, coding, quality);
 }
 
 /**
@@ -95,7 +95,7 @@ export async function answerResponse(request: Request, answer: Answer, extraHead
     return bytesResponse(304, undefined, headers);
   }
   if (!coding) return bytesResponse(answer.status, answer.body, headers);
-  const encoded = await (answer.encoded[coding] ??= compress(compressorInput(answer.body), coding));
+  const encoded = await (answer.encoded[coding] ??= compress(answer.body, coding));
   headers['Content-Encoding'] = coding;
   return bytesResponse(answer.status, encoded, headers);
 }
@@ -310,11 +310,6 @@ async function keptOrComputed(
   const elapsed = performance.now() - started;
   if (url.search.length - 1 <= MAX_CACHED_QUERY_LENGTH) prepared.set('answer', key, at.version, answer, answer.body.byteLength);
   return { response: await answerResponse(request, answer, { 'Server-Timing': `app;dur=${elapsed.toFixed(3)}` }), answer };
-}
-
-/** What `compress` takes: the bytes, or the runs as they are. */
-function compressorInput(body: Payload): Uint8Array | readonly Uint8Array[] {
-  return body instanceof ByteRuns ? body.runs : body;
 }
 
 function bytesResponse(status: number, body: Payload | undefined, headers: Record<string, string>): Response {

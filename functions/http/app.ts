@@ -165,11 +165,11 @@ function targetOf(pathname: string, address: string, metricsPath: string | undef
 /**
  * A step every request passes. `before` runs on the way in, outermost step first, and may answer
  * early; `after` runs on the way out, innermost first, on every answer of a request whose
- * `before` it passed (early answers and error answers included), and may replace it.
+ * `before` it passed (early answers and error answers included), and adds to it.
  */
 interface Step {
   before?: (request: Request, context: RequestContext) => Response | undefined | Promise<Response | undefined>;
-  after?: (request: Request, context: RequestContext, response: Response) => Response | void;
+  after?: (request: Request, context: RequestContext, response: Response) => void;
 }
 type Endpoint = (request: Request, context: RequestContext) => Promise<Response>;
 type Failed = (thrown: unknown, request: Request, context: RequestContext) => Promise<Response>;
@@ -195,7 +195,7 @@ function compose(steps: readonly Step[], endpoint: Endpoint, failed: Failed): En
     }
     for (let index = entered - 1; index >= 0; index--) {
       try {
-        response = steps[index]?.after?.(request, context, response) ?? response;
+        steps[index]?.after?.(request, context, response);
       } catch (thrown) {
         response = await failed(thrown, request, context);
       }

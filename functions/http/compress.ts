@@ -5,6 +5,7 @@
 import { promisify } from 'node:util';
 import { finished } from 'node:stream/promises';
 import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib';
+import type { Payload } from './bytes-response.ts';
 
 export type Coding = 'br' | 'gzip';
 
@@ -47,13 +48,12 @@ export function chooseCoding(acceptEncoding: string | null): Coding | undefined 
  * runs of bytes (a huge list, answer.ts `assembledList`) is streamed through the compressor run
  * by run rather than joined first: no second copy of the full list while it is compressed.
  */
-export async function compress(body: Uint8Array | readonly Uint8Array[], coding: Coding, quality: 'fast' | 'best' = 'fast'): Promise<Uint8Array> {
-  const size = body instanceof Uint8Array ? body.byteLength : body.reduce((total, run) => total + run.byteLength, 0);
+export async function compress(body: Payload, coding: Coding, quality: 'fast' | 'best' = 'fast'): Promise<Uint8Array> {
   const gzipOptions = { level: quality === 'best' ? 9 : 6 };
   const brotliOptions = {
     params: {
       [constants.BROTLI_PARAM_QUALITY]: quality === 'best' ? 9 : 5,
-      [constants.BROTLI_PARAM_SIZE_HINT]: size,
+      [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
       [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
     },
   };
@@ -62,7 +62,7 @@ export async function compress(body: Uint8Array | readonly Uint8Array[], coding:
   const output: Buffer[] = [];
   stream.on('data', (chunk: Buffer) => output.push(chunk));
   const done = finished(stream);
-  for (const run of body) stream.write(run);
+  for (const run of body.runs) stream.write(run);
   stream.end();
   await done;
   return new Uint8Array(Buffer.concat(output));

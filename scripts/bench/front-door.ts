@@ -7,7 +7,6 @@
  * of five rounds of 100,000) and the baseline's share of the front door's time.
  * Usage: node scripts/bench/front-door.ts [--rounds 5]
  */
-import { execFileSync } from 'node:child_process';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -23,6 +22,7 @@ import { GitStore } from '../../functions/store/git-store.ts';
 import { createCatalog } from '../../src/catalog/catalog.ts';
 import { runPipeline } from '../../src/pipeline/build.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
+import { commitContent } from '../_bench-repository.ts';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' } } });
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -36,9 +36,7 @@ const RAW_HEADERS = ['Host', '127.0.0.1:4321', 'User-Agent', 'autocannon', 'Conn
 const work = await mkdtemp(join(tmpdir(), 'bench-front-door-'));
 const contentDir = join(work, 'content');
 await cp(join(ROOT, 'content'), contentDir, { recursive: true });
-execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@localhost', 'init', '-q'], { cwd: work });
-execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@localhost', 'add', '-A'], { cwd: work });
-execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@localhost', 'commit', '-q', '-m', 'Starter content'], { cwd: work });
+commitContent(work, 'Starter content');
 const built = runPipeline(await readContent(contentDir), { today: '2026-11-29' });
 if (!built.value) throw new Error('the starter content does not build');
 const catalog = createCatalog(built.value.data, built.value.postings);
