@@ -8,7 +8,7 @@
  * byte for byte unless a new one is given.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { CST, Document, isCollection, Parser } from 'yaml';
+import { CST, Document, isCollection, parse, Parser, visit } from 'yaml';
 import { frontMatterYaml } from './serialize.ts';
 import { setValueInPlace, type MapItem } from './yaml-tokens.ts';
 import { readYaml } from './yaml.ts';
@@ -122,7 +122,22 @@ function flowField(key: string, value: unknown): string {
   const doc = new Document({ [key]: value }, { version: '1.1' });
   const node = doc.get(key, true);
   if (isCollection(node)) node.flow = true;
+  // And quoted where only 1.2, as this project reads, would take the text for a number (`0o7`).
+  visit(doc, {
+    Scalar(_, scalar) {
+      if (typeof scalar.value === 'string' && !readsAsItself(scalar.value)) scalar.type = 'QUOTE_SINGLE';
+    },
+  });
   return doc.toString({ lineWidth: 0, flowCollectionPadding: false, singleQuote: true });
+}
+
+/** Whether text written plain reads back as the same string under the YAML 1.2 core schema. */
+function readsAsItself(text: string): boolean {
+  try {
+    return parse(text, { schema: 'core' }) === text;
+  } catch {
+    return false;
+  }
 }
 
 function indexOfKey(items: readonly MapItem[], key: string): number {

@@ -167,6 +167,12 @@ describe('an admin edit of a hand-written deal file', () => {
     expect(edited).toBe(crlf.replace('"AWS Activate Founders"', '"X"').replace('expiryDate: 2027-06-30\r\n', 'expiryDate: 2027-06-30\r\ndifficulty: hard\r\n'));
   });
 
+  test('a list item YAML 1.2 would read as a number (`0o7`) is quoted, so the edit stays in place', () => {
+    const edited = editMarkdown(HAND_WRITTEN, { set: { tags: ['', '0o7', '0o0'] }, remove: [] }, { order: ORDER });
+    expect(edited).toBeDefined();
+    expect(edited).toContain("['', '0o7', '0o0']");
+  });
+
   test('any text and lists are edited in place (never the whole file anew), and read back exactly', () => {
     const fields = { title: fc.string({ unit: 'grapheme', maxLength: 30 }), provider: fc.string({ maxLength: 20 }), category: fc.string({ maxLength: 10 }) };
     const list = fc.array(fc.string({ maxLength: 8 }), { minLength: 1, maxLength: 4 });
