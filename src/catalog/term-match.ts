@@ -2,8 +2,10 @@
  * Which index terms a query word may stand for besides itself: terms within its typo budget
  * (DESIGN "search syntax": none under 5 letters, one for 5–8, two from 9, never on words with
  * digits) and the two halves of a compound typed as one word ("mongodb" → mongo + db). The
- * dictionary is bucketed by first letter and length at load, so a word is compared with a few
- * dozen terms, not the whole vocabulary, and each comparison stops as soon as it exceeds the budget.
+ * terms sharing the word's first letter are walked in sorted order as a trie would be: a term
+ * reuses the distance rows of the prefix it shares with the term before it, and a prefix already
+ * over budget skips every term that starts with it (binary search), so a word costs a few
+ * hundred rows, not three full tables per term of its first letter and length.
  */
 import { processToken } from './tokens.ts';
 
@@ -18,8 +20,8 @@ export interface TermMatch {
 
 /** The term dictionary arranged for typo lookups. Built once per index. */
 export interface Dictionary {
-  /** Terms by first character and length (`"c7"` → `credits`…), digit-bearing terms left out. */
-  buckets: Map<string, string[]>;
+  /** The index terms without a digit, in code-unit order (the index's own order). */
+  sorted: string[];
   /** Terms by everything after their first character, for first-letter typos. */
   tails: Map<string, string[]>;
 }
@@ -35,18 +37,18 @@ export function maxTypos(raw: string): number {
 }
 
 /**
- * Arrange a sorted term list for `typoMatches`.
+ * Arrange a term list sorted by code units (as the index keeps it) for `typoMatches`.
  * @example const dictionary = dictionaryOf(index.terms)
  */
 export function dictionaryOf(terms: readonly string[]): Dictionary {
-  const buckets = new Map<string, string[]>();
+  const sorted: string[] = [];
   const tails = new Map<string, string[]>();
   for (const term of terms) {
     if (/\p{N}/u.test(term)) continue;
-    push(buckets, bucketKey(term[0] ?? '', term.length), term);
+    sorted.push(term);
     push(tails, term.slice(1), term);
   }
-  return { buckets, tails };
+  return { sorted, tails };
 }
 
 /**
@@ -59,26 +61,7 @@ export function typoMatches(dictionary: Dictionary, has: (term: string) => boole
   const budget = maxTypos(raw);
   if (budget === 0 || stem.length < 2) return [];
   const found = new Map<string, number>();
-  const first = stem[0] as string;
-  // The index holds stems, and a misspelt word stems unpredictably ("acelerater" → `acelerat`,
-  // not `acceler`), so a term may also be within budget of the word as typed less a short
-  // ending (at most SUFFIX characters, what the stemmer would have cut), the ending counting as a
-  // typo so that "hostxyz" is not read as `host` for free.
-  const shortest = Math.min(stem.length, raw.length - SUFFIX) - budget;
-  const longest = Math.max(stem.length, raw.length) + budget;
-  for (let length = Math.max(1, shortest); length <= longest; length++) {
-    for (const term of dictionary.buckets.get(bucketKey(first, length)) ?? []) {
-      if (term === stem) continue;
-      const distance = Math.min(
-        // Against the stem, within the stem's own budget: "wedding" stems to `wed`, and `web` is
-        // one edit from that but not a typo of "wedding".
-        maxTypos(stem) === 0 ? budget + 1 : boundedDistance(term, stem, budget),
-        boundedDistance(term, raw, budget),
-        term.length < MIN_STEM_PREFIX ? budget + 1 : boundedDistance(term, raw, budget - 1, raw.length - SUFFIX) + 1,
-      );
-      if (distance <= budget) found.set(term, distance);
-    }
-  }
+  for (const { term, typos } of typoNeighbours(dictionary, stem, raw)) found.set(term, typos);
   // A term the word as typed starts with, 5 letters or more ("observabilty" → `observ`,
   // "payrol" → `payrol`): the stem of a word whose ending was mistyped. The ending counts as one typo.
   for (let length = MIN_STEM_PREFIX; length < raw.length; length++) {
@@ -91,10 +74,42 @@ export function typoMatches(dictionary: Dictionary, has: (term: string) => boole
     for (const term of dictionary.tails.get(tail) ?? []) if (term !== stem) keepBest(found, term, 2);
     for (const term of dictionary.tails.get(stem) ?? []) keepBest(found, term, 2);
     if (has(tail)) keepBest(found, tail, 2);
-    const swapped = `${stem[1] ?? ''}${first}${stem.slice(2)}`;
+    const swapped = `${stem[1] ?? ''}${stem[0] ?? ''}${stem.slice(2)}`;
     if (swapped !== stem && has(swapped)) keepBest(found, swapped, 2);
   }
   return [...found].map(([term, typos]) => ({ term, typos, exact: false }));
+}
+
+/**
+ * The terms within the typo budget of `raw` by edit distance alone (`typoMatches` adds the
+ * stems of mistyped endings and first-letter typos): shorter terms first, then in index order,
+ * the order a word's scores are summed in.
+ * @example typoNeighbours(dictionary, 'hubspt', 'hubspt') // [{ term: 'hubspot', typos: 1 }]
+ */
+export function typoNeighbours(dictionary: Dictionary, stem: string, raw: string): { term: string; typos: number }[] {
+  const budget = maxTypos(raw);
+  if (budget === 0 || stem.length < 2) return [];
+  // The index holds stems, and a misspelt word stems unpredictably ("acelerater" → `acelerat`,
+  // not `acceler`), so a term may also be within budget of the word as typed less a short
+  // ending (at most SUFFIX characters, what the stemmer would have cut), the ending counting as a
+  // typo so that "hostxyz" is not read as `host` for free. Against the stem only within the
+  // stem's own budget: "wedding" stems to `wed`, and `web` is one edit from that but not a typo
+  // of "wedding".
+  const targets = maxTypos(stem) === 0 ? [raw] : [raw, stem];
+  const shortestPrefix = Math.max(0, raw.length - SUFFIX);
+  const near: { term: string; typos: number }[] = [];
+  walkNear(dictionary.sorted, stem[0] as string, targets, budget, (term, ends) => {
+    if (term === stem) return;
+    const rawRow = ends[0] as Int32Array;
+    let distance = Math.min(rawRow[raw.length] as number, ends.length > 1 ? ((ends[1] as Int32Array)[stem.length] as number) : budget + 1);
+    if (term.length >= MIN_STEM_PREFIX) {
+      let prefix = budget;
+      for (let j = shortestPrefix; j <= raw.length; j++) prefix = Math.min(prefix, rawRow[j] as number);
+      if (prefix < budget) distance = Math.min(distance, prefix + 1);
+    }
+    if (distance <= budget) near.push({ term, typos: distance });
+  });
+  return near.sort((a, b) => a.term.length - b.term.length);
 }
 
 /**
@@ -117,34 +132,45 @@ export function compoundSplits(raw: string, has: (term: string) => boolean): [st
 }
 
 /**
- * Optimal-string-alignment distance (a swap of neighbours is one edit) between `a` and `b`, or
- * with `shortestPrefix`, between `a` and the closest prefix of `b` at least that long; `budget + 1`
- * as soon as every path exceeds `budget`.
- * @example boundedDistance('databas', 'databs', 1) // 1
+ * Every term of `sorted` starting with `first` that is within `budget` edits of a prefix of one
+ * of `targets` (optimal string alignment: a swap of neighbours is one edit), in sorted order,
+ * with its last distance row per target: `row[j]` is the distance between the term and the
+ * target's first `j` characters. Terms sharing a prefix share its
+ * rows; a prefix whose rows are all over budget ends every term that starts with it, since a
+ * row's smallest value never decreases down the table.
+ * @example walkNear(['notion', 'nation'], 'n', ['notoin'], 1, (term, rows) => rows[0][6]) // notion: 1
  */
-export function boundedDistance(a: string, b: string, budget: number, shortestPrefix = b.length): number {
-  const from = Math.max(0, Math.min(shortestPrefix, b.length));
-  if (a.length - b.length > budget || from - a.length > budget) return budget + 1;
-  let before = new Int32Array(b.length + 1);
-  let previous = Int32Array.from({ length: b.length + 1 }, (_, j) => j);
-  let current = new Int32Array(b.length + 1);
-  for (let i = 1; i <= a.length; i++) {
-    current[0] = i;
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, (before[j - 2] as number) + 1);
-      current[j] = value;
-      if (value < rowMin) rowMin = value;
+export function walkNear(sorted: readonly string[], first: string, targets: readonly string[], budget: number, visit: (term: string, rows: readonly Int32Array[]) => void): void {
+  const code = first.charCodeAt(0);
+  let index = firstIndex(sorted, 0, sorted.length, (term) => term >= first);
+  const end = firstIndex(sorted, index, sorted.length, (term) => term.charCodeAt(0) !== code);
+  const deepest = Math.max(...targets.map((target) => target.length)) + budget + 1;
+  // tables[t][depth]: the row of target t for the term's first `depth` characters.
+  const tables = targets.map((target) =>
+    Array.from({ length: deepest + 1 }, (_, depth) => (depth === 0 ? Int32Array.from({ length: target.length + 1 }, (_, j) => j) : new Int32Array(target.length + 1))),
+  );
+  const lastRows = tables.map((rows) => rows[0] as Int32Array);
+  let previous = '';
+  while (index < end) {
+    const term = sorted[index] as string;
+    // Rows are computed for all of `previous`, or up to where it was pruned, which the next term never shares.
+    let depth = commonPrefix(previous, term);
+    let pruned = false;
+    while (depth < term.length && !pruned) {
+      depth++;
+      pruned = true;
+      for (let t = 0; t < targets.length; t++) if (nextRow(tables[t] as Int32Array[], targets[t] as string, term, depth) <= budget) pruned = false;
     }
-    // Early exit: distances never shrink down the table, so a row over budget ends the search.
-    if (rowMin > budget) return budget + 1;
-    [before, previous, current] = [previous, current, before];
+    previous = term;
+    if (pruned) {
+      const prefix = term.slice(0, depth);
+      index = firstIndex(sorted, index, end, (other) => !other.startsWith(prefix));
+      continue;
+    }
+    for (let t = 0; t < targets.length; t++) lastRows[t] = (tables[t] as Int32Array[])[depth] as Int32Array;
+    visit(term, lastRows);
+    index++;
   }
-  let best = budget + 1;
-  for (let j = from; j <= b.length; j++) best = Math.min(best, previous[j] as number);
-  return best;
 }
 
 // --- internal ---
@@ -154,8 +180,40 @@ const SUFFIX = 3;
 /** Shortest term read as the stem of a longer word as typed (shorter ones are too often other words). */
 const MIN_STEM_PREFIX = 5;
 
-function bucketKey(first: string, length: number): string {
-  return `${first}${length}`;
+/** Fill `rows[depth]` (the term's first `depth` characters against `target`); returns its smallest value. */
+function nextRow(rows: Int32Array[], target: string, term: string, depth: number): number {
+  const before = rows[depth - 2];
+  const previous = rows[depth - 1] as Int32Array;
+  const current = rows[depth] as Int32Array;
+  const char = term.charCodeAt(depth - 1);
+  const charBefore = depth > 1 ? term.charCodeAt(depth - 2) : -1;
+  current[0] = depth;
+  let smallest = depth;
+  for (let j = 1; j <= target.length; j++) {
+    const other = target.charCodeAt(j - 1);
+    let value = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + (char === other ? 0 : 1));
+    if (before !== undefined && j > 1 && char === target.charCodeAt(j - 2) && charBefore === other) value = Math.min(value, (before[j - 2] as number) + 1);
+    current[j] = value;
+    if (value < smallest) smallest = value;
+  }
+  return smallest;
+}
+
+function commonPrefix(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/** The first index in [low, high) where `past` holds, given it holds for a suffix of the range. */
+function firstIndex(sorted: readonly string[], low: number, high: number, past: (term: string) => boolean): number {
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (past(sorted[mid] as string)) high = mid;
+    else low = mid + 1;
+  }
+  return low;
 }
 
 function push(map: Map<string, string[]>, key: string, term: string): void {

@@ -9,7 +9,7 @@ import { createCatalog } from '../../src/catalog/catalog.ts';
 import { listDeals } from '../../src/catalog/deals-query.ts';
 import { compareDeals } from '../../src/catalog/order.ts';
 import { compareHits, loadSearchIndex, search, type SearchHit, type SearchIndex } from '../../src/catalog/search.ts';
-import { boundedDistance, maxTypos } from '../../src/catalog/term-match.ts';
+import { maxTypos, walkNear } from '../../src/catalog/term-match.ts';
 import { runPipeline } from '../../src/pipeline/build.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
 import { buildDealIndex, buildStartupIndex } from '../../src/pipeline/search-index.ts';
@@ -114,11 +114,16 @@ describe('typo tolerance', () => {
     expect(titles(numberedIndex, numbered, '20000 the')).toEqual(['Credits 20000 dollars']);
   });
 
-  test('the distance stops early and reads prefixes when asked', () => {
-    expect(boundedDistance('databas', 'databs', 1)).toBe(1);
-    expect(boundedDistance('notion', 'notoin', 1)).toBe(1);
-    expect(boundedDistance('abcdef', 'uvwxyz', 2)).toBe(3);
-    expect(boundedDistance('host', 'hosting', 0, 4)).toBe(0);
+  test('the distance counts a swap as one edit and reads prefixes of the word', () => {
+    const rowOf = (term: string, word: string, budget: number): Int32Array | undefined => {
+      let found: Int32Array | undefined;
+      walkNear([term], term[0] as string, [word], budget, (_, rows) => (found = rows[0]));
+      return found;
+    };
+    expect(rowOf('databas', 'databs', 1)?.[6]).toBe(1);
+    expect(rowOf('notion', 'notoin', 1)?.[6]).toBe(1);
+    expect(rowOf('abcdef', 'uvwxyz', 2)).toBeUndefined();
+    expect(rowOf('host', 'hosting', 0)?.[4]).toBe(0);
   });
 });
 
