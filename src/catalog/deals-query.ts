@@ -4,8 +4,9 @@
  * `catalog.deals`, so callers can reuse each deal's pre-serialised JSON.
  */
 import type { Scope } from '../schemas/category.ts';
-import type { Deal } from '../schemas/deal.ts';
 import { LIMIT_CAP, type DealListQuery } from '../schemas/query.ts';
+import { DEAL_STATUSES, type Deal } from '../schemas/deal.ts';
+import { dealFactsOf, EXPIRED, FEATURED, PROGRAMS, RECOMMENDED, StatsCounter } from './deal-facts.ts';
 import { regionsOverlap } from '../schemas/program.ts';
 import type { Catalog } from './catalog.ts';
 import { dealSortOrder } from './order.ts';
@@ -38,15 +39,23 @@ export interface DealList {
  */
 export function listDeals(catalog: Catalog, query: DealListQuery): DealList {
   const scope = effectiveScope(catalog, query);
+  const facts = catalog.dealFacts;
+  // What most filters ask is read from the deal facts (typed arrays); the rest from the deal.
+  const scopeMark = scope === 'all' ? -1 : scope === 'programs' ? PROGRAMS : 0;
+  const status = query.status === undefined || query.status === 'all' ? -1 : DEAL_STATUSES.indexOf(query.status);
   const category = query.category?.toLowerCase();
+  const categoryIndex = category === undefined ? -1 : facts.categories.indexOf(category);
+  const wanted = (query.featured ? FEATURED : 0) | (query.recommended ? RECOMMENDED : 0);
   const region = query.region;
+  const byDeal = query.equity === 'none' || query.stage !== undefined || region !== undefined;
   const matches = (position: number): boolean => {
+    const marks = facts.marks[position] as number;
+    if (scopeMark !== -1 && (marks & PROGRAMS) !== scopeMark) return false;
+    if (query.status === undefined ? facts.status[position] === EXPIRED : status !== -1 && facts.status[position] !== status) return false;
+    if (category !== undefined && facts.category[position] !== categoryIndex) return false;
+    if ((marks & wanted) !== wanted) return false;
+    if (!byDeal) return true;
     const deal = catalog.deals[position] as Deal;
-    if (scope !== 'all' && catalog.dealScopes[position] !== scope) return false;
-    if (query.status === undefined ? deal.status === 'expired' : query.status !== 'all' && deal.status !== query.status) return false;
-    if (category !== undefined && deal.category !== category) return false;
-    if (query.featured && !deal.featured) return false;
-    if (query.recommended && !deal.recommended) return false;
     // Program facts: a deal that does not state the fact does not match (docs/api.md).
     if (query.equity === 'none' && deal.equityPercent !== 0) return false;
     if (query.stage !== undefined && !deal.stages?.includes(query.stage)) return false;
@@ -61,12 +70,12 @@ export function listDeals(catalog: Catalog, query: DealListQuery): DealList {
     const { positions } = catalog.dealSearch;
     // One pass over what may be tens of thousands of hits: filter, and count for the stats.
     const hits: SearchHit[] = [];
-    const counter = new StatsCounter(scope);
+    const counter = new StatsCounter(facts, scope);
     for (const hit of searchWithSynonyms(catalog, query.search)) {
       const position = positions[hit.doc] as number;
       if (!matches(position)) continue;
       hits.push(hit);
-      counter.add(catalog.deals[position] as Deal);
+      counter.add(position);
     }
     // DESIGN: the ranking rules (docs/api.md), then the default order (featured, recommended,
     // lastUpdated, title), which `catalog.deals` is already in: paid placement only breaks ties.
@@ -91,11 +100,11 @@ export function listDeals(catalog: Catalog, query: DealListQuery): DealList {
     return { positions, stats: known };
   }
   const all: number[] = [];
-  const counter = new StatsCounter(scope);
+  const counter = new StatsCounter(facts, scope);
   for (const position of candidates) {
     if (!matches(position)) continue;
     all.push(position);
-    counter.add(catalog.deals[position] as Deal);
+    counter.add(position);
   }
   const stats = counter.result();
   if (statsKey !== undefined) remember(catalog, statsKey, stats);
@@ -117,34 +126,12 @@ export function findDeal(catalog: Catalog, key: { slug?: string | undefined; id?
 
 /** Stats over a set of deals (DESIGN: over every match, before `limit`). */
 export function dealStats(deals: readonly Deal[], scope: Scope | 'all'): DealStats {
-  const counter = new StatsCounter(scope);
-  for (const deal of deals) counter.add(deal);
+  const counter = new StatsCounter(
+    dealFactsOf(deals, () => 'deals'),
+    scope,
+  );
+  for (let position = 0; position < deals.length; position++) counter.add(position);
   return counter.result();
-}
-
-/** Deal stats counted one deal at a time, so a caller need not gather the deals first. */
-class StatsCounter {
-  private readonly stats: DealStats;
-  private readonly byCategory = new Map<string, number>();
-
-  constructor(scope: Scope | 'all') {
-    this.stats = { total: 0, active: 0, expired: 0, featured: 0, recommended: 0, scope, byCategory: {} };
-  }
-
-  add(deal: Deal): void {
-    const { stats } = this;
-    stats.total++;
-    if (deal.status === 'active') stats.active++;
-    else if (deal.status === 'expired') stats.expired++;
-    if (deal.featured) stats.featured++;
-    if (deal.recommended) stats.recommended++;
-    this.byCategory.set(deal.category, (this.byCategory.get(deal.category) ?? 0) + 1);
-  }
-
-  result(): DealStats {
-    for (const name of [...this.byCategory.keys()].sort()) this.stats.byCategory[name] = this.byCategory.get(name) as number;
-    return this.stats;
-  }
 }
 
 /** DESIGN: default scope `deals`; a `category` without `scope` means that category's scope. */
