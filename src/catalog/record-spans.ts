@@ -7,6 +7,7 @@
  * `JSON.stringify(record)`: parsing and serialising JSON gives back the text it parsed.
  */
 import type { CatalogData } from './catalog.ts';
+import { Utf8Chunks } from './utf8-chunks.ts';
 
 /** Byte offsets in `catalog.json`: record i of a list runs from `at[2i]` to `at[2i + 1]`. */
 export interface RecordSpans {
@@ -15,40 +16,39 @@ export interface RecordSpans {
   startups: number[];
 }
 
-const encoder = new TextEncoder();
 const [OPEN, CLOSE, COMMA, BRACKET] = ['{', '}', ',', '['].map((c) => c.charCodeAt(0));
-
 /**
- * `JSON.stringify(data)` with the byte spans of its deals and startups.
- * @example catalogWithSpans(data).text === JSON.stringify(data) // true
+ * `JSON.stringify(data)` as UTF-8 chunks of about a MiB, filling `spans` with the byte spans of
+ * its deals and startups as it goes: the build writes the catalog without ever holding all of
+ * its text (117 MB at 150,000 records, twice over while joined and once more encoded).
+ * @example Buffer.concat([...catalogChunks(data, spans)]).toString() === JSON.stringify(data) // true
  */
-export function catalogWithSpans(data: Omit<CatalogData, 'drafts'>): { text: string; spans: RecordSpans } {
-  const spans: RecordSpans = { version: data.version, deals: [], startups: [] };
-  const parts: string[] = [];
-  let bytes = 0;
-  const add = (text: string) => {
-    parts.push(text);
-    bytes += encoder.encode(text).byteLength;
-  };
-  add('{');
+export function* catalogChunks(data: Omit<CatalogData, 'drafts'>, spans: RecordSpans): Generator<Buffer> {
+  const out = new Utf8Chunks();
+  out.add('{');
   let first = true;
-  Object.entries(data).forEach(([key, value]) => {
+  for (const [key, value] of Object.entries(data)) {
     // JSON.stringify leaves out undefined members.
-    if (value === undefined) return;
-    add(`${first ? '' : ','}${JSON.stringify(key)}:`);
+    if (value === undefined) continue;
+    out.add(`${first ? '' : ','}${JSON.stringify(key)}:`);
     first = false;
-    if (key !== 'deals' && key !== 'startups') return add(JSON.stringify(value));
-    add('[');
-    (value as object[]).forEach((record, r) => {
-      if (r > 0) add(',');
-      const start = bytes;
-      add(JSON.stringify(record));
-      spans[key].push(start, bytes);
-    });
-    add(']');
-  });
-  add('}');
-  return { text: parts.join(''), spans };
+    if (key !== 'deals' && key !== 'startups') {
+      out.add(JSON.stringify(value));
+      continue;
+    }
+    out.add('[');
+    let r = 0;
+    for (const record of value as object[]) {
+      if (r++ > 0) out.add(',');
+      const start = out.offset;
+      out.add(JSON.stringify(record));
+      spans[key].push(start, out.offset);
+      if (out.full) yield out.flush();
+    }
+    out.add(']');
+  }
+  out.add('}');
+  yield out.flush();
 }
 
 /**

@@ -17,8 +17,8 @@ import { validateCategories, validateDeals, validateSite, validateStartups, vali
 
 export interface BuiltCatalog {
   data: CatalogData;
-  /** Serialized lunr indexes (`JSON.stringify` of `lunr.Index#toJSON`), as written to `search-index.json`. */
-  lunr: { deals: string; startups: string };
+  /** Serialized lunr indexes (`JSON.stringify` of `lunr.Index#toJSON`) as UTF-8 chunks, as written to `search-index.json`. */
+  lunr: { deals: Uint8Array[]; startups: Uint8Array[] };
   /** The same indexes as compact postings, which the runtime loads. */
   postings: SearchPostings;
 }
@@ -46,11 +46,12 @@ export function runPipeline(sources: ContentSources, options: PipelineOptions): 
   // synonyms.yaml is optional: absent means no synonyms, present means it must be valid.
   const synonyms = sources.synonyms ? loadDocument(sources.synonyms, sources.synonyms.path, validateSynonyms, diagnostics) : undefined;
   // Entries are checked even when site.yaml or categories.yaml is not valid, so `check` lists
-  // every problem in one pass (without categories, the category rules wait for them). Each
-  // kind's parsed front matter is let go once its records are validated (at 150,000 files it
-  // is hundreds of MB that the index would otherwise be built beside).
-  const deals = validRecords(parseAll(sources.deals, diagnostics), (entries) => validateDeals(entries, categories, options.today, site?.freshness.maxAgeDays), diagnostics);
-  const startups = validRecords(parseAll(sources.startups, diagnostics), (entries) => validateStartups(entries, categories), diagnostics);
+  // every problem in one pass (without categories, the category rules wait for them). Files
+  // are read, parsed and validated one at a time, each text and parsed front matter let go as
+  // soon as its record is made: at 150,000 files they are hundreds of MB that would otherwise be
+  // held at once.
+  const deals = validRecords(parsedEntries(sources.deals, diagnostics), (entries) => validateDeals(entries, categories, options.today, site?.freshness.maxAgeDays), diagnostics);
+  const startups = validRecords(parsedEntries(sources.startups, diagnostics), (entries) => validateStartups(entries, categories), diagnostics);
   if (!site || !categories || hasErrors(diagnostics)) return { value: undefined, diagnostics };
 
   // Drafts are validated like every record, then kept apart: public outputs are made from `data.deals`/`startups` only.
@@ -62,7 +63,7 @@ export function runPipeline(sources: ContentSources, options: PipelineOptions): 
   };
   if (options.index === false) {
     const empty = { refs: [], terms: [], postings: [], stats: { fields: [], boosts: [], averageFieldLength: [], documentCount: 0 } };
-    return { value: { data, lunr: { deals: '{}', startups: '{}' }, postings: { deals: empty, startups: empty } }, diagnostics };
+    return { value: { data, lunr: { deals: [Buffer.from('{}')], startups: [Buffer.from('{}')] }, postings: { deals: empty, startups: empty } }, diagnostics };
   }
   const dealIndex = buildDealIndex(data.deals, data.categories);
   const startupIndex = buildStartupIndex(data.startups);
@@ -75,20 +76,19 @@ export function runPipeline(sources: ContentSources, options: PipelineOptions): 
 // --- internal ---
 
 /** The records of entries that passed validation; the problems go to `diagnostics`. */
-function validRecords<T>(entries: readonly ParsedEntry[], validate: (entries: readonly ParsedEntry[]) => StageResult<{ record: T }[]>, diagnostics: Diagnostic[]): T[] {
+function validRecords<T>(entries: Iterable<ParsedEntry>, validate: (entries: Iterable<ParsedEntry>) => StageResult<{ record: T }[]>, diagnostics: Diagnostic[]): T[] {
   const result = validate(entries);
   for (const diagnostic of result.diagnostics) diagnostics.push(diagnostic);
   return result.value.map((valid) => valid.record);
 }
 
-function parseAll(files: readonly SourceFile[], diagnostics: Diagnostic[]): ParsedEntry[] {
-  const entries: ParsedEntry[] = [];
+/** Each file parsed as it is taken (files read lazily stay unread until then); the problems go to `diagnostics`. */
+function* parsedEntries(files: Iterable<SourceFile>, diagnostics: Diagnostic[]): Generator<ParsedEntry> {
   for (const file of files) {
     const result = parseEntry(file);
     diagnostics.push(...result.diagnostics);
-    if (result.value) entries.push(result.value);
+    if (result.value) yield result.value;
   }
-  return entries;
 }
 
 function loadDocument<T extends Site | CategoriesFile | SynonymsFile>(

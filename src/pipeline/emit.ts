@@ -10,7 +10,7 @@ import { noDrafts } from '../catalog/drafts.ts';
 import type { Scope } from '../schemas/category.ts';
 import { contentJsonSchemas } from '../schemas/json-schemas.ts';
 import type { BuiltCatalog } from './build.ts';
-import { catalogWithSpans, type RecordSpans } from '../catalog/record-spans.ts';
+import { catalogChunks, type RecordSpans } from '../catalog/record-spans.ts';
 
 export const CATALOG_FILE = 'catalog.json';
 export const SEARCH_INDEX_FILE = 'search-index.json';
@@ -25,11 +25,23 @@ export const RECORD_SPANS_FILE = 'record-spans.json';
 export async function emitCatalog(outDir: string, built: BuiltCatalog): Promise<void> {
   const { drafts = noDrafts(), ...data } = built.data;
   await mkdir(outDir, { recursive: true });
-  // One file after the other, each text let go once written: at 150,000 records the catalog is
-  // about 120 MB of JSON, lunr's index 200 MB (written piece by piece) and the postings 80 MB.
-  const spans = await writeCatalog(join(outDir, CATALOG_FILE), data);
-  await writeWhole(join(outDir, SEARCH_INDEX_FILE), ['{"deals":', built.lunr.deals, ',"startups":', built.lunr.startups, '}']);
-  await writeWhole(join(outDir, SEARCH_POSTINGS_FILE), JSON.stringify(built.postings));
+  // One file after the other, in pieces: at 150,000 records the catalog is about 120 MB of JSON
+  // (written a MiB at a time), lunr's index 200 MB and the postings 80 MB (a kind at a time).
+  const spans: RecordSpans = { version: data.version, deals: [], startups: [] };
+  await writeWhole(join(outDir, CATALOG_FILE), catalogChunks(data, spans));
+  await writeWhole(join(outDir, SEARCH_INDEX_FILE), ['{"deals":', ...built.lunr.deals, ',"startups":', ...built.lunr.startups, '}']);
+  // JSON.stringify(built.postings), one kind's text at a time.
+  const { deals, startups } = built.postings;
+  await writeWhole(
+    join(outDir, SEARCH_POSTINGS_FILE),
+    (function* () {
+      yield '{"deals":';
+      yield JSON.stringify(deals);
+      yield ',"startups":';
+      yield JSON.stringify(startups);
+      yield '}';
+    })(),
+  );
   await writeWhole(join(outDir, DRAFTS_FILE), JSON.stringify(drafts));
   await writeWhole(join(outDir, STATS_FILE), JSON.stringify(precomputedStats(data), null, 2));
   // The spans go last: a reader that finds them with another version's catalog ignores them.
@@ -59,14 +71,8 @@ export function precomputedStats(data: CatalogData) {
 
 // --- internal ---
 
-/** `catalog.json`, and where each record lies in it. */
-async function writeCatalog(path: string, data: Omit<CatalogData, 'drafts'>): Promise<RecordSpans> {
-  const { text, spans } = catalogWithSpans(data);
-  await writeWhole(path, text);
-  return spans;
-}
-
-async function writeWhole(path: string, text: string | readonly string[]): Promise<void> {
+/** Write a file whole: a temp file, then rename; `text` may come in pieces, each written as it comes. */
+async function writeWhole(path: string, text: string | Iterable<string | Uint8Array>): Promise<void> {
   const temp = `${path}.${process.pid}.tmp`;
   await writeFile(temp, text);
   await rename(temp, path);

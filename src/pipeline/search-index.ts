@@ -17,13 +17,19 @@ import type { Deal } from '../schemas/deal.ts';
 import type { Startup } from '../schemas/startup.ts';
 import { DEAL_FIELDS, dealFieldTexts, STARTUP_FIELDS, startupFieldTexts } from '../catalog/index-fields.ts';
 import { fieldTerms } from '../catalog/tokens.ts';
+import { Utf8Chunks } from '../catalog/utf8-chunks.ts';
 import type { CategoriesFile } from '../schemas/category.ts';
 import { fieldWeight, termIdf, type CompactIndex, type IndexStats } from '../catalog/search.ts';
 
 /** An index as lunr serializes it (JSON text) and as the runtime loads it. */
 export interface BuiltIndex {
-  /** `JSON.stringify(index.toJSON())` of the same index built by `lunr.Builder`. */
-  lunrJson: string;
+  /**
+   * `JSON.stringify(index.toJSON())` of the same index built by `lunr.Builder`, as UTF-8 chunks
+   * of about a MiB, made as the index is: never one string of it all (at 150,000 records lunr's
+   * index is 196 MB, which as a string, joined from its pieces and then encoded, held the build
+   * at 1.7 GB), and outside the JS heap until the build writes it.
+   */
+  lunrJson: Buffer[];
   /** The postings, with the statistics a write needs to index a changed record in place. */
   compact: CompactIndex;
 }
@@ -52,20 +58,30 @@ export function buildStartupIndex(startups: readonly Startup[]): BuiltIndex {
 export function buildIndex<T extends { id: string }>(fields: Record<string, number>, records: readonly T[], texts: (record: T) => string[]): BuiltIndex {
   const names = Object.keys(fields);
   const collected = collectTerms(names.length, records, texts);
-  const vectors = weigh(
+  const lunrJson: Buffer[] = [];
+  const out = new Utf8Chunks();
+  const add = (text: string): void => {
+    out.add(text);
+    if (out.full) lunrJson.push(out.flush());
+  };
+  add(`{"version":${JSON.stringify(lunr.version)},"fields":${JSON.stringify(names)},"fieldVectors":[`);
+  weigh(
     collected,
     names.map((name) => fields[name] || 1),
     records.length,
-  ).map(({ doc, field, elements }) => `[${JSON.stringify(`${names[field]}/${(records[doc] as T).id}`)},${JSON.stringify(elements)}]`);
+    (doc, field, elements, slot) => add(`${slot > 0 ? ',' : ''}[${JSON.stringify(`${names[field]}/${(records[doc] as T).id}`)},${JSON.stringify(elements)}]`),
+  );
+  add('],"invertedIndex":[');
   const sorted = collected.names.map((_, term) => term).sort((a, b) => compareCodeUnits(collected.names[a] as string, collected.names[b] as string));
   const ids = records.map((record) => record.id);
   const keys = ids.map((id) => `${JSON.stringify(id)}:{}`);
   const numericIds = arrayIndexIds(ids);
-  const inverted = sorted.map((term) => {
+  sorted.forEach((term, i) => {
     const perField = names.map((name, field) => `${JSON.stringify(name)}:{${refKeys(collected.postings[term]?.[field], keys, numericIds)}}`);
-    return `[${JSON.stringify(collected.names[term])},{"_index":${term},${perField.join(',')}}]`;
+    add(`${i > 0 ? ',' : ''}[${JSON.stringify(collected.names[term])},{"_index":${term},${perField.join(',')}}]`);
   });
-  const lunrJson = `{"version":${JSON.stringify(lunr.version)},"fields":${JSON.stringify(names)},"fieldVectors":[${vectors.join(',')}],"invertedIndex":[${inverted.join(',')}],"pipeline":${SEARCH_PIPELINE}}`;
+  add(`],"pipeline":${SEARCH_PIPELINE}}`);
+  lunrJson.push(out.flush());
 
   const stats: IndexStats = {
     fields: names,
@@ -149,11 +165,12 @@ function collectTerms<T>(fieldCount: number, records: readonly T[], texts: (reco
 }
 
 /**
- * lunr's field vectors: for each document's field, its terms' weights (`fieldWeight`, lunr's
- * BM25 to the float) as (term index, weight) pairs in term-index order. Each weight also goes to
- * its posting: slots go document by document, so a posting's weights line up with its documents.
+ * lunr's field vectors, handed to `vector` one at a time, in slot order: for each document's
+ * field, its terms' weights (`fieldWeight`, lunr's BM25 to the float) as (term index, weight)
+ * pairs in term-index order. Each weight also goes to its posting: slots go document by
+ * document, so a posting's weights line up with its documents.
  */
-function weigh(collected: CollectedTerms, boosts: readonly number[], documentCount: number): { doc: number; field: number; elements: number[] }[] {
+function weigh(collected: CollectedTerms, boosts: readonly number[], documentCount: number, vector: (doc: number, field: number, elements: number[], slot: number) => void): void {
   const fieldCount = boosts.length;
   const idf = collected.postings.map((perField) =>
     termIdf(
@@ -161,7 +178,7 @@ function weigh(collected: CollectedTerms, boosts: readonly number[], documentCou
       documentCount,
     ),
   );
-  return collected.fieldLength.map((fieldLength, slot) => {
+  collected.fieldLength.forEach((fieldLength, slot) => {
     const field = slot % fieldCount;
     const start = collected.slotStart[slot] as number;
     const order = Array.from({ length: (collected.slotStart[slot + 1] as number) - start }, (_, i) => start + i);
@@ -174,7 +191,7 @@ function weigh(collected: CollectedTerms, boosts: readonly number[], documentCou
       elements.push(term, weight);
       (collected.postings[term]?.[field] as Posting).weights.push(weight);
     }
-    return { doc: Math.floor(slot / fieldCount), field, elements };
+    vector(Math.floor(slot / fieldCount), field, elements, slot);
   });
 }
 

@@ -92,22 +92,20 @@ export const validateSynonyms = (path: string, data: unknown, keyLines: Map<stri
  * staleness (a `verified` deal checked more than `maxAgeDays` ago) and program-fact warnings. Without `categories` (categories.yaml itself is invalid) the category
  * rules wait for it.
  */
-export function validateDeals(entries: readonly ParsedEntry[], categories: CategoriesFile | undefined, today: string, maxAgeDays = DEFAULT_FRESHNESS.maxAgeDays): StageResult<Located<Deal>[]> {
-  const lineOf = lineFinder(entries);
+export function validateDeals(entries: Iterable<ParsedEntry>, categories: CategoriesFile | undefined, today: string, maxAgeDays = DEFAULT_FRESHNESS.maxAgeDays): StageResult<Located<Deal>[]> {
   const slugs = categories?.deals.map((c) => c.slug);
   const programs = new Set(categories?.deals.filter((c) => c.scope === 'programs').map((c) => c.slug));
-  const { value, checked, diagnostics } = validateEntries(entries, DealSchema, entryRecord);
-  for (const { path, record } of checked) {
+  return validateEach(entries, DealSchema, ({ path, record }, lineOf, diagnostics) => {
     const category = record.category;
     const known = slugs === undefined || category === undefined || slugs.includes(category);
-    if (!known) diagnostics.push(unknown(path, 'unknown_category', 'category', category, slugs, lineOf(path, 'category')));
+    if (!known) diagnostics.push(unknown(path, 'unknown_category', 'category', category, slugs, lineOf('category')));
     if (record.expiryDate && record.status && record.expiryDate < today && record.status !== 'expired') {
       diagnostics.push({
         severity: 'warning',
         code: 'expiry_passed',
         file: path,
         field: 'expiryDate',
-        line: lineOf(path, 'expiryDate'),
+        line: lineOf('expiryDate'),
         message: `${record.expiryDate} has passed but status is \`${record.status}\`; set status to \`expired\` or move the date`,
       });
     }
@@ -115,42 +113,34 @@ export function validateDeals(entries: readonly ParsedEntry[], categories: Categ
     if (stale) {
       const field = record.lastVerified ? 'lastVerified' : 'verified';
       const since = stale.checkedOn ? `last checked ${stale.checkedOn} (${stale.days} days ago, more than ${maxAgeDays})` : 'never dated';
-      diagnostics.push(
-        warning(path, 'verification_stale', field, `marked verified but ${since}; check it against the source and set \`lastVerified\`, or set \`verified\` to false`, lineOf(path, field)),
-      );
+      diagnostics.push(warning(path, 'verification_stale', field, `marked verified but ${since}; check it against the source and set \`lastVerified\`, or set \`verified\` to false`, lineOf(field)));
     }
     if (record.nextDeadline && record.nextDeadline < today && record.status !== 'expired') {
       const field = 'nextDeadline';
-      diagnostics.push(warning(path, 'deadline_passed', field, `${record.nextDeadline} has passed; set the next deadline, remove it, or set status to \`expired\``, lineOf(path, field)));
+      diagnostics.push(warning(path, 'deadline_passed', field, `${record.nextDeadline} has passed; set the next deadline, remove it, or set status to \`expired\``, lineOf(field)));
     }
     // The program facts describe programs: on a commercial deal they are most likely a slip.
     const programFacts = PROGRAM_FACTS.filter((f) => record[f] !== undefined);
     const first = programFacts[0];
     if (first !== undefined && slugs !== undefined && category !== undefined && known && !programs.has(category)) {
       const message = `${shownList(programFacts, ', ')} describe programs, but category ${shown(category)} is in the \`deals\` scope; remove them or choose a program category`;
-      diagnostics.push(warning(path, 'program_fact_on_deal', first, message, lineOf(path, first)));
+      diagnostics.push(warning(path, 'program_fact_on_deal', first, message, lineOf(first)));
     }
-  }
-  diagnostics.push(...uniqueness(checked, lineOf));
-  return { value, diagnostics };
+  });
 }
 
 /** Validate startup entries: schema, unique slug and id, known category and source (once categories.yaml is valid). */
-export function validateStartups(entries: readonly ParsedEntry[], categories: CategoriesFile | undefined): StageResult<Located<Startup>[]> {
-  const lineOf = lineFinder(entries);
-  const { value, checked, diagnostics } = validateEntries(entries, StartupSchema, entryRecord);
+export function validateStartups(entries: Iterable<ParsedEntry>, categories: CategoriesFile | undefined): StageResult<Located<Startup>[]> {
   const knownCategories = categories?.startups.map((c) => c.slug);
   const knownSources = categories?.sources.map((s) => s.slug);
-  for (const { path, record } of checked) {
+  return validateEach(entries, StartupSchema, ({ path, record }, lineOf, diagnostics) => {
     if (knownCategories && record.category !== undefined && !knownCategories.includes(record.category)) {
-      diagnostics.push(unknown(path, 'unknown_category', 'category', record.category, knownCategories, lineOf(path, 'category'), '(none defined in categories.yaml `startups`)'));
+      diagnostics.push(unknown(path, 'unknown_category', 'category', record.category, knownCategories, lineOf('category'), '(none defined in categories.yaml `startups`)'));
     }
     if (knownSources && record.source !== undefined && !knownSources.includes(record.source)) {
-      diagnostics.push(unknown(path, 'unknown_source', 'source', record.source, knownSources, lineOf(path, 'source'), '(none defined in categories.yaml `sources`)'));
+      diagnostics.push(unknown(path, 'unknown_source', 'source', record.source, knownSources, lineOf('source'), '(none defined in categories.yaml `sources`)'));
     }
-  }
-  diagnostics.push(...uniqueness(checked, lineOf));
-  return { value, diagnostics };
+  });
 }
 
 // --- internal ---
@@ -161,30 +151,43 @@ const MAX_KEYS_SPLIT = 10;
 /** The Deal fields that only programs carry (schemas/program.ts). */
 const PROGRAM_FACTS = ['equityPercent', 'stages', 'regions', 'nextDeadline'] as const;
 
-/** Each entry checked by `schema`: the valid records, and every entry's fields that passed (for the rules that span files). */
-function validateEntries<S extends z.ZodType>(
-  entries: readonly ParsedEntry[],
+/**
+ * Each entry checked by `schema`, then by `rules` (which also see the fields that passed of an
+ * entry that failed), then slugs and ids for uniqueness. Entries are taken one at a time and
+ * let go: only the records and each file's id line are kept (at 150,000 files the parsed front
+ * matter is hundreds of MB). Problems come in the order of a whole pass per stage: schema, rules,
+ * uniqueness.
+ */
+function validateEach<S extends z.ZodType>(
+  entries: Iterable<ParsedEntry>,
   schema: S,
-  assemble: (entry: ParsedEntry) => unknown,
-): StageResult<Located<z.output<S>>[]> & { checked: Located<Partial<z.output<S>>>[] } {
+  rules: (checked: Located<Partial<z.output<S>>>, lineOf: (key: string) => number | undefined, diagnostics: Diagnostic[]) => void,
+): StageResult<Located<z.output<S>>[]> {
   const value: Located<z.output<S>>[] = [];
-  const checked: Located<Partial<z.output<S>>>[] = [];
-  const diagnostics: Diagnostic[] = [];
+  const schemaProblems: Diagnostic[] = [];
+  const ruleProblems: Diagnostic[] = [];
+  const keys: RecordKeys[] = [];
+  const idLines = new Map<string, number | undefined>();
   for (const entry of entries) {
-    const input = assemble(entry);
+    const input = entryRecord(entry);
     const result = schema.safeParse(input);
+    let checked: Located<Partial<z.output<S>>>;
     if (result.success) {
       value.push({ path: entry.path, record: result.data });
-      checked.push({ path: entry.path, record: result.data });
-      continue;
+      checked = { path: entry.path, record: result.data };
+    } else {
+      schemaProblems.push(...issuesToDiagnostics(schema, result.error, input, entry.path, entry.keyLines));
+      // The fields with no issue of their own are as the schema reads them (a slug, an id, a date).
+      const failed = new Set(result.error.issues.map((issue) => issue.path[0]));
+      const fields = Object.entries(input as Record<string, unknown>).filter(([key]) => !failed.has(key));
+      checked = { path: entry.path, record: Object.fromEntries(fields) as Partial<z.output<S>> };
     }
-    diagnostics.push(...issuesToDiagnostics(schema, result.error, input, entry.path, entry.keyLines));
-    // The fields with no issue of their own are as the schema reads them (a slug, an id, a date).
-    const failed = new Set(result.error.issues.map((issue) => issue.path[0]));
-    const fields = Object.entries(input as Record<string, unknown>).filter(([key]) => !failed.has(key));
-    checked.push({ path: entry.path, record: Object.fromEntries(fields) as Partial<z.output<S>> });
+    rules(checked, (key) => entry.keyLines.get(key), ruleProblems);
+    const { id, slug } = checked.record as { id?: string; slug?: string };
+    keys.push({ path: entry.path, id, slug });
+    idLines.set(entry.path, entry.keyLines.get('id'));
   }
-  return { value, checked, diagnostics };
+  return { value, diagnostics: [...schemaProblems, ...ruleProblems, ...uniqueness(keys, idLines)] };
 }
 
 function issuesToDiagnostics(schema: z.ZodType, error: z.ZodError, input: unknown, path: string, keyLines: Map<string, number>): Diagnostic[] {
@@ -240,26 +243,27 @@ function duplicates(items: readonly Keyed[], code: string): Diagnostic[] {
   return diagnostics;
 }
 
-function uniqueness(records: readonly Located<{ id?: string; slug?: string }>[], lineOf: (path: string, key: string) => number | undefined): Diagnostic[] {
+/** The keys a file's record claims, for `uniqueness`. */
+interface RecordKeys {
+  path: string;
+  id: string | undefined;
+  slug: string | undefined;
+}
+
+function uniqueness(records: readonly RecordKeys[], idLines: ReadonlyMap<string, number | undefined>): Diagnostic[] {
   const ids = duplicates(
-    records.flatMap(({ path, record }) => (record.id === undefined ? [] : [{ key: record.id, path, label: `id ${shown(record.id)}` }])),
+    records.flatMap(({ path, id }) => (id === undefined ? [] : [{ key: id, path, label: `id ${shown(id)}` }])),
     'duplicate_id',
   );
   const slugs = duplicates(
-    records.flatMap(({ path, record }) => (record.slug === undefined ? [] : [{ key: record.slug, path, label: `slug ${shown(record.slug)}` }])),
+    records.flatMap(({ path, slug }) => (slug === undefined ? [] : [{ key: slug, path, label: `slug ${shown(slug)}` }])),
     'duplicate_slug',
   );
   for (const d of ids) {
-    const line = lineOf(d.file, 'id');
+    const line = idLines.get(d.file);
     if (line !== undefined) d.line = line;
   }
   return [...ids, ...slugs];
-}
-
-/** Line lookups by file, built once per validation (a linear search per record is quadratic at 50k files). */
-function lineFinder(entries: readonly ParsedEntry[]): (path: string, key: string) => number | undefined {
-  const byPath = new Map(entries.map((e) => [e.path, e.keyLines]));
-  return (path, key) => byPath.get(path)?.get(key);
 }
 
 function error(file: string, code: string, field: string, message: string, line: number | undefined): Diagnostic {

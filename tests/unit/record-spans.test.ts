@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { recordJson, type CatalogData } from '../../src/catalog/catalog.ts';
-import { catalogWithSpans, recordViews, type RecordSpans } from '../../src/catalog/record-spans.ts';
+import { catalogChunks, recordViews, type RecordSpans } from '../../src/catalog/record-spans.ts';
 import { runPipeline, type BuiltCatalog } from '../../src/pipeline/build.ts';
 import { CATALOG_FILE, emitCatalog, RECORD_SPANS_FILE } from '../../src/pipeline/emit.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
@@ -39,11 +39,27 @@ describe('record spans', () => {
     expect(data.deals.length).toBeGreaterThan(5);
   });
 
+  test('a catalog of many MiB comes in chunks of about one MiB that join to its JSON, spans and all', () => {
+    const { drafts: _drafts, ...data } = built.data;
+    const description = 'é'.repeat(50_000);
+    const big = { ...data, deals: Array.from({ length: 60 }, (_, i) => ({ ...data.deals[i % data.deals.length], id: `d-big${i}`, description })) } as Omit<CatalogData, 'drafts'>;
+    const spans: RecordSpans = { version: big.version, deals: [], startups: [] };
+    const chunks = [...catalogChunks(big, spans)];
+    expect(chunks.length).toBeGreaterThan(4);
+    expect(Math.max(...chunks.map((c) => c.byteLength))).toBeLessThan(1.2 * 1024 * 1024);
+    const file = Buffer.concat(chunks);
+    expect(file.toString()).toBe(JSON.stringify(big));
+    const views = recordViews(file, big as CatalogData, spans);
+    expect(views?.deals.map((v) => decoder.decode(v))).toEqual(big.deals.map((d) => JSON.stringify(d)));
+  });
+
   test('text outside ASCII moves later spans by its UTF-8 length, not its character count', () => {
     const { drafts: _drafts, ...data } = built.data;
     const named = { ...data, site: { ...data.site, name: 'Découvertes — 日本語 🚀' } };
-    const { text, spans } = catalogWithSpans(named);
-    const file = new TextEncoder().encode(text);
+    const spans: RecordSpans = { version: named.version, deals: [], startups: [] };
+    const file = Buffer.concat([...catalogChunks(named, spans)]);
+    const text = file.toString();
+    expect(text).toBe(JSON.stringify(named));
     const views = recordViews(file, JSON.parse(text) as CatalogData, spans);
     expect(views?.deals.map((v) => decoder.decode(v))).toEqual(data.deals.map((d) => JSON.stringify(d)));
   });
