@@ -98,16 +98,15 @@ export function typoNeighbours(dictionary: Dictionary, stem: string, raw: string
   const targets = maxTypos(stem) === 0 ? [raw] : [raw, stem];
   const shortestPrefix = Math.max(0, raw.length - SUFFIX);
   const near: { term: string; typos: number }[] = [];
-  walkNear(dictionary.sorted, stem[0] as string, targets, budget, (term, ends) => {
+  walkNear(dictionary.sorted, stem[0] as string, targets, budget, (term, distance) => {
     if (term === stem) return;
-    const rawRow = ends[0] as Int32Array;
-    let distance = Math.min(rawRow[raw.length] as number, ends.length > 1 ? ((ends[1] as Int32Array)[stem.length] as number) : budget + 1);
+    let typos = Math.min(distance(0, raw.length), targets.length > 1 ? distance(1, stem.length) : budget + 1);
     if (term.length >= MIN_STEM_PREFIX) {
       let prefix = budget;
-      for (let j = shortestPrefix; j <= raw.length; j++) prefix = Math.min(prefix, rawRow[j] as number);
-      if (prefix < budget) distance = Math.min(distance, prefix + 1);
+      for (let j = shortestPrefix; j <= raw.length; j++) prefix = Math.min(prefix, distance(0, j));
+      if (prefix < budget) typos = Math.min(typos, prefix + 1);
     }
-    if (distance <= budget) near.push({ term, typos: distance });
+    if (typos <= budget) near.push({ term, typos });
   });
   return near.sort((a, b) => a.term.length - b.term.length);
 }
@@ -134,32 +133,42 @@ export function compoundSplits(raw: string, has: (term: string) => boolean): [st
 /**
  * Every term of `sorted` starting with `first` that is within `budget` edits of a prefix of one
  * of `targets` (optimal string alignment: a swap of neighbours is one edit), in sorted order,
- * with its last distance row per target: `row[j]` is the distance between the term and the
- * target's first `j` characters. Terms sharing a prefix share its
- * rows; a prefix whose rows are all over budget ends every term that starts with it, since a
- * row's smallest value never decreases down the table.
- * @example walkNear(['notion', 'nation'], 'n', ['notoin'], 1, (term, rows) => rows[0][6]) // notion: 1
+ * with `distance(t, j)`: the distance between the term and the first `j` characters of target
+ * `t`. Terms sharing a prefix share its rows; a prefix whose rows are all over budget ends
+ * every term that starts with it, since a row's smallest value never decreases down the table.
+ * @example walkNear(['nation', 'notion'], 'n', ['notoin'], 1, (term, distance) => distance(0, 6)) // notion: 1
  */
-export function walkNear(sorted: readonly string[], first: string, targets: readonly string[], budget: number, visit: (term: string, rows: readonly Int32Array[]) => void): void {
+export function walkNear(
+  sorted: readonly string[],
+  first: string,
+  targets: readonly string[],
+  budget: number,
+  visit: (term: string, distance: (target: number, prefix: number) => number) => void,
+): void {
   const code = first.charCodeAt(0);
   let index = firstIndex(sorted, 0, sorted.length, (term) => term >= first);
   const end = firstIndex(sorted, index, sorted.length, (term) => term.charCodeAt(0) !== code);
   const deepest = Math.max(...targets.map((target) => target.length)) + budget + 1;
-  // tables[t][depth]: the row of target t for the term's first `depth` characters.
-  const tables = targets.map((target) =>
-    Array.from({ length: deepest + 1 }, (_, depth) => (depth === 0 ? Int32Array.from({ length: target.length + 1 }, (_, j) => j) : new Int32Array(target.length + 1))),
-  );
-  const lastRows = tables.map((rows) => rows[0] as Int32Array);
+  // One table per target, a row per depth: row d (cells d × width on) is the term's first d
+  // characters against every prefix of the target.
+  const widths = targets.map((target) => target.length + 1);
+  const tables = targets.map((target, t) => {
+    const cells = new Int32Array((deepest + 1) * (widths[t] as number));
+    for (let j = 0; j <= target.length; j++) cells[j] = j;
+    return cells;
+  });
+  let depth = 0;
+  const distance = (t: number, prefix: number): number => (tables[t] as Int32Array)[depth * (widths[t] as number) + prefix] as number;
   let previous = '';
   while (index < end) {
     const term = sorted[index] as string;
     // Rows are computed for all of `previous`, or up to where it was pruned, which the next term never shares.
-    let depth = commonPrefix(previous, term);
+    depth = commonPrefix(previous, term);
     let pruned = false;
     while (depth < term.length && !pruned) {
       depth++;
       pruned = true;
-      for (let t = 0; t < targets.length; t++) if (nextRow(tables[t] as Int32Array[], targets[t] as string, term, depth) <= budget) pruned = false;
+      for (let t = 0; t < targets.length; t++) if (nextRow(tables[t] as Int32Array, widths[t] as number, targets[t] as string, term, depth) <= budget) pruned = false;
     }
     previous = term;
     if (pruned) {
@@ -167,8 +176,7 @@ export function walkNear(sorted: readonly string[], first: string, targets: read
       index = firstIndex(sorted, index, end, (other) => !other.startsWith(prefix));
       continue;
     }
-    for (let t = 0; t < targets.length; t++) lastRows[t] = (tables[t] as Int32Array[])[depth] as Int32Array;
-    visit(term, lastRows);
+    visit(term, distance);
     index++;
   }
 }
@@ -180,20 +188,20 @@ const SUFFIX = 3;
 /** Shortest term read as the stem of a longer word as typed (shorter ones are too often other words). */
 const MIN_STEM_PREFIX = 5;
 
-/** Fill `rows[depth]` (the term's first `depth` characters against `target`); returns its smallest value. */
-function nextRow(rows: Int32Array[], target: string, term: string, depth: number): number {
-  const before = rows[depth - 2];
-  const previous = rows[depth - 1] as Int32Array;
-  const current = rows[depth] as Int32Array;
+/** Fill row `depth` of `cells` (the term's first `depth` characters against `target`); returns its smallest value. */
+function nextRow(cells: Int32Array, width: number, target: string, term: string, depth: number): number {
+  const current = depth * width;
+  const previous = current - width;
+  const before = depth > 1 ? previous - width : -1;
   const char = term.charCodeAt(depth - 1);
   const charBefore = depth > 1 ? term.charCodeAt(depth - 2) : -1;
-  current[0] = depth;
+  cells[current] = depth;
   let smallest = depth;
-  for (let j = 1; j <= target.length; j++) {
+  for (let j = 1; j < width; j++) {
     const other = target.charCodeAt(j - 1);
-    let value = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + (char === other ? 0 : 1));
-    if (before !== undefined && j > 1 && char === target.charCodeAt(j - 2) && charBefore === other) value = Math.min(value, (before[j - 2] as number) + 1);
-    current[j] = value;
+    let value = Math.min((cells[previous + j] as number) + 1, (cells[current + j - 1] as number) + 1, (cells[previous + j - 1] as number) + (char === other ? 0 : 1));
+    if (before >= 0 && j > 1 && char === target.charCodeAt(j - 2) && charBefore === other) value = Math.min(value, (cells[before + j - 2] as number) + 1);
+    cells[current + j] = value;
     if (value < smallest) smallest = value;
   }
   return smallest;

@@ -117,9 +117,8 @@ describe('walkNear', () => {
   /** Each term's distance to `target` as the walk reports it (its row's last value). */
   function distances(sorted: string[], first: string, target: string, budget: number): Record<string, number> {
     const out: Record<string, number> = {};
-    walkNear(sorted, first, [target], budget, (term, rows) => {
-      const distance = rows[0]?.[target.length] as number;
-      if (distance <= budget) out[term] = distance;
+    walkNear(sorted, first, [target], budget, (term, distance) => {
+      if (distance(0, target.length) <= budget) out[term] = distance(0, target.length);
     });
     return out;
   }
