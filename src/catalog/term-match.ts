@@ -158,7 +158,8 @@ export function walkNear(
     return cells;
   });
   let depth = 0;
-  const distance = (t: number, prefix: number): number => (tables[t] as Int32Array)[depth * (widths[t] as number) + prefix] as number;
+  // Only cells within `budget` of the diagonal are computed (nextRow): any other is over budget.
+  const distance = (t: number, prefix: number): number => (Math.abs(depth - prefix) > budget ? budget + 1 : ((tables[t] as Int32Array)[depth * (widths[t] as number) + prefix] as number));
   let previous = '';
   while (index < end) {
     const term = sorted[index] as string;
@@ -168,7 +169,7 @@ export function walkNear(
     while (depth < term.length && !pruned) {
       depth++;
       pruned = true;
-      for (let t = 0; t < targets.length; t++) if (nextRow(tables[t] as Int32Array, widths[t] as number, targets[t] as string, term, depth) <= budget) pruned = false;
+      for (let t = 0; t < targets.length; t++) if (nextRow(tables[t] as Int32Array, widths[t] as number, targets[t] as string, term, depth, budget) <= budget) pruned = false;
     }
     previous = term;
     if (pruned) {
@@ -188,16 +189,26 @@ const SUFFIX = 3;
 /** Shortest term read as the stem of a longer word as typed (shorter ones are too often other words). */
 const MIN_STEM_PREFIX = 5;
 
-/** Fill row `depth` of `cells` (the term's first `depth` characters against `target`); returns its smallest value. */
-function nextRow(cells: Int32Array, width: number, target: string, term: string, depth: number): number {
+/**
+ * Fill row `depth` of `cells` (the term's first `depth` characters against `target`) within
+ * `budget` of the diagonal, the one cell either side set just over budget for the next row to
+ * read: a cell further out is more than `budget` edits whatever the characters, so only a band
+ * of 2 × budget + 1 cells is worked out, not the whole row. Returns the band's smallest value.
+ */
+function nextRow(cells: Int32Array, width: number, target: string, term: string, depth: number, budget: number): number {
   const current = depth * width;
   const previous = current - width;
   const before = depth > 1 ? previous - width : -1;
   const char = term.charCodeAt(depth - 1);
   const charBefore = depth > 1 ? term.charCodeAt(depth - 2) : -1;
-  cells[current] = depth;
-  let smallest = depth;
-  for (let j = 1; j < width; j++) {
+  const over = budget + 1;
+  const from = Math.max(1, depth - budget);
+  const to = Math.min(width - 1, depth + budget);
+  let smallest = over;
+  if (depth <= budget) smallest = cells[current] = depth;
+  else cells[current + from - 1] = over;
+  if (to + 1 < width) cells[current + to + 1] = over;
+  for (let j = from; j <= to; j++) {
     const other = target.charCodeAt(j - 1);
     let value = Math.min((cells[previous + j] as number) + 1, (cells[current + j - 1] as number) + 1, (cells[previous + j - 1] as number) + (char === other ? 0 : 1));
     if (before >= 0 && j > 1 && char === target.charCodeAt(j - 2) && charBefore === other) value = Math.min(value, (cells[before + j - 2] as number) + 1);
