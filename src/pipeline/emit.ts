@@ -11,6 +11,7 @@ import type { Scope } from '../schemas/category.ts';
 import { contentJsonSchemas } from '../schemas/json-schemas.ts';
 import type { BuiltCatalog } from './build.ts';
 import { catalogChunks, type RecordSpans } from '../catalog/record-spans.ts';
+import { jsonChunks } from '../catalog/utf8-chunks.ts';
 
 export const CATALOG_FILE = 'catalog.json';
 export const SEARCH_INDEX_FILE = 'search-index.json';
@@ -26,22 +27,12 @@ export async function emitCatalog(outDir: string, built: BuiltCatalog): Promise<
   const { drafts = noDrafts(), ...data } = built.data;
   await mkdir(outDir, { recursive: true });
   // One file after the other, in pieces: at 150,000 records the catalog is about 120 MB of JSON
-  // (written a MiB at a time), lunr's index 200 MB and the postings 80 MB (a kind at a time).
+  // (written a MiB at a time), lunr's index 200 MB (made in chunks) and the postings 80 MB.
   const spans: RecordSpans = { version: data.version, deals: [], startups: [] };
   await writeWhole(join(outDir, CATALOG_FILE), catalogChunks(data, spans));
   await writeWhole(join(outDir, SEARCH_INDEX_FILE), ['{"deals":', ...built.lunr.deals, ',"startups":', ...built.lunr.startups, '}']);
-  // JSON.stringify(built.postings), one kind's text at a time.
-  const { deals, startups } = built.postings;
-  await writeWhole(
-    join(outDir, SEARCH_POSTINGS_FILE),
-    (function* () {
-      yield '{"deals":';
-      yield JSON.stringify(deals);
-      yield ',"startups":';
-      yield JSON.stringify(startups);
-      yield '}';
-    })(),
-  );
+  // JSON.stringify(built.postings), a term's postings at a time.
+  await writeWhole(join(outDir, SEARCH_POSTINGS_FILE), jsonChunks(built.postings, 3));
   await writeWhole(join(outDir, DRAFTS_FILE), JSON.stringify(drafts));
   await writeWhole(join(outDir, STATS_FILE), JSON.stringify(precomputedStats(data), null, 2));
   // The spans go last: a reader that finds them with another version's catalog ignores them.
