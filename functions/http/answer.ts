@@ -199,8 +199,9 @@ export function assembledList(
   runsFrom = RUNS_FROM_BYTES,
   minRunBytes = MIN_RUN_BYTES,
 ): Answer {
-  const headBytes = encoder.encode(head);
-  const tailBytes = encoder.encode(tail);
+  // Buffer.from slices Node's pool for short text, where TextEncoder allocates anew each time.
+  const headBytes = Buffer.from(head);
+  const tailBytes = Buffer.from(tail);
   let size = headBytes.byteLength + tailBytes.byteLength + Math.max(0, positions.length - 1);
   for (const position of positions) size += (records[position] as Uint8Array).byteLength;
   // Each run is one more write, and one more piece of garbage per request: long runs only.
@@ -229,7 +230,7 @@ export function assembledList(
  * @example assembledRecord('{"success":true,"deal":', deal, '}', {})
  */
 export function assembledRecord(head: string, record: object, tail: string, headers: Record<string, string>): Answer {
-  const body = Buffer.concat([encoder.encode(head), recordJson(record), encoder.encode(tail)]);
+  const body = Buffer.concat([Buffer.from(head), recordJson(record), Buffer.from(tail)]);
   let tags = recordEtags.get(record);
   if (!tags) recordEtags.set(record, (tags = new Map()));
   let etag = tags.get(head);

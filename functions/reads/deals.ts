@@ -3,7 +3,7 @@
  * by slug or id.
  */
 import type { Catalog } from '../../src/catalog/catalog.ts';
-import { findDeal, listDeals } from '../../src/catalog/deals-query.ts';
+import { findDeal, listDeals, type DealStats } from '../../src/catalog/deals-query.ts';
 import { DEAL_LIST_PARAMS, parseQuery } from '../../src/schemas/query.ts';
 import type { Deps } from '../deps.ts';
 import { assembledList, assembledRecord, serveAnswer, type Answer, type AnswerDeps } from '../http/answer.ts';
@@ -30,10 +30,21 @@ export function dealsAnswer(catalog: Catalog, params: URLSearchParams): Answer {
   }
   const { positions, stats } = listDeals(catalog, query);
   // Same bytes as JSON.stringify({ success, deals, count, stats }), assembled from each deal's prepared bytes.
-  const tail = `],"count":${positions.length},"stats":${JSON.stringify(stats)}}`;
+  const tail = `],"count":${positions.length},"stats":${statsJson(stats)}}`;
   const answer = assembledList(catalog.version, '{"success":true,"deals":[', catalog.dealJson, positions, tail, PUBLIC_CACHE);
   if (query.search !== undefined && query.search.trim() !== '') answer.matches = stats.total;
   return answer;
+}
+
+/** The JSON of a filter's stats, made once per stats object: a filter's are counted once per catalog and kept frozen (deals-query.ts). */
+const statsJsonOf = new WeakMap<DealStats, string>();
+function statsJson(stats: DealStats): string {
+  let json = statsJsonOf.get(stats);
+  if (json === undefined) {
+    json = JSON.stringify(stats);
+    if (Object.isFrozen(stats)) statsJsonOf.set(stats, json);
+  }
+  return json;
 }
 
 /**
