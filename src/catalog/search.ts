@@ -66,6 +66,9 @@ interface Scratch {
   clauseStamp: Int32Array;
   clauseCost: Int32Array;
   clauseScore: Float64Array;
+  /** The documents a query has met, and those one word has, in the order met. */
+  touched: Int32Array;
+  clauseDocs: Int32Array;
 }
 
 /**
@@ -182,7 +185,9 @@ export function searchWords(index: SearchIndex, words: readonly QueryWord[]): Se
   if (words.length === 0) return [];
   const { scratch } = index;
   const queryStamp = ++scratch.stamp;
-  const touched: number[] = [];
+  // Documents met so far, and this word's: the scratch's own arrays, not arrays grown per query.
+  const { touched, clauseDocs } = scratch;
+  let touchedCount = 0;
   const docsPerWord: number[] = [];
   const has = (term: string): boolean => index.postings.has(term);
   const joins = words.map((word, i) => {
@@ -193,12 +198,12 @@ export function searchWords(index: SearchIndex, words: readonly QueryWord[]): Se
 
   words.forEach((word, w) => {
     const clauseStamp = ++scratch.stamp;
-    const clauseDocs: number[] = [];
+    let clauseCount = 0;
     const add = (doc: number, weight: number, cost: number): void => {
       if (index.removed !== undefined && index.removed[doc] === 1) return;
       if (scratch.clauseStamp[doc] !== clauseStamp) {
         scratch.clauseStamp[doc] = clauseStamp;
-        clauseDocs.push(doc);
+        clauseDocs[clauseCount++] = doc;
       } else if (cost > (scratch.clauseCost[doc] as number)) return;
       else if (cost === scratch.clauseCost[doc]) {
         scratch.clauseScore[doc] = (scratch.clauseScore[doc] as number) + weight;
@@ -216,16 +221,17 @@ export function searchWords(index: SearchIndex, words: readonly QueryWord[]): Se
     for (const { parts, cost } of multiTerms(index, word)) {
       for (const [doc, weight] of allOf(index, parts)) add(doc, weight, cost);
     }
-    docsPerWord.push(clauseDocs.length);
+    docsPerWord.push(clauseCount);
     const bit = 1 << w;
-    for (const doc of clauseDocs) {
+    for (let c = 0; c < clauseCount; c++) {
+      const doc = clauseDocs[c] as number;
       if (scratch.docStamp[doc] !== queryStamp) {
         scratch.docStamp[doc] = queryStamp;
         scratch.mask[doc] = 0;
         scratch.typos[doc] = 0;
         scratch.inexact[doc] = 0;
         scratch.scores[doc] = 0;
-        touched.push(doc);
+        touched[touchedCount++] = doc;
       }
       const cost = scratch.clauseCost[doc] as number;
       scratch.mask[doc] = (scratch.mask[doc] as number) | bit;
@@ -236,8 +242,8 @@ export function searchWords(index: SearchIndex, words: readonly QueryWord[]): Se
   });
 
   const weightOfWord = informativeness(docsPerWord);
-  const hits = new Array<SearchHit>(touched.length);
-  for (let i = 0; i < touched.length; i++) {
+  const hits = new Array<SearchHit>(touchedCount);
+  for (let i = 0; i < touchedCount; i++) {
     const doc = touched[i] as number;
     const mask = scratch.mask[doc] as number;
     let words = 0;
@@ -283,6 +289,8 @@ function scratchFor(n: number): Scratch {
     clauseStamp: new Int32Array(n),
     clauseCost: new Int32Array(n),
     clauseScore: new Float64Array(n),
+    touched: new Int32Array(n),
+    clauseDocs: new Int32Array(n),
   };
 }
 

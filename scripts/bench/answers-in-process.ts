@@ -1,0 +1,71 @@
+/**
+ * `npm run bench:in-process -- search`: the CPU cost of one kind of answer computed afresh
+ * (answer cache off) or kept (on), in process, with no socket: `app.fetch` of the bench's own
+ * requests for the case, rotated, then the response's header fields and bytes read as the Node
+ * adapter reads them. Runs on the catalog `npm run bench` left in bench-out/ (run that first).
+ * Reports microseconds per request: median and fastest of five rounds, after a warm-up round.
+ * Usage: node scripts/bench/answers-in-process.ts search|category|slug [--cache on] [--out bench-out/5000-10000] [--requests 20000]
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../../functions/config.ts';
+import { createDeps } from '../../functions/deps.ts';
+import { rawBody } from '../../functions/http/answer.ts';
+import { createApp } from '../../functions/http/app.ts';
+import { headerFields } from '../../functions/http/bytes-response.ts';
+import { LazyRequest } from '../../functions/http/lazy-request.ts';
+import { createLogger } from '../../functions/ops/log.ts';
+import { loadGeneratedCatalog } from '../../functions/reads/catalog-state.ts';
+import { GitStore } from '../../functions/store/git-store.ts';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { cache: { type: 'string', default: 'off' }, out: { type: 'string', default: 'bench-out/5000-10000' }, requests: { type: 'string', default: '20000' } },
+});
+const CASES: Record<string, (path: string) => boolean> = {
+  search: (path) => path.includes('search='),
+  category: (path) => path.startsWith('/api/v1/deals?') && path.includes('category='),
+  slug: (path) => path.includes('slug='),
+};
+const which = positionals[0] ?? 'search';
+const matches = CASES[which];
+if (!matches) throw new Error(`no case ${which}: one of ${Object.keys(CASES).join(', ')}`);
+const out = resolve(values.out);
+const paths = Object.keys(JSON.parse(await readFile(join(out, 'answers.json'), 'utf8')) as object).filter(matches);
+const perRound = Number(values.requests);
+// What autocannon sends, as the adapter hands it over (rawHeaders).
+const RAW_HEADERS = ['Host', '127.0.0.1:4321', 'User-Agent', 'autocannon', 'Connection', 'keep-alive'];
+
+const work = await mkdtemp(join(tmpdir(), 'bench-in-process-'));
+const config = { ...loadConfig({ DATA_DIR: join(work, 'data'), RATE_LIMITS: 'off', ANSWER_CACHE: values.cache }), contentDir: join(out, 'content') };
+const deps = createDeps(
+  config,
+  await loadGeneratedCatalog(join(out, 'generated')),
+  await GitStore.open(config.contentDir),
+  'x'.repeat(64),
+  createLogger(() => undefined),
+);
+const app = createApp(deps);
+
+const answer = async (i: number): Promise<number> => {
+  const path = paths[i % paths.length] as string;
+  const request = new LazyRequest('GET', `http://127.0.0.1:4321${path}`, RAW_HEADERS) as unknown as Request;
+  const response = await app.fetch(request, { address: '127.0.0.1', method: 'GET', path: path.split('?')[0] });
+  if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
+  return Object.keys(headerFields(response).fields).length + (rawBody(response)?.byteLength ?? 0);
+};
+let sink = 0;
+for (let i = 0; i < perRound; i++) sink += await answer(i);
+const rounds: number[] = [];
+for (let round = 0; round < 5; round++) {
+  const started = performance.now();
+  for (let i = 0; i < perRound; i++) sink += await answer(i);
+  rounds.push(((performance.now() - started) * 1000) / perRound);
+}
+if (sink === 0) throw new Error('no answers');
+rounds.sort((a, b) => a - b);
+console.log(`${which}, ${paths.length} requests rotated, answer cache ${values.cache}: median ${(rounds[2] as number).toFixed(1)} µs, fastest ${(rounds[0] as number).toFixed(1)} µs per request`);
+await deps.submissions.close();
+await rm(work, { recursive: true, force: true });
