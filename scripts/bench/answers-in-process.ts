@@ -19,6 +19,7 @@ import { LazyRequest } from '../../functions/http/lazy-request.ts';
 import { createLogger } from '../../functions/ops/log.ts';
 import { loadGeneratedCatalog } from '../../functions/reads/catalog-state.ts';
 import { GitStore } from '../../functions/store/git-store.ts';
+import { microsPerCall } from './_rounds.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -56,16 +57,7 @@ const answer = async (i: number): Promise<number> => {
   if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
   return Object.keys(headerFields(response).fields).length + (rawBody(response)?.byteLength ?? 0);
 };
-let sink = 0;
-for (let i = 0; i < perRound; i++) sink += await answer(i);
-const rounds: number[] = [];
-for (let round = 0; round < 5; round++) {
-  const started = performance.now();
-  for (let i = 0; i < perRound; i++) sink += await answer(i);
-  rounds.push(((performance.now() - started) * 1000) / perRound);
-}
-if (sink === 0) throw new Error('no answers');
-rounds.sort((a, b) => a - b);
-console.log(`${which}, ${paths.length} requests rotated, answer cache ${values.cache}: median ${(rounds[2] as number).toFixed(1)} µs, fastest ${(rounds[0] as number).toFixed(1)} µs per request`);
+const { median, fastest } = await microsPerCall(answer, perRound, 5);
+console.log(`${which}, ${paths.length} requests rotated, answer cache ${values.cache}: median ${median.toFixed(1)} µs, fastest ${fastest.toFixed(1)} µs per request`);
 await deps.submissions.close();
 await rm(work, { recursive: true, force: true });

@@ -23,6 +23,7 @@ import { createCatalog } from '../../src/catalog/catalog.ts';
 import { runPipeline } from '../../src/pipeline/build.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
 import { commitContent } from '../_bench-repository.ts';
+import { microsPerCall } from './_rounds.ts';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' } } });
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -75,23 +76,9 @@ for (const rateLimits of ['off', 'on']) {
     const response = storedResponse(200, answer.headers, answer.body);
     return Object.keys(headerFields(response).fields).length + (rawBody(response)?.byteLength ?? 0);
   };
-  const base = await timed(baseline);
-  const door = await timed(frontDoor);
+  const base = (await microsPerCall(baseline, PER_ROUND, Number(values.rounds))).median;
+  const door = (await microsPerCall(frontDoor, PER_ROUND, Number(values.rounds))).median;
   console.log(`| ${rateLimits} | ${base.toFixed(2)} | ${door.toFixed(2)} | ${(base / door).toFixed(2)} |`);
   await deps.submissions.close();
 }
 await rm(work, { recursive: true, force: true });
-
-/** Median microseconds per call over the rounds, after a warm-up round. */
-async function timed(call: (i: number) => Promise<number>): Promise<number> {
-  let sink = 0;
-  for (let i = 0; i < PER_ROUND; i++) sink += await call(i);
-  const rounds: number[] = [];
-  for (let round = 0; round < Number(values.rounds); round++) {
-    const started = performance.now();
-    for (let i = 0; i < PER_ROUND; i++) sink += await call(i);
-    rounds.push(((performance.now() - started) * 1000) / PER_ROUND);
-  }
-  if (sink === 0) throw new Error('no answers');
-  return rounds.sort((a, b) => a - b)[Math.floor(rounds.length / 2)] as number;
-}
