@@ -134,8 +134,9 @@ export function compoundSplits(raw: string, has: (term: string) => boolean): [st
  * Every term of `sorted` starting with `first` that is within `budget` edits of a prefix of one
  * of `targets` (optimal string alignment: a swap of neighbours is one edit), in sorted order,
  * with `distance(t, j)`: the distance between the term and the first `j` characters of target
- * `t`. Terms sharing a prefix share its rows; a prefix whose rows are all over budget ends
- * every term that starts with it, since a row's smallest value never decreases down the table.
+ * `t` where that is `budget` or less, some number above `budget` otherwise. Terms sharing a
+ * prefix share its rows; a prefix whose rows are all over budget ends every term that starts
+ * with it, since a row's smallest value never decreases down the table.
  * @example walkNear(['nation', 'notion'], 'n', ['notoin'], 1, (term, distance) => distance(0, 6)) // notion: 1
  */
 export function walkNear(
