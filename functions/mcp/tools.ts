@@ -10,6 +10,7 @@ import { changeLine, dealLine, listText, noDealsText, startupLine } from '../../
 import { markdownText } from '../../src/agents/markdown-policy.ts';
 import { absolute, paths } from '../../src/agents/site-urls.ts';
 import type { Catalog } from '../../src/catalog/catalog.ts';
+import { dealScope } from '../../src/catalog/deal-facts.ts';
 import { dealStats, findDeal, listDeals } from '../../src/catalog/deals-query.ts';
 import { listStartups } from '../../src/catalog/startups-query.ts';
 import { DEAL_STATUSES, DealSchema, type Deal } from '../../src/schemas/deal.ts';
@@ -148,7 +149,7 @@ export function buildMcpServer(catalog: Catalog, version: string, sources: McpSo
       const byScope: Record<string, number> = { deals: 0, programs: 0 };
       const byStatus: Record<string, number> = Object.fromEntries(DEAL_STATUSES.map((s) => [s, 0]));
       catalog.deals.forEach((deal, i) => {
-        const scope = catalog.dealScopes[i] ?? 'deals';
+        const scope = dealScope(catalog.dealFacts, i);
         byScope[scope] = (byScope[scope] ?? 0) + 1;
         byStatus[deal.status] = (byStatus[deal.status] ?? 0) + 1;
       });

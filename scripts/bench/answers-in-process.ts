@@ -12,14 +12,11 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../functions/config.ts';
 import { createDeps } from '../../functions/deps.ts';
-import { rawBody } from '../../functions/http/answer.ts';
 import { createApp } from '../../functions/http/app.ts';
-import { headerFields } from '../../functions/http/bytes-response.ts';
-import { LazyRequest } from '../../functions/http/lazy-request.ts';
 import { createLogger } from '../../functions/ops/log.ts';
 import { loadGeneratedCatalog } from '../../functions/reads/catalog-state.ts';
 import { GitStore } from '../../functions/store/git-store.ts';
-import { microsPerCall } from './_rounds.ts';
+import { appAnswer, microsPerCall } from './_in-process.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -36,8 +33,6 @@ if (!matches) throw new Error(`no case ${which}: one of ${Object.keys(CASES).joi
 const out = resolve(values.out);
 const paths = Object.keys(JSON.parse(await readFile(join(out, 'answers.json'), 'utf8')) as object).filter(matches);
 const perRound = Number(values.requests);
-// What autocannon sends, as the adapter hands it over (rawHeaders).
-const RAW_HEADERS = ['Host', '127.0.0.1:4321', 'User-Agent', 'autocannon', 'Connection', 'keep-alive'];
 
 const work = await mkdtemp(join(tmpdir(), 'bench-in-process-'));
 const config = { ...loadConfig({ DATA_DIR: join(work, 'data'), RATE_LIMITS: 'off', ANSWER_CACHE: values.cache }), contentDir: join(out, 'content') };
@@ -50,13 +45,7 @@ const deps = createDeps(
 );
 const app = createApp(deps);
 
-const answer = async (i: number): Promise<number> => {
-  const path = paths[i % paths.length] as string;
-  const request = new LazyRequest('GET', `http://127.0.0.1:4321${path}`, RAW_HEADERS) as unknown as Request;
-  const response = await app.fetch(request, { address: '127.0.0.1', method: 'GET', path: path.split('?')[0] });
-  if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
-  return Object.keys(headerFields(response).fields).length + (rawBody(response)?.byteLength ?? 0);
-};
+const answer = (i: number): Promise<number> => appAnswer(app, paths[i % paths.length] as string, '127.0.0.1');
 const { median, fastest } = await microsPerCall(answer, perRound, 5);
 console.log(`${which}, ${paths.length} requests rotated, answer cache ${values.cache}: median ${median.toFixed(1)} µs, fastest ${fastest.toFixed(1)} µs per request`);
 await deps.submissions.close();

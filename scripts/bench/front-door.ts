@@ -16,14 +16,13 @@ import { createDeps } from '../../functions/deps.ts';
 import { rawBody, storedResponse } from '../../functions/http/answer.ts';
 import { createApp } from '../../functions/http/app.ts';
 import { headerFields, type Payload } from '../../functions/http/bytes-response.ts';
-import { LazyRequest } from '../../functions/http/lazy-request.ts';
 import { createLogger } from '../../functions/ops/log.ts';
 import { GitStore } from '../../functions/store/git-store.ts';
 import { createCatalog } from '../../src/catalog/catalog.ts';
 import { runPipeline } from '../../src/pipeline/build.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
 import { commitContent } from '../_bench-repository.ts';
-import { microsPerCall } from './_rounds.ts';
+import { appAnswer, benchRequest, microsPerCall, readAsAdapter } from './_in-process.ts';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' } } });
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -31,8 +30,6 @@ const PER_ROUND = 100_000;
 const PATHS = ['/api/v1/deals?search=cloud&limit=20', '/api/v1/deals?search=credits&limit=20', '/api/v1/deals?category=cloud-credits&limit=20', '/api/v1/startups?limit=20'];
 /** 1,000 clients, so that with rate limits on none of them reaches its limit (6,000 reads a minute). */
 const clientAddress = (i: number): string => `10.0.${(i % 1000) >> 8}.${i % 256}`;
-// What autocannon sends, as the adapter hands it over (rawHeaders).
-const RAW_HEADERS = ['Host', '127.0.0.1:4321', 'User-Agent', 'autocannon', 'Connection', 'keep-alive'];
 
 const work = await mkdtemp(join(tmpdir(), 'bench-front-door-'));
 const contentDir = join(work, 'content');
@@ -54,27 +51,19 @@ for (const rateLimits of ['off', 'on']) {
     createLogger(() => undefined),
   );
   const app = createApp(deps);
-  const frontDoor = async (i: number): Promise<number> => {
-    const path = PATHS[i % PATHS.length] as string;
-    const request = new LazyRequest('GET', `http://127.0.0.1:4321${path}`, RAW_HEADERS) as unknown as Request;
-    const response = await app.fetch(request, { address: clientAddress(i), method: 'GET', path: path.split('?')[0] });
-    if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
-    return Object.keys(headerFields(response).fields).length + (rawBody(response)?.byteLength ?? 0);
-  };
+  const frontDoor = (i: number): Promise<number> => appAnswer(app, PATHS[i % PATHS.length] as string, clientAddress(i));
   // The baseline serves what the front door sent: the same bytes and header fields.
   const stored = new Map<string, { headers: Record<string, string>; body: Payload }>();
   for (const path of PATHS) {
-    const response = await app.fetch(new LazyRequest('GET', `http://127.0.0.1:4321${path}`, RAW_HEADERS) as unknown as Request, { address: '127.0.0.1' });
+    const response = await app.fetch(benchRequest(path), { address: '127.0.0.1' });
     if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
     stored.set(path, { headers: headerFields(response).fields, body: rawBody(response) ?? new Uint8Array() });
   }
   const baseline = async (i: number): Promise<number> => {
     const path = PATHS[i % PATHS.length] as string;
-    const request = new LazyRequest('GET', `http://127.0.0.1:4321${path}`, RAW_HEADERS) as unknown as Request;
-    const url = new URL(request.url);
+    const url = new URL(benchRequest(path).url);
     const answer = stored.get(url.pathname + url.search) as { headers: Record<string, string>; body: Payload };
-    const response = storedResponse(200, answer.headers, answer.body);
-    return Object.keys(headerFields(response).fields).length + (rawBody(response)?.byteLength ?? 0);
+    return readAsAdapter(storedResponse(200, answer.headers, answer.body));
   };
   const base = (await microsPerCall(baseline, PER_ROUND, Number(values.rounds))).median;
   const door = (await microsPerCall(frontDoor, PER_ROUND, Number(values.rounds))).median;

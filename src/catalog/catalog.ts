@@ -45,9 +45,7 @@ export interface Catalog extends CatalogData {
   /** Positions in `deals` (and `startups`) of each category's records, ascending: a category filter reads only these. */
   dealsByCategory: Map<string, Int32Array>;
   startupsByCategory: Map<string, Int32Array>;
-  /** Scope of each deal, by position in `deals`. */
-  dealScopes: Scope[];
-  /** Status, marks, scope and category of each deal in typed arrays, for filters and stats. */
+  /** Status, marks, scope (`dealScope`) and category of each deal in typed arrays, for filters and stats. */
   dealFacts: DealFacts;
   scopeByCategory: Map<string, Scope>;
   dealBySlug: Map<string, Deal>;
@@ -132,20 +130,18 @@ export function adoptRecordJson(records: readonly object[], bytes: readonly Uint
 // --- internal ---
 
 /** What a catalog derives from its deals (and categories), rebuilt when they change. */
-const DEAL_PARTS = ['dealJson', 'dealsByCategory', 'dealTitleRank', 'scopeByCategory', 'dealScopes', 'dealFacts', 'dealBySlug', 'dealById', 'dealSearch', 'synonymTable'] as const;
+const DEAL_PARTS = ['dealJson', 'dealsByCategory', 'dealTitleRank', 'scopeByCategory', 'dealFacts', 'dealBySlug', 'dealById', 'dealSearch', 'synonymTable'] as const;
 /** What a catalog derives from its startups. */
 const STARTUP_PARTS = ['startupJson', 'startupsByCategory', 'startupNameRank', 'startupBySlug', 'startupById', 'startupSearch'] as const;
 
 function dealParts(data: CatalogData, dealIndex: CompactIndex | SearchIndex): Pick<Catalog, (typeof DEAL_PARTS)[number]> {
   const scopeByCategory = new Map(data.categories.deals.map((c) => [c.slug, c.scope]));
-  const scopeOf = (deal: Deal): Scope => scopeByCategory.get(deal.category) ?? 'deals';
   return {
     dealJson: data.deals.map(recordJson),
     dealsByCategory: positionsBy(data.deals, (d) => d.category),
     dealTitleRank: rankBy(data.deals, (d) => d.title),
     scopeByCategory,
-    dealScopes: data.deals.map(scopeOf),
-    dealFacts: dealFactsOf(data.deals, scopeOf),
+    dealFacts: dealFactsOf(data.deals, (deal) => scopeByCategory.get(deal.category) ?? 'deals'),
     dealBySlug: new Map(data.deals.map((d) => [d.slug, d])),
     dealById: new Map(data.deals.map((d) => [d.id, d])),
     dealSearch: indexed(dealIndex, data.deals),

@@ -42,6 +42,11 @@ export function dealFactsOf(deals: readonly Deal[], scopeOf: (deal: Deal) => Sco
   return facts;
 }
 
+/** The scope of the deal at `position`. */
+export function dealScope(facts: DealFacts, position: number): Scope {
+  return ((facts.marks[position] as number) & PROGRAMS) !== 0 ? 'programs' : 'deals';
+}
+
 /** SPEC "Deal list statistics" counted one deal position at a time, so a caller need not gather the deals first. */
 export class StatsCounter {
   private total = 0;

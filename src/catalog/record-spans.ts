@@ -7,7 +7,7 @@
  * `JSON.stringify(record)`: parsing and serialising JSON gives back the text it parsed.
  */
 import type { CatalogData } from './catalog.ts';
-import { Utf8Chunks } from './utf8-chunks.ts';
+import { jsonChunks } from './utf8-chunks.ts';
 
 /** Byte offsets in `catalog.json`: record i of a list runs from `at[2i]` to `at[2i + 1]`. */
 export interface RecordSpans {
@@ -24,31 +24,9 @@ const [OPEN, CLOSE, COMMA, BRACKET] = ['{', '}', ',', '['].map((c) => c.charCode
  * @example Buffer.concat([...catalogChunks(data, spans)]).toString() === JSON.stringify(data) // true
  */
 export function* catalogChunks(data: Omit<CatalogData, 'drafts'>, spans: RecordSpans): Generator<Buffer> {
-  const out = new Utf8Chunks();
-  out.add('{');
-  let first = true;
-  for (const [key, value] of Object.entries(data)) {
-    // JSON.stringify leaves out undefined members.
-    if (value === undefined) continue;
-    out.add(`${first ? '' : ','}${JSON.stringify(key)}:`);
-    first = false;
-    if (key !== 'deals' && key !== 'startups') {
-      out.add(JSON.stringify(value));
-      continue;
-    }
-    out.add('[');
-    let r = 0;
-    for (const record of value as object[]) {
-      if (r++ > 0) out.add(',');
-      const start = out.offset;
-      out.add(JSON.stringify(record));
-      spans[key].push(start, out.offset);
-      if (out.full) yield out.flush();
-    }
-    out.add(']');
-  }
-  out.add('}');
-  yield out.flush();
+  yield* jsonChunks(data, 2, (key, start, end) => {
+    if (key === 'deals' || key === 'startups') spans[key].push(start, end);
+  });
 }
 
 /**

@@ -35,36 +35,40 @@ export class Utf8Chunks {
 /**
  * `JSON.stringify(value)` as UTF-8 chunks of about a MiB: arrays and plain objects down to
  * `levels` deep are written member by member, anything deeper (or with a `toJSON`) by
- * `JSON.stringify` whole, so no string is ever larger than one member.
+ * `JSON.stringify` whole, so no string is ever larger than one member. `item`, if given, learns
+ * the byte span of each item of an array written member by member, with the key the array is
+ * under (undefined for an array in an array or at the top).
  * @example Buffer.concat([...jsonChunks(postings, 3)]).toString() === JSON.stringify(postings) // true
  */
-export function* jsonChunks(value: unknown, levels: number): Generator<Buffer> {
+export function* jsonChunks(value: unknown, levels: number, item?: (key: string | undefined, start: number, end: number) => void): Generator<Buffer> {
   const out = new Utf8Chunks();
   const opened = (member: unknown, depth: number): boolean =>
     depth < levels && typeof member === 'object' && member !== null && (Array.isArray(member) || typeof (member as { toJSON?: unknown }).toJSON !== 'function');
-  function* write(member: object, depth: number): Generator<Buffer> {
+  function* write(member: object, depth: number, key?: string): Generator<Buffer> {
     if (Array.isArray(member)) {
       out.add('[');
       for (let i = 0; i < member.length; i++) {
         if (i > 0) out.add(',');
-        const item: unknown = member[i];
-        if (opened(item, depth + 1)) yield* write(item as object, depth + 1);
+        const start = out.offset;
+        const entry: unknown = member[i];
+        if (opened(entry, depth + 1)) yield* write(entry as object, depth + 1);
         // An array holds `null` where an object would leave a member out.
-        else out.add(JSON.stringify(item) ?? 'null');
+        else out.add(JSON.stringify(entry) ?? 'null');
+        item?.(key, start, out.offset);
         if (out.full) yield out.flush();
       }
       out.add(']');
     } else {
       out.add('{');
       let first = true;
-      for (const [key, field] of Object.entries(member)) {
+      for (const [name, field] of Object.entries(member)) {
         const open = opened(field, depth + 1);
         const text = open ? '' : (JSON.stringify(field) as string | undefined);
         // JSON.stringify leaves out members it has no text for (undefined, functions).
         if (text === undefined) continue;
-        out.add(`${first ? '' : ','}${JSON.stringify(key)}:`);
+        out.add(`${first ? '' : ','}${JSON.stringify(name)}:`);
         first = false;
-        if (open) yield* write(field as object, depth + 1);
+        if (open) yield* write(field as object, depth + 1, name);
         else out.add(text);
         if (out.full) yield out.flush();
       }

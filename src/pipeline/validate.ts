@@ -167,7 +167,6 @@ function validateEach<S extends z.ZodType>(
   const schemaProblems: Diagnostic[] = [];
   const ruleProblems: Diagnostic[] = [];
   const keys: RecordKeys[] = [];
-  const idLines = new Map<string, number | undefined>();
   for (const entry of entries) {
     const input = entryRecord(entry);
     const result = schema.safeParse(input);
@@ -184,10 +183,9 @@ function validateEach<S extends z.ZodType>(
     }
     rules(checked, (key) => entry.keyLines.get(key), ruleProblems);
     const { id, slug } = checked.record as { id?: string; slug?: string };
-    keys.push({ path: entry.path, id, slug });
-    idLines.set(entry.path, entry.keyLines.get('id'));
+    keys.push({ path: entry.path, id, slug, idLine: entry.keyLines.get('id') });
   }
-  return { value, diagnostics: [...schemaProblems, ...ruleProblems, ...uniqueness(keys, idLines)] };
+  return { value, diagnostics: [...schemaProblems, ...ruleProblems, ...uniqueness(keys)] };
 }
 
 function issuesToDiagnostics(schema: z.ZodType, error: z.ZodError, input: unknown, path: string, keyLines: Map<string, number>): Diagnostic[] {
@@ -224,6 +222,8 @@ interface Keyed {
   key: string;
   path: string;
   label: string;
+  /** Where the problem is reported in the file, when known. */
+  line?: number | undefined;
 }
 
 /** One error per repeated key, naming every file that uses it. */
@@ -237,7 +237,9 @@ function duplicates(items: readonly Keyed[], code: string): Diagnostic[] {
     // Thousands of files with one id must not print thousands of paths on each of them.
     const files = paths.length > MAX_FILES_LISTED ? `${paths.slice(0, MAX_FILES_LISTED).join(' and ')} and ${paths.length - MAX_FILES_LISTED} more` : paths.join(' and ');
     for (const item of group) {
-      diagnostics.push({ severity: 'error', code, file: item.path, field: item.label.split(' ')[0], message: `${item.label} is used more than once (${files})` });
+      const diagnostic: Diagnostic = { severity: 'error', code, file: item.path, field: item.label.split(' ')[0], message: `${item.label} is used more than once (${files})` };
+      if (item.line !== undefined) diagnostic.line = item.line;
+      diagnostics.push(diagnostic);
     }
   }
   return diagnostics;
@@ -248,21 +250,19 @@ interface RecordKeys {
   path: string;
   id: string | undefined;
   slug: string | undefined;
+  /** The line of the file's `id`, where a duplicate id is reported. */
+  idLine: number | undefined;
 }
 
-function uniqueness(records: readonly RecordKeys[], idLines: ReadonlyMap<string, number | undefined>): Diagnostic[] {
+function uniqueness(records: readonly RecordKeys[]): Diagnostic[] {
   const ids = duplicates(
-    records.flatMap(({ path, id }) => (id === undefined ? [] : [{ key: id, path, label: `id ${shown(id)}` }])),
+    records.flatMap(({ path, id, idLine }) => (id === undefined ? [] : [{ key: id, path, label: `id ${shown(id)}`, line: idLine }])),
     'duplicate_id',
   );
   const slugs = duplicates(
     records.flatMap(({ path, slug }) => (slug === undefined ? [] : [{ key: slug, path, label: `slug ${shown(slug)}` }])),
     'duplicate_slug',
   );
-  for (const d of ids) {
-    const line = idLines.get(d.file);
-    if (line !== undefined) d.line = line;
-  }
   return [...ids, ...slugs];
 }
 
