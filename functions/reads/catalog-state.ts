@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { adoptRecordJson, createCatalog, type Catalog, type CatalogData, type SearchPostings } from '../../src/catalog/catalog.ts';
 import { recordViews, type RecordSpans } from '../../src/catalog/record-spans.ts';
 import { noDrafts, type Drafts } from '../../src/catalog/drafts.ts';
-import { CATALOG_FILE, DRAFTS_FILE, RECORD_SPANS_FILE, SEARCH_POSTINGS_FILE } from '../../src/pipeline/emit.ts';
+import { CATALOG_FILE, DRAFTS_FILE, RECORD_SPANS_FILE, SEARCH_POSTINGS_FILE, SEARCH_POSTINGS_JSON_FILE } from '../../src/pipeline/emit.ts';
+import { layoutOfJson, readPostingsFile, type JsonPostings } from '../../src/catalog/postings-file.ts';
 import { precompress, type Answer } from '../http/answer.ts';
 
 export interface CatalogState {
@@ -65,7 +66,7 @@ export async function loadGeneratedCatalog(generatedDir: string): Promise<Catalo
     readFile(join(generatedDir, CATALOG_FILE)),
     // A build from before spans existed has none: the records are serialised here instead.
     readJson<RecordSpans | undefined>(join(generatedDir, RECORD_SPANS_FILE), undefined),
-    readJson<SearchPostings>(join(generatedDir, SEARCH_POSTINGS_FILE)),
+    readPostings(generatedDir),
     // A build from before drafts existed has no drafts file: no drafts.
     readJson<Drafts>(join(generatedDir, DRAFTS_FILE), noDrafts()),
   ]);
@@ -79,6 +80,17 @@ export async function loadGeneratedCatalog(generatedDir: string): Promise<Catalo
 }
 
 // --- internal ---
+
+/** The search postings: the binary file, or the JSON postings of a build from before it. */
+async function readPostings(generatedDir: string): Promise<SearchPostings> {
+  const file = await readFile(join(generatedDir, SEARCH_POSTINGS_FILE)).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (file) return readPostingsFile(file);
+  const json = await readJson<Record<keyof SearchPostings, JsonPostings>>(join(generatedDir, SEARCH_POSTINGS_JSON_FILE));
+  return { deals: layoutOfJson(json.deals), startups: layoutOfJson(json.startups) };
+}
 
 /** A JSON file's value; `missing` (when given) for a file that does not exist. */
 async function readJson<T>(path: string, ...missing: [T?]): Promise<T> {

@@ -11,7 +11,7 @@ import type { Drafts } from './drafts.ts';
 import { compareTitles } from './order.ts';
 import { positionsBy } from './category-positions.ts';
 import { dealFactsOf, type DealFacts } from './deal-facts.ts';
-import { loadSearchIndex, withDocuments, type CompactIndex, type SearchIndex } from './search.ts';
+import { loadSearchIndex, withDocuments, type PostingsLayout, type SearchIndex } from './search.ts';
 import { dealFieldTexts, startupFieldTexts } from './index-fields.ts';
 import { compileSynonyms, type SynonymTable } from './synonyms.ts';
 
@@ -29,10 +29,10 @@ export interface CatalogData {
   drafts?: Drafts;
 }
 
-/** What the build writes to `generated/search-postings.json`: compact postings of the lunr indexes. */
+/** The postings of both search indexes, as the build makes them and `generated/search-postings.bin` holds them (catalog/postings-file.ts). */
 export interface SearchPostings {
-  deals: CompactIndex;
-  startups: CompactIndex;
+  deals: PostingsLayout;
+  startups: PostingsLayout;
 }
 
 export interface Catalog extends CatalogData {
@@ -77,7 +77,7 @@ export interface IndexedSearch {
 
 /**
  * Assemble the runtime catalog.
- * @example const catalog = createCatalog(JSON.parse(catalogJson), JSON.parse(indexJson))
+ * @example const catalog = createCatalog(JSON.parse(catalogJson), readPostingsFile(postingsBytes))
  */
 export function createCatalog(data: CatalogData, indexes: SearchPostings): Catalog {
   const deals = dealParts(data, indexes.deals);
@@ -134,7 +134,7 @@ const DEAL_PARTS = ['dealJson', 'dealsByCategory', 'dealTitleRank', 'scopeByCate
 /** What a catalog derives from its startups. */
 const STARTUP_PARTS = ['startupJson', 'startupsByCategory', 'startupNameRank', 'startupBySlug', 'startupById', 'startupSearch'] as const;
 
-function dealParts(data: CatalogData, dealIndex: CompactIndex | SearchIndex): Pick<Catalog, (typeof DEAL_PARTS)[number]> {
+function dealParts(data: CatalogData, dealIndex: PostingsLayout | SearchIndex): Pick<Catalog, (typeof DEAL_PARTS)[number]> {
   const scopeByCategory = new Map(data.categories.deals.map((c) => [c.slug, c.scope]));
   return {
     dealJson: data.deals.map(recordJson),
@@ -149,7 +149,7 @@ function dealParts(data: CatalogData, dealIndex: CompactIndex | SearchIndex): Pi
   };
 }
 
-function startupParts(data: CatalogData, startupIndex: CompactIndex | SearchIndex): Pick<Catalog, (typeof STARTUP_PARTS)[number]> {
+function startupParts(data: CatalogData, startupIndex: PostingsLayout | SearchIndex): Pick<Catalog, (typeof STARTUP_PARTS)[number]> {
   return {
     startupJson: data.startups.map(recordJson),
     startupsByCategory: positionsBy(data.startups, (s) => s.category),
@@ -203,7 +203,7 @@ function rankBy<T>(records: readonly T[], text: (r: T) => string): Int32Array {
   return rank;
 }
 
-function indexed(source: CompactIndex | SearchIndex, records: readonly { id: string }[]): IndexedSearch {
+function indexed(source: PostingsLayout | SearchIndex, records: readonly { id: string }[]): IndexedSearch {
   const index = 'scratch' in source ? source : loadSearchIndex(source);
   const positionById = new Map(records.map((r, i) => [r.id, i]));
   return { index, positions: Int32Array.from(index.refs, (ref) => positionById.get(ref) ?? -1) };

@@ -25,11 +25,14 @@ export interface SearchHit {
   inexact: number;
 }
 
-/** Postings of one term: for each field, parallel arrays of document positions and weights. */
+/** Postings of one term in one field: parallel arrays of document positions and weights. */
 interface Posting {
   docs: Int32Array;
   weights: Float64Array;
 }
+
+/** A term's postings in a field it does not occur in. */
+const EMPTY_POSTING: Posting = { docs: new Int32Array(0), weights: new Float64Array(0) };
 
 /** What lunr's builder knew when it computed the weights (lunr does not serialise these). */
 export interface IndexStats {
@@ -72,31 +75,41 @@ interface Scratch {
 }
 
 /**
- * Compact, JSON-friendly postings made at build time beside lunr's own index (src/pipeline/search-index.ts): the
- * runtime loads these (a fraction of the lunr JSON's size and parse cost) instead.
- * `postings[t]` lists, for term `terms[t]`, one `[field, docs, weights]` triple per field the term
- * occurs in; weights are lunr's BM25 field weights (lunr rounds them to 3 decimals).
+ * An index's postings as the build makes them (src/pipeline/search-index.ts) and
+ * `generated/search-postings.bin` holds them (catalog/postings-file.ts): for each term, in the
+ * sorted order of `terms`, and each field, a run of documents (positions, ascending) and their
+ * weights (lunr's BM25 field weights, rounded to 3 decimals as lunr rounds them). The run of
+ * term t in field f begins at `starts[t × fields + f]` and ends where the next begins; the last
+ * entry is the count.
  */
-export interface CompactIndex {
+export interface PostingsLayout {
   refs: string[];
   terms: string[];
-  postings: [number, number[], number[]][][];
   stats: IndexStats;
+  starts: Int32Array;
+  docs: Int32Array;
+  weights: Float64Array;
 }
 
 /**
- * Turn compact postings into query-ready typed arrays.
- * @example const index = loadSearchIndex(JSON.parse(text)); search(index, 'aws credits')
+ * Make postings query-ready: each term's postings are views of the layout's arrays, nothing is
+ * copied.
+ * @example const index = loadSearchIndex(readPostingsFile(bytes).deals); search(index, 'aws credits')
  */
-export function loadSearchIndex(compact: CompactIndex): SearchIndex {
+export function loadSearchIndex(layout: PostingsLayout): SearchIndex {
+  const fields = layout.stats.fields.length;
+  const { starts, docs, weights } = layout;
   const postings = new Map<string, Posting[]>();
-  const fieldCount = compact.stats.fields.length;
-  compact.terms.forEach((term, t) => {
-    const perField: Posting[] = Array.from({ length: fieldCount }, () => EMPTY_POSTING);
-    for (const [field, docs, weights] of compact.postings[t] ?? []) perField[field] = { docs: Int32Array.from(docs), weights: Float64Array.from(weights) };
+  layout.terms.forEach((term, t) => {
+    const perField: Posting[] = [];
+    for (let at = t * fields; at < (t + 1) * fields; at++) {
+      const start = starts[at] as number;
+      const end = starts[at + 1] as number;
+      perField.push(end > start ? { docs: docs.subarray(start, end), weights: weights.subarray(start, end) } : EMPTY_POSTING);
+    }
     postings.set(term, perField);
   });
-  return { refs: compact.refs, terms: compact.terms, postings, stats: compact.stats, removed: undefined, dictionary: dictionaryOf(compact.terms), scratch: scratchFor(compact.refs.length) };
+  return { refs: layout.refs, terms: layout.terms, postings, stats: layout.stats, removed: undefined, dictionary: dictionaryOf(layout.terms), scratch: scratchFor(layout.refs.length) };
 }
 
 /**
@@ -275,8 +288,6 @@ export function compareHits(a: SearchHit, b: SearchHit): number {
 /** lunr.Builder's BM25 parameters (its defaults). */
 const K1 = 1.2;
 const B = 0.75;
-
-const EMPTY_POSTING: Posting = { docs: new Int32Array(0), weights: new Float64Array(0) };
 
 function scratchFor(n: number): Scratch {
   return {

@@ -19,7 +19,7 @@ export interface BuiltCatalog {
   data: CatalogData;
   /** Serialized lunr indexes (`JSON.stringify` of `lunr.Index#toJSON`) as UTF-8 chunks, as written to `search-index.json`. */
   lunr: { deals: Uint8Array[]; startups: Uint8Array[] };
-  /** The same indexes as compact postings, which the runtime loads. */
+  /** The same indexes as the postings the runtime searches (catalog/search.ts `PostingsLayout`). */
   postings: SearchPostings;
 }
 
@@ -62,13 +62,20 @@ export function runPipeline(sources: ContentSources, options: PipelineOptions): 
     drafts: { deals: dealRecords.drafts.sort(compareDeals), startups: startupRecords.drafts.sort(compareStartups) },
   };
   if (options.index === false) {
-    const empty = { refs: [], terms: [], postings: [], stats: { fields: [], boosts: [], averageFieldLength: [], documentCount: 0 } };
+    const empty = {
+      refs: [],
+      terms: [],
+      stats: { fields: [], boosts: [], averageFieldLength: [], documentCount: 0 },
+      starts: new Int32Array(1),
+      docs: new Int32Array(0),
+      weights: new Float64Array(0),
+    };
     return { value: { data, lunr: { deals: [Buffer.from('{}')], startups: [Buffer.from('{}')] }, postings: { deals: empty, startups: empty } }, diagnostics };
   }
   const dealIndex = buildDealIndex(data.deals, data.categories);
   const startupIndex = buildStartupIndex(data.startups);
   return {
-    value: { data, lunr: { deals: dealIndex.lunrJson, startups: startupIndex.lunrJson }, postings: { deals: dealIndex.compact, startups: startupIndex.compact } },
+    value: { data, lunr: { deals: dealIndex.lunrJson, startups: startupIndex.lunrJson }, postings: { deals: dealIndex.postings, startups: startupIndex.postings } },
     diagnostics,
   };
 }

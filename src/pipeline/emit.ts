@@ -2,7 +2,7 @@
  * Stage 5: write the prebuilt indexes to `generated/`. Output is byte-stable for the same
  * content (no timestamps), so ETags and diffs stay meaningful.
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CatalogData } from '../catalog/catalog.ts';
 import { dealStats } from '../catalog/deals-query.ts';
@@ -11,11 +11,14 @@ import type { Scope } from '../schemas/category.ts';
 import { contentJsonSchemas } from '../schemas/json-schemas.ts';
 import type { BuiltCatalog } from './build.ts';
 import { catalogChunks, type RecordSpans } from '../catalog/record-spans.ts';
-import { jsonChunks } from '../catalog/utf8-chunks.ts';
+import { postingsFileChunks } from '../catalog/postings-file.ts';
 
 export const CATALOG_FILE = 'catalog.json';
 export const SEARCH_INDEX_FILE = 'search-index.json';
-export const SEARCH_POSTINGS_FILE = 'search-postings.json';
+/** The postings the server's search reads, as typed arrays (catalog/postings-file.ts). */
+export const SEARCH_POSTINGS_FILE = 'search-postings.bin';
+/** What builds before the binary postings wrote instead (read when the binary file is missing). */
+export const SEARCH_POSTINGS_JSON_FILE = 'search-postings.json';
 export const STATS_FILE = 'stats.json';
 /** Drafts (catalog/drafts.ts), apart from `catalog.json`, which the site's pages read: for the admin only. */
 export const DRAFTS_FILE = 'drafts.json';
@@ -27,12 +30,14 @@ export async function emitCatalog(outDir: string, built: BuiltCatalog): Promise<
   const { drafts = noDrafts(), ...data } = built.data;
   await mkdir(outDir, { recursive: true });
   // One file after the other, in pieces: at 150,000 records the catalog is about 120 MB of JSON
-  // (written a MiB at a time), lunr's index 200 MB (made in chunks) and the postings 80 MB.
+  // (written a MiB at a time), lunr's index 200 MB (made in chunks) and the postings 77 MB (a MiB
+  // of numbers at a time).
   const spans: RecordSpans = { version: data.version, deals: [], startups: [] };
   await writeWhole(join(outDir, CATALOG_FILE), catalogChunks(data, spans));
   await writeWhole(join(outDir, SEARCH_INDEX_FILE), ['{"deals":', ...built.lunr.deals, ',"startups":', ...built.lunr.startups, '}']);
-  // JSON.stringify(built.postings), a term's postings at a time.
-  await writeWhole(join(outDir, SEARCH_POSTINGS_FILE), jsonChunks(built.postings, 3));
+  await writeWhole(join(outDir, SEARCH_POSTINGS_FILE), postingsFileChunks(built.postings));
+  // An older build's JSON postings would be stale beside the new file.
+  await rm(join(outDir, SEARCH_POSTINGS_JSON_FILE), { force: true });
   await writeWhole(join(outDir, DRAFTS_FILE), JSON.stringify(drafts));
   await writeWhole(join(outDir, STATS_FILE), JSON.stringify(precomputedStats(data), null, 2));
   // The spans go last: a reader that finds them with another version's catalog ignores them.

@@ -1,8 +1,9 @@
 /**
  * Stage 4: the search indexes of deals and startups. Each is written twice: as lunr's own
  * serialization (`lunr.Index#toJSON`, what `generated/search-index.json` holds, for anyone
- * loading it with `lunr.Index.load`) and as the compact postings the runtime reads
- * (src/catalog/search.ts), with the statistics a write needs to index a changed record in place.
+ * loading it with `lunr.Index.load`) and as the postings the runtime searches (typed arrays,
+ * src/catalog/search.ts `PostingsLayout`), with the statistics a write needs to index a changed
+ * record in place.
  *
  * Both are made here in one pass instead of through `lunr.Builder`, whose object per posting,
  * vector splicing and token set (which `toJSON` does not even keep) took a third of the content
@@ -19,7 +20,7 @@ import { DEAL_FIELDS, dealFieldTexts, STARTUP_FIELDS, startupFieldTexts } from '
 import { fieldTerms } from '../catalog/tokens.ts';
 import { Utf8Chunks } from '../catalog/utf8-chunks.ts';
 import type { CategoriesFile } from '../schemas/category.ts';
-import { fieldWeight, termIdf, type CompactIndex, type IndexStats } from '../catalog/search.ts';
+import { fieldWeight, termIdf, type PostingsLayout } from '../catalog/search.ts';
 
 /** An index as lunr serializes it (JSON text) and as the runtime loads it. */
 export interface BuiltIndex {
@@ -31,7 +32,7 @@ export interface BuiltIndex {
    */
   lunrJson: Buffer[];
   /** The postings, with the statistics a write needs to index a changed record in place. */
-  compact: CompactIndex;
+  postings: PostingsLayout;
 }
 
 /**
@@ -49,15 +50,45 @@ export function buildStartupIndex(startups: readonly Startup[]): BuiltIndex {
 
 /**
  * What `lunr.Builder` makes of `records` (ref `id`, `fields` with their boosts, no document
- * boost, lunr's k1 1.2 and b 0.75), as JSON text and compact postings. For records with unique
+ * boost, lunr's k1 1.2 and b 0.75), as JSON text and postings. For records with unique
  * ids (the build refuses duplicates) and fields named as DEAL_FIELDS and STARTUP_FIELDS are:
  * at least one, none named `_index`, like an array index or like an Object.prototype member,
  * where lunr's own objects would order or count differently.
- * @example buildIndex({ title: 10 }, [{ id: 'd-1' }], () => ['Cloud credits']).compact.terms // ['cloud', 'credit']
+ * @example buildIndex({ title: 10 }, [{ id: 'd-1' }], () => ['Cloud credits']).postings.terms // ['cloud', 'credit']
  */
 export function buildIndex<T extends { id: string }>(fields: Record<string, number>, records: readonly T[], texts: (record: T) => string[]): BuiltIndex {
   const names = Object.keys(fields);
-  const collected = collectTerms(names.length, records, texts);
+  const fieldCount = names.length;
+  const collected = collectTerms(fieldCount, records, texts);
+  const termCount = collected.names.length;
+  // The layout goes by term in sorted order; lunr's field vectors by term index (first seen).
+  const sorted = Array.from({ length: termCount }, (_, term) => term).sort((a, b) => compareCodeUnits(collected.names[a] as string, collected.names[b] as string));
+  const rank = new Int32Array(termCount);
+  sorted.forEach((term, position) => (rank[term] = position));
+  const counts = collected.counts.values;
+  const starts = new Int32Array(termCount * fieldCount + 1);
+  for (let term = 0; term < termCount; term++) {
+    for (let field = 0; field < fieldCount; field++) starts[(rank[term] as number) * fieldCount + field + 1] = counts[term * fieldCount + field] as number;
+  }
+  for (let at = 1; at < starts.length; at++) starts[at] = (starts[at] as number) + (starts[at - 1] as number);
+  const ids = records.map((record) => record.id);
+  const postings: PostingsLayout = {
+    refs: ids,
+    terms: sorted.map((term) => collected.names[term] as string),
+    stats: {
+      fields: names,
+      boosts: names.map((name) => fields[name] ?? 1),
+      averageFieldLength: collected.averageFieldLength.map((length) => length || 0),
+      documentCount: records.length,
+    },
+    starts,
+    docs: new Int32Array(starts[starts.length - 1] as number),
+    weights: new Float64Array(starts[starts.length - 1] as number),
+  };
+  // Where the next posting of each term and field goes: slots go document by document, so each
+  // run's documents come in ascending order.
+  const next = starts.slice(0, -1);
+
   const lunrJson: Buffer[] = [];
   const out = new Utf8Chunks();
   const add = (text: string): void => {
@@ -69,33 +100,28 @@ export function buildIndex<T extends { id: string }>(fields: Record<string, numb
     collected,
     names.map((name) => fields[name] || 1),
     records.length,
-    (doc, field, elements, slot) => add(`${slot > 0 ? ',' : ''}[${JSON.stringify(`${names[field]}/${(records[doc] as T).id}`)},${JSON.stringify(elements)}]`),
+    (doc, field, elements, slot) => {
+      for (let i = 0; i < elements.length; i += 2) {
+        const at = (next[(rank[elements[i] as number] as number) * fieldCount + field] as number)++;
+        postings.docs[at] = doc;
+        postings.weights[at] = elements[i + 1] as number;
+      }
+      add(`${slot > 0 ? ',' : ''}[${JSON.stringify(`${names[field]}/${(records[doc] as T).id}`)},${JSON.stringify(elements)}]`);
+    },
   );
   add('],"invertedIndex":[');
-  const sorted = collected.names.map((_, term) => term).sort((a, b) => compareCodeUnits(collected.names[a] as string, collected.names[b] as string));
-  const ids = records.map((record) => record.id);
   const keys = ids.map((id) => `${JSON.stringify(id)}:{}`);
   const numericIds = arrayIndexIds(ids);
   sorted.forEach((term, i) => {
-    const perField = names.map((name, field) => `${JSON.stringify(name)}:{${refKeys(collected.postings[term]?.[field], keys, numericIds)}}`);
+    const perField = names.map((name, field) => {
+      const docs = postings.docs.subarray(starts[i * fieldCount + field], starts[i * fieldCount + field + 1]);
+      return `${JSON.stringify(name)}:{${refKeys(docs, keys, numericIds)}}`;
+    });
     add(`${i > 0 ? ',' : ''}[${JSON.stringify(collected.names[term])},{"_index":${term},${perField.join(',')}}]`);
   });
   add(`],"pipeline":${SEARCH_PIPELINE}}`);
   lunrJson.push(out.flush());
-
-  const stats: IndexStats = {
-    fields: names,
-    boosts: names.map((name) => fields[name] ?? 1),
-    averageFieldLength: collected.averageFieldLength.map((length) => length || 0),
-    documentCount: records.length,
-  };
-  const compact: CompactIndex = {
-    refs: ids,
-    terms: sorted.map((term) => collected.names[term] as string),
-    postings: sorted.map((term) => compactPostings(collected.postings[term] ?? [])),
-    stats,
-  };
-  return { lunrJson, compact };
+  return { lunrJson, postings };
 }
 
 // --- internal ---
@@ -107,23 +133,36 @@ const SEARCH_PIPELINE = ((): string => {
   return JSON.stringify(pipeline.toJSON());
 })();
 
-/** One term in one field: the documents (positions) in order, and their weights once computed. */
-interface Posting {
-  docs: number[];
-  weights: number[];
+/**
+ * A growing list of 32-bit integers: the build's per-term and per-slot numbers run to millions
+ * at 150,000 records, which as JavaScript arrays took twice the memory (docs/performance.md).
+ */
+class IntList {
+  values = new Int32Array(1024);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.values.length) {
+      const grown = new Int32Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.length++] = value;
+  }
 }
 
 interface CollectedTerms {
   /** Term texts by term index (lunr's `_index`: the order terms were first seen). */
   names: string[];
-  /** By term index, by field: where the term occurs. */
-  postings: (Posting | undefined)[][];
-  /** By slot (document × fields + field): where its terms start in the slot arrays; one more entry at the end. */
-  slotStart: number[];
-  slotTerm: number[];
-  slotFrequency: number[];
+  /** By term index × fields + field: how many documents have the term in that field. */
+  counts: IntList;
+  /** By slot (document × fields + field): where its terms start in the slot lists; one more entry at the end. */
+  slotStart: Int32Array;
+  /** By slot, each of its distinct terms (first seen first) and how often it occurs there. */
+  slotTerm: IntList;
+  slotFrequency: IntList;
   /** By slot: how many terms the field's text has, repeats counted. */
-  fieldLength: number[];
+  fieldLength: Int32Array;
   averageFieldLength: number[];
 }
 
@@ -131,32 +170,40 @@ interface CollectedTerms {
 function collectTerms<T>(fieldCount: number, records: readonly T[], texts: (record: T) => string[]): CollectedTerms {
   const termIndex = new Map<string, number>();
   const stems = new Map<string, string | null>();
-  const collected: CollectedTerms = { names: [], postings: [], slotStart: [0], slotTerm: [], slotFrequency: [], fieldLength: [], averageFieldLength: new Array<number>(fieldCount).fill(0) };
+  const slots = records.length * fieldCount;
+  const collected: CollectedTerms = {
+    names: [],
+    counts: new IntList(),
+    slotStart: new Int32Array(slots + 1),
+    slotTerm: new IntList(),
+    slotFrequency: new IntList(),
+    fieldLength: new Int32Array(slots),
+    averageFieldLength: new Array<number>(fieldCount).fill(0),
+  };
+  const frequency = new Map<number, number>();
   records.forEach((record, doc) => {
     const values = texts(record);
     for (let field = 0; field < fieldCount; field++) {
       const words = fieldTerms(values[field] ?? '', stems);
-      const frequency = new Map<number, number>();
+      frequency.clear();
       for (const word of words) {
         let term = termIndex.get(word);
         if (term === undefined) {
           term = collected.names.push(word) - 1;
           termIndex.set(word, term);
-          collected.postings.push(new Array<Posting | undefined>(fieldCount).fill(undefined));
+          for (let f = 0; f < fieldCount; f++) collected.counts.push(0);
         }
         const seen = frequency.get(term);
         frequency.set(term, (seen ?? 0) + 1);
-        if (seen === undefined) {
-          const perField = collected.postings[term] as (Posting | undefined)[];
-          (perField[field] ??= { docs: [], weights: [] }).docs.push(doc);
-        }
+        if (seen === undefined) (collected.counts.values[term * fieldCount + field] as number)++;
       }
       for (const [term, count] of frequency) {
         collected.slotTerm.push(term);
         collected.slotFrequency.push(count);
       }
-      collected.slotStart.push(collected.slotTerm.length);
-      collected.fieldLength.push(words.length);
+      const slot = doc * fieldCount + field;
+      collected.slotStart[slot + 1] = collected.slotTerm.length;
+      collected.fieldLength[slot] = words.length;
       collected.averageFieldLength[field] = (collected.averageFieldLength[field] as number) + words.length;
     }
   });
@@ -167,29 +214,28 @@ function collectTerms<T>(fieldCount: number, records: readonly T[], texts: (reco
 /**
  * lunr's field vectors, handed to `vector` one at a time, in slot order: for each document's
  * field, its terms' weights (`fieldWeight`, lunr's BM25 to the float) as (term index, weight)
- * pairs in term-index order. Each weight also goes to its posting: slots go document by
- * document, so a posting's weights line up with its documents.
+ * pairs in term-index order.
  */
 function weigh(collected: CollectedTerms, boosts: readonly number[], documentCount: number, vector: (doc: number, field: number, elements: number[], slot: number) => void): void {
   const fieldCount = boosts.length;
-  const idf = collected.postings.map((perField) =>
-    termIdf(
-      perField.reduce((sum, posting) => sum + (posting ? posting.docs.length : 0), 0),
-      documentCount,
-    ),
-  );
+  const counts = collected.counts.values;
+  const idf = collected.names.map((_, term) => {
+    let documentsWithTerm = 0;
+    for (let field = 0; field < fieldCount; field++) documentsWithTerm += counts[term * fieldCount + field] as number;
+    return termIdf(documentsWithTerm, documentCount);
+  });
+  const slotTerm = collected.slotTerm.values;
+  const slotFrequency = collected.slotFrequency.values;
   collected.fieldLength.forEach((fieldLength, slot) => {
     const field = slot % fieldCount;
     const start = collected.slotStart[slot] as number;
     const order = Array.from({ length: (collected.slotStart[slot + 1] as number) - start }, (_, i) => start + i);
-    order.sort((a, b) => (collected.slotTerm[a] as number) - (collected.slotTerm[b] as number));
+    order.sort((a, b) => (slotTerm[a] as number) - (slotTerm[b] as number));
     const elements: number[] = [];
     for (const at of order) {
-      const term = collected.slotTerm[at] as number;
-      const tf = collected.slotFrequency[at] as number;
-      const weight = fieldWeight(idf[term] as number, tf, fieldLength, collected.averageFieldLength[field] as number, boosts[field] as number);
+      const term = slotTerm[at] as number;
+      const weight = fieldWeight(idf[term] as number, slotFrequency[at] as number, fieldLength, collected.averageFieldLength[field] as number, boosts[field] as number);
       elements.push(term, weight);
-      (collected.postings[term]?.[field] as Posting).weights.push(weight);
     }
     vector(Math.floor(slot / fieldCount), field, elements, slot);
   });
@@ -201,11 +247,12 @@ function weigh(collected: CollectedTerms, boosts: readonly number[], documentCou
  * others as added.
  * @param keys each document's `"id":{}`, made once
  */
-function refKeys(posting: Posting | undefined, keys: readonly string[], numericIds: ReadonlyMap<number, number> | undefined): string {
-  if (!posting) return '';
-  if (!numericIds || !posting.docs.some((doc) => numericIds.has(doc))) return posting.docs.map((doc) => keys[doc]).join(',');
-  const numeric = posting.docs.filter((doc) => numericIds.has(doc)).sort((a, b) => (numericIds.get(a) as number) - (numericIds.get(b) as number));
-  return [...numeric, ...posting.docs.filter((doc) => !numericIds.has(doc))].map((doc) => keys[doc]).join(',');
+function refKeys(docs: Int32Array, keys: readonly string[], numericIds: ReadonlyMap<number, number> | undefined): string {
+  if (!numericIds || !docs.some((doc) => numericIds.has(doc))) return Array.from(docs, (doc) => keys[doc]).join(',');
+  const numeric = Array.from(docs)
+    .filter((doc) => numericIds.has(doc))
+    .sort((a, b) => (numericIds.get(a) as number) - (numericIds.get(b) as number));
+  return [...numeric, ...Array.from(docs).filter((doc) => !numericIds.has(doc))].map((doc) => keys[doc]).join(',');
 }
 
 /** The documents whose ids JavaScript orders as array indices, with their number; none when no id is one. */
@@ -218,16 +265,6 @@ function arrayIndexIds(ids: readonly string[]): Map<number, number> | undefined 
 }
 
 const isArrayIndex = (key: string): boolean => /^(?:0|[1-9]\d*)$/.test(key) && Number(key) < 4294967295;
-
-/** `compactIndex`'s triples for one term: fields in the order the term was first met (by document, then field). */
-function compactPostings(perField: readonly (Posting | undefined)[]): [number, number[], number[]][] {
-  const present: [number, Posting][] = [];
-  perField.forEach((posting, field) => {
-    if (posting) present.push([field, posting]);
-  });
-  present.sort(([fieldA, a], [fieldB, b]) => (a.docs[0] as number) - (b.docs[0] as number) || fieldA - fieldB);
-  return present.map(([field, posting]) => [field, posting.docs, posting.weights]);
-}
 
 /** `Array#sort`'s default order for strings (UTF-16 code units), which `lunr.Index#toJSON` uses. */
 function compareCodeUnits(a: string, b: string): number {

@@ -1,11 +1,11 @@
 /**
  * The search index as `lunr.Builder` makes it, the way the build made it before
- * src/pipeline/search-index.ts built both forms itself: lunr's serialization and the compact
- * postings derived from it. tests/unit/search-index.test.ts holds the build's output to these,
- * byte for byte.
+ * src/pipeline/search-index.ts built both forms itself: lunr's serialization and the postings
+ * derived from it. tests/unit/search-index.test.ts holds the build's output to these, byte for
+ * byte.
  */
 import lunr from 'lunr';
-import type { CompactIndex, IndexStats } from '../../src/catalog/search.ts';
+import type { IndexStats, PostingsLayout } from '../../src/catalog/search.ts';
 import { INDEX_PIPELINE, indexText, SEPARATOR } from '../../src/catalog/tokens.ts';
 
 /** `lunr(config)` over `records` (ref `id`, `fields` with their boosts), keeping hold of the builder for its statistics. */
@@ -40,8 +40,16 @@ interface LunrJson {
   invertedIndex: [string, { _index: number }][];
 }
 
-/** Compact postings read off a serialized lunr index (what the build did before it made both itself). */
-export function compactIndex(serialized: object, stats: IndexStats): CompactIndex {
+/** A postings layout with plain arrays, for comparing with `toEqual`. */
+export type PlainLayout = Omit<PostingsLayout, 'starts' | 'docs' | 'weights'> & { starts: number[]; docs: number[]; weights: number[] };
+
+/** `layout` with plain arrays. */
+export function plainLayout(layout: PostingsLayout): PlainLayout {
+  return { ...layout, starts: Array.from(layout.starts), docs: Array.from(layout.docs), weights: Array.from(layout.weights) };
+}
+
+/** The postings read off a serialized lunr index (what the build did before it made both itself), with plain arrays. */
+export function referenceLayout(serialized: object, stats: IndexStats): PlainLayout {
   const json = serialized as LunrJson;
   const fieldNumber = new Map(json.fields.map((f, i) => [f, i]));
   const termByIndex: string[] = [];
@@ -49,7 +57,7 @@ export function compactIndex(serialized: object, stats: IndexStats): CompactInde
 
   const refs: string[] = [];
   const docNumber = new Map<string, number>();
-  const collected = new Map<string, Map<number, [number, number[], number[]]>>();
+  const collected = new Map<string, Map<number, [number[], number[]]>>();
   for (const [fieldRef, vector] of json.fieldVectors) {
     const slash = fieldRef.indexOf('/');
     const field = fieldNumber.get(fieldRef.slice(0, slash)) ?? 0;
@@ -64,12 +72,21 @@ export function compactIndex(serialized: object, stats: IndexStats): CompactInde
       if (term === undefined) continue;
       let perField = collected.get(term);
       if (!perField) collected.set(term, (perField = new Map()));
-      let slot = perField.get(field);
-      if (!slot) perField.set(field, (slot = [field, [], []]));
-      slot[1].push(doc);
-      slot[2].push(vector[i + 1] ?? 0);
+      let run = perField.get(field);
+      if (!run) perField.set(field, (run = [[], []]));
+      run[0].push(doc);
+      run[1].push(vector[i + 1] ?? 0);
     }
   }
   const terms = [...collected.keys()].sort();
-  return { refs, terms, postings: terms.map((term) => [...(collected.get(term)?.values() ?? [])]), stats };
+  const layout: PlainLayout = { refs, terms, stats, starts: [0], docs: [], weights: [] };
+  for (const term of terms) {
+    for (let field = 0; field < stats.fields.length; field++) {
+      const [docs, weights] = collected.get(term)?.get(field) ?? [[], []];
+      layout.docs.push(...docs);
+      layout.weights.push(...weights);
+      layout.starts.push(layout.docs.length);
+    }
+  }
+  return layout;
 }

@@ -35,7 +35,7 @@ function deal(title: string, extra: Partial<Record<string, unknown>> = {}): Deal
 
 function indexOf(deals: readonly Deal[]): SearchIndex {
   const built = buildDealIndex(deals);
-  return loadSearchIndex(built.compact);
+  return loadSearchIndex(built.postings);
 }
 
 /** Titles of the hits, best first (ties by index order). */
@@ -208,7 +208,7 @@ describe('ranking: relevance first, paid placement only breaks ties', () => {
     ].sort(compareDeals);
     const built = buildDealIndex(deals, base.categories);
     const startups = buildStartupIndex(base.startups);
-    catalog = createCatalog({ ...base, deals }, { deals: built.compact, startups: startups.compact });
+    catalog = createCatalog({ ...base, deals }, { deals: built.postings, startups: startups.postings });
   });
 
   test('a featured deal with a weaker match ranks below a better match', () => {
@@ -245,7 +245,7 @@ describe('synonyms rank as the words they stand for', () => {
     ].sort(compareDeals);
     const built = buildDealIndex(deals, base.categories);
     const startups = buildStartupIndex(base.startups);
-    const catalog = createCatalog({ ...base, deals, synonyms: { 'two-way': [['cdn', 'content delivery network']], 'one-way': {} } }, { deals: built.compact, startups: startups.compact });
+    const catalog = createCatalog({ ...base, deals, synonyms: { 'two-way': [['cdn', 'content delivery network']], 'one-way': {} } }, { deals: built.postings, startups: startups.postings });
     const found = listDeals(catalog, { search: 'cdn' }).positions.map((p) => catalog.deals[p]?.title);
     expect(found.sort()).toEqual(['Literal', 'Spelled out']);
     // Both now match the one word "cdn" fully and exactly: the deal saying "content delivery
