@@ -17,8 +17,8 @@ import { validateCategories, validateDeals, validateSite, validateStartups, vali
 
 export interface BuiltCatalog {
   data: CatalogData;
-  /** Serialized lunr indexes (`JSON.stringify` of `lunr.Index#toJSON`) as UTF-8 chunks, as written to `search-index.json`. */
-  lunr: { deals: Uint8Array[]; startups: Uint8Array[] };
+  /** Serialized lunr indexes (`JSON.stringify` of `lunr.Index#toJSON`), made as UTF-8 chunks when asked, as written to `search-index.json`. */
+  lunr: { deals: () => Iterable<Uint8Array>; startups: () => Iterable<Uint8Array> };
   /** The same indexes as the postings the runtime searches (catalog/search.ts `PostingsLayout`). */
   postings: SearchPostings;
 }
@@ -70,7 +70,10 @@ export function runPipeline(sources: ContentSources, options: PipelineOptions): 
       docs: new Int32Array(0),
       weights: new Float64Array(0),
     };
-    return { value: { data, lunr: { deals: [Buffer.from('{}')], startups: [Buffer.from('{}')] }, postings: { deals: empty, startups: empty } }, diagnostics };
+    const none = function* (): Generator<Buffer> {
+      yield Buffer.from('{}');
+    };
+    return { value: { data, lunr: { deals: none, startups: none }, postings: { deals: empty, startups: empty } }, diagnostics };
   }
   const dealIndex = buildDealIndex(data.deals, data.categories);
   const startupIndex = buildStartupIndex(data.startups);

@@ -30,11 +30,11 @@ export async function emitCatalog(outDir: string, built: BuiltCatalog): Promise<
   const { drafts = noDrafts(), ...data } = built.data;
   await mkdir(outDir, { recursive: true });
   // One file after the other, in pieces: at 150,000 records the catalog is about 120 MB of JSON
-  // (written a MiB at a time), lunr's index 200 MB (made in chunks) and the postings 77 MB (a MiB
+  // (written a MiB at a time), lunr's index 200 MB (made from the postings as it is written) and the postings 77 MB (a MiB
   // of numbers at a time).
   const spans: RecordSpans = { version: data.version, deals: [], startups: [] };
   await writeWhole(join(outDir, CATALOG_FILE), catalogChunks(data, spans));
-  await writeWhole(join(outDir, SEARCH_INDEX_FILE), ['{"deals":', ...built.lunr.deals, ',"startups":', ...built.lunr.startups, '}']);
+  await writeWhole(join(outDir, SEARCH_INDEX_FILE), searchIndexChunks(built.lunr));
   await writeWhole(join(outDir, SEARCH_POSTINGS_FILE), postingsFileChunks(built.postings));
   // An older build's JSON postings would be stale beside the new file.
   await rm(join(outDir, SEARCH_POSTINGS_JSON_FILE), { force: true });
@@ -66,6 +66,15 @@ export function precomputedStats(data: CatalogData) {
 }
 
 // --- internal ---
+
+/** `search-index.json`: both lunr indexes, each made as it is written. */
+function* searchIndexChunks(lunr: BuiltCatalog['lunr']): Generator<string | Uint8Array> {
+  yield '{"deals":';
+  yield* lunr.deals();
+  yield ',"startups":';
+  yield* lunr.startups();
+  yield '}';
+}
 
 /** Write a file whole: a temp file, then rename; `text` may come in pieces, each written as it comes. */
 async function writeWhole(path: string, text: string | Iterable<string | Uint8Array>): Promise<void> {

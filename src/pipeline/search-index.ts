@@ -22,17 +22,18 @@ import { Utf8Chunks } from '../catalog/utf8-chunks.ts';
 import type { CategoriesFile } from '../schemas/category.ts';
 import { fieldWeight, termIdf, type PostingsLayout } from '../catalog/search.ts';
 
-/** An index as lunr serializes it (JSON text) and as the runtime loads it. */
+/** An index as the runtime loads it and as lunr serializes it (JSON text). */
 export interface BuiltIndex {
-  /**
-   * `JSON.stringify(index.toJSON())` of the same index built by `lunr.Builder`, as UTF-8 chunks
-   * of about a MiB, made as the index is: never one string of it all (at 150,000 records lunr's
-   * index is 196 MB, which as a string, joined from its pieces and then encoded, held the build
-   * at 1.7 GB), and outside the JS heap until the build writes it.
-   */
-  lunrJson: Buffer[];
   /** The postings, with the statistics a write needs to index a changed record in place. */
   postings: PostingsLayout;
+  /**
+   * `JSON.stringify(index.toJSON())` of the same index built by `lunr.Builder`, made from the
+   * postings when asked (the build asks as it writes `search-index.json`), as UTF-8 chunks of
+   * about a MiB: never one string of it all (at 150,000 records lunr's index is 196 MB, which as
+   * a string held the build at 1.7 GB), and never all of it in memory at once (as chunks kept
+   * from the indexing to the writing, it was 196 MB of the build's peak).
+   */
+  lunrJson: () => Generator<Buffer>;
 }
 
 /**
@@ -50,7 +51,7 @@ export function buildStartupIndex(startups: readonly Startup[]): BuiltIndex {
 
 /**
  * What `lunr.Builder` makes of `records` (ref `id`, `fields` with their boosts, no document
- * boost, lunr's k1 1.2 and b 0.75), as JSON text and postings. For records with unique
+ * boost, lunr's k1 1.2 and b 0.75), as postings and JSON text. For records with unique
  * ids (the build refuses duplicates) and fields named as DEAL_FIELDS and STARTUP_FIELDS are:
  * at least one, none named `_index`, like an array index or like an Object.prototype member,
  * where lunr's own objects would order or count differently.
@@ -61,20 +62,19 @@ export function buildIndex<T extends { id: string }>(fields: Record<string, numb
   const fieldCount = names.length;
   const collected = collectTerms(fieldCount, records, texts);
   const termCount = collected.names.length;
-  // The layout goes by term in sorted order; lunr's field vectors by term index (first seen).
-  const sorted = Array.from({ length: termCount }, (_, term) => term).sort((a, b) => compareCodeUnits(collected.names[a] as string, collected.names[b] as string));
+  // The layout goes by term in sorted order; lunr's `_index` is the term index (first seen first).
+  const termIndexes = Int32Array.from({ length: termCount }, (_, term) => term).sort((a, b) => compareCodeUnits(collected.names[a] as string, collected.names[b] as string));
   const rank = new Int32Array(termCount);
-  sorted.forEach((term, position) => (rank[term] = position));
+  termIndexes.forEach((term, position) => (rank[term] = position));
   const counts = collected.counts.values;
   const starts = new Int32Array(termCount * fieldCount + 1);
   for (let term = 0; term < termCount; term++) {
     for (let field = 0; field < fieldCount; field++) starts[(rank[term] as number) * fieldCount + field + 1] = counts[term * fieldCount + field] as number;
   }
   for (let at = 1; at < starts.length; at++) starts[at] = (starts[at] as number) + (starts[at - 1] as number);
-  const ids = records.map((record) => record.id);
   const postings: PostingsLayout = {
-    refs: ids,
-    terms: sorted.map((term) => collected.names[term] as string),
+    refs: records.map((record) => record.id),
+    terms: Array.from(termIndexes, (term) => collected.names[term] as string),
     stats: {
       fields: names,
       boosts: names.map((name) => fields[name] ?? 1),
@@ -88,40 +88,17 @@ export function buildIndex<T extends { id: string }>(fields: Record<string, numb
   // Where the next posting of each term and field goes: slots go document by document, so each
   // run's documents come in ascending order.
   const next = starts.slice(0, -1);
-
-  const lunrJson: Buffer[] = [];
-  const out = new Utf8Chunks();
-  const add = (text: string): void => {
-    out.add(text);
-    if (out.full) lunrJson.push(out.flush());
-  };
-  add(`{"version":${JSON.stringify(lunr.version)},"fields":${JSON.stringify(names)},"fieldVectors":[`);
   weigh(
     collected,
     names.map((name) => fields[name] || 1),
     records.length,
-    (doc, field, elements, slot) => {
-      for (let i = 0; i < elements.length; i += 2) {
-        const at = (next[(rank[elements[i] as number] as number) * fieldCount + field] as number)++;
-        postings.docs[at] = doc;
-        postings.weights[at] = elements[i + 1] as number;
-      }
-      add(`${slot > 0 ? ',' : ''}[${JSON.stringify(`${names[field]}/${(records[doc] as T).id}`)},${JSON.stringify(elements)}]`);
+    (term, field, doc, weight) => {
+      const at = (next[(rank[term] as number) * fieldCount + field] as number)++;
+      postings.docs[at] = doc;
+      postings.weights[at] = weight;
     },
   );
-  add('],"invertedIndex":[');
-  const keys = ids.map((id) => `${JSON.stringify(id)}:{}`);
-  const numericIds = arrayIndexIds(ids);
-  sorted.forEach((term, i) => {
-    const perField = names.map((name, field) => {
-      const docs = postings.docs.subarray(starts[i * fieldCount + field], starts[i * fieldCount + field + 1]);
-      return `${JSON.stringify(name)}:{${refKeys(docs, keys, numericIds)}}`;
-    });
-    add(`${i > 0 ? ',' : ''}[${JSON.stringify(collected.names[term])},{"_index":${term},${perField.join(',')}}]`);
-  });
-  add(`],"pipeline":${SEARCH_PIPELINE}}`);
-  lunrJson.push(out.flush());
-  return { lunrJson, postings };
+  return { postings, lunrJson: () => lunrJsonChunks(postings, termIndexes) };
 }
 
 // --- internal ---
@@ -212,11 +189,10 @@ function collectTerms<T>(fieldCount: number, records: readonly T[], texts: (reco
 }
 
 /**
- * lunr's field vectors, handed to `vector` one at a time, in slot order: for each document's
- * field, its terms' weights (`fieldWeight`, lunr's BM25 to the float) as (term index, weight)
- * pairs in term-index order.
+ * Each term's weight in each document's field (`fieldWeight`, lunr's BM25 to the float), handed
+ * to `place` slot by slot (document by document, then field by field).
  */
-function weigh(collected: CollectedTerms, boosts: readonly number[], documentCount: number, vector: (doc: number, field: number, elements: number[], slot: number) => void): void {
+function weigh(collected: CollectedTerms, boosts: readonly number[], documentCount: number, place: (term: number, field: number, doc: number, weight: number) => void): void {
   const fieldCount = boosts.length;
   const counts = collected.counts.values;
   const idf = collected.names.map((_, term) => {
@@ -224,21 +200,75 @@ function weigh(collected: CollectedTerms, boosts: readonly number[], documentCou
     for (let field = 0; field < fieldCount; field++) documentsWithTerm += counts[term * fieldCount + field] as number;
     return termIdf(documentsWithTerm, documentCount);
   });
+  const { slotStart, fieldLength, averageFieldLength } = collected;
   const slotTerm = collected.slotTerm.values;
   const slotFrequency = collected.slotFrequency.values;
-  collected.fieldLength.forEach((fieldLength, slot) => {
+  for (let slot = 0; slot < fieldLength.length; slot++) {
     const field = slot % fieldCount;
-    const start = collected.slotStart[slot] as number;
-    const order = Array.from({ length: (collected.slotStart[slot + 1] as number) - start }, (_, i) => start + i);
-    order.sort((a, b) => (slotTerm[a] as number) - (slotTerm[b] as number));
-    const elements: number[] = [];
-    for (const at of order) {
+    const doc = Math.floor(slot / fieldCount);
+    for (let at = slotStart[slot] as number; at < (slotStart[slot + 1] as number); at++) {
       const term = slotTerm[at] as number;
-      const weight = fieldWeight(idf[term] as number, slotFrequency[at] as number, fieldLength, collected.averageFieldLength[field] as number, boosts[field] as number);
-      elements.push(term, weight);
+      place(term, field, doc, fieldWeight(idf[term] as number, slotFrequency[at] as number, fieldLength[slot] as number, averageFieldLength[field] as number, boosts[field] as number));
     }
-    vector(Math.floor(slot / fieldCount), field, elements, slot);
-  });
+  }
+}
+
+/**
+ * lunr's serialization of the index whose postings are `layout` (`termIndexes`: each sorted
+ * term's lunr `_index`), a MiB at a time: the field vectors (each document's field, its terms'
+ * weights as (term index, weight) pairs in term-index order), then the inverted index.
+ */
+function* lunrJsonChunks(layout: PostingsLayout, termIndexes: Int32Array): Generator<Buffer> {
+  const { refs, starts, docs, weights } = layout;
+  const names = layout.stats.fields;
+  const fieldCount = names.length;
+  const out = new Utf8Chunks();
+  out.add(`{"version":${JSON.stringify(lunr.version)},"fields":${JSON.stringify(names)},"fieldVectors":[`);
+
+  // The postings again by slot (document × fields + field). Terms are taken in term-index order,
+  // so each slot's terms come in the order lunr's vectors list them.
+  const slotStart = new Int32Array(refs.length * fieldCount + 1);
+  const runOf = (position: number, field: number): [number, number] => [starts[position * fieldCount + field] as number, starts[position * fieldCount + field + 1] as number];
+  for (let position = 0; position < termIndexes.length; position++) {
+    for (let field = 0; field < fieldCount; field++) {
+      const [from, to] = runOf(position, field);
+      for (let at = from; at < to; at++) (slotStart[(docs[at] as number) * fieldCount + field + 1] as number)++;
+    }
+  }
+  for (let slot = 1; slot < slotStart.length; slot++) slotStart[slot] = (slotStart[slot] as number) + (slotStart[slot - 1] as number);
+  const vectorTerm = new Int32Array(docs.length);
+  const vectorWeight = new Float64Array(docs.length);
+  const next = slotStart.slice(0, -1);
+  const positionOf = new Int32Array(termIndexes.length);
+  termIndexes.forEach((term, position) => (positionOf[term] = position));
+  for (let term = 0; term < termIndexes.length; term++) {
+    for (let field = 0; field < fieldCount; field++) {
+      const [from, to] = runOf(positionOf[term] as number, field);
+      for (let at = from; at < to; at++) {
+        const slot = (docs[at] as number) * fieldCount + field;
+        const into = (next[slot] as number)++;
+        vectorTerm[into] = term;
+        vectorWeight[into] = weights[at] as number;
+      }
+    }
+  }
+  for (let slot = 0; slot + 1 < slotStart.length; slot++) {
+    const elements: number[] = [];
+    for (let at = slotStart[slot] as number; at < (slotStart[slot + 1] as number); at++) elements.push(vectorTerm[at] as number, vectorWeight[at] as number);
+    out.add(`${slot > 0 ? ',' : ''}[${JSON.stringify(`${names[slot % fieldCount]}/${refs[Math.floor(slot / fieldCount)]}`)},${JSON.stringify(elements)}]`);
+    if (out.full) yield out.flush();
+  }
+
+  out.add('],"invertedIndex":[');
+  const keys = refs.map((id) => `${JSON.stringify(id)}:{}`);
+  const numericIds = arrayIndexIds(refs);
+  for (let position = 0; position < termIndexes.length; position++) {
+    const perField = names.map((name, field) => `${JSON.stringify(name)}:{${refKeys(docs.subarray(...runOf(position, field)), keys, numericIds)}}`);
+    out.add(`${position > 0 ? ',' : ''}[${JSON.stringify(layout.terms[position])},{"_index":${termIndexes[position]},${perField.join(',')}}]`);
+    if (out.full) yield out.flush();
+  }
+  out.add(`],"pipeline":${SEARCH_PIPELINE}}`);
+  yield out.flush();
 }
 
 /**

@@ -66,7 +66,7 @@ describe('the build', () => {
     const catalog = createCatalog(value.data, value.postings);
     expect(searchDeals(catalog, DEAL_WORD)).toEqual([]);
     expect(listStartups(catalog, { search: STARTUP_WORD }).positions).toEqual([]);
-    const lunrText = Buffer.concat([...value.lunr.deals, ...value.lunr.startups]).toString();
+    const lunrText = Buffer.concat([...value.lunr.deals(), ...value.lunr.startups()]).toString();
     expect(lunrText).toContain('"invertedIndex"');
     expect(lunrText).not.toMatch(new RegExp(`${DEAL_WORD}|${STARTUP_WORD}|draft0001`));
     expect(JSON.stringify(value.postings)).not.toMatch(new RegExp(`${DEAL_WORD}|${STARTUP_WORD}|draft0001`));

@@ -81,7 +81,7 @@ interface Corpus {
 
 function corpus(deals: readonly Deal[]): Corpus {
   const built = buildDealIndex(deals);
-  return { lunr: lunr.Index.load(JSON.parse(Buffer.concat(built.lunrJson).toString()) as object), index: loadSearchIndex(built.postings) };
+  return { lunr: lunr.Index.load(JSON.parse(Buffer.concat([...built.lunrJson()]).toString()) as object), index: loadSearchIndex(built.postings) };
 }
 
 /** The evaluator's results, by ref. */
