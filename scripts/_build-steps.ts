@@ -30,14 +30,17 @@ export function buildContent(config: Config, print: (line: string) => void = con
  * times what is live before a full collection: at 150,000 records the build peaked at 1.2–1.5 GB
  * with 0.5 GB live. Growing by at most 30 % between collections kept the peak at 0.8–0.9 GB in
  * the same time (docs/performance.md "Binary postings and a leaner content build"). The flag is
- * put back to 0 (V8 chooses) afterwards: `npm start` builds in the process that then serves.
+ * put back afterwards (to the process's own, or 0: V8 chooses): `npm start` builds in the
+ * process that then serves.
  */
 async function withLeanHeap<T>(task: () => Promise<T>): Promise<T> {
+  // What the process was started with, if anything (V8 has no way to read a flag back).
+  const given = process.execArgv.findLast((arg) => /^--heap[-_]growing[-_]percent=\d+$/.test(arg));
   setFlagsFromString('--heap-growing-percent=30');
   try {
     return await task();
   } finally {
-    setFlagsFromString('--heap-growing-percent=0');
+    setFlagsFromString(given ?? '--heap-growing-percent=0');
   }
 }
 

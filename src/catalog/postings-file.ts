@@ -13,6 +13,7 @@
  *   - per index, the layout's `starts` (Int32, terms × fields + 1), `docs` (Int32) and
  *     `weights` (Float64, as exact as any JSON of them).
  */
+import { endianness } from 'node:os';
 import type { SearchPostings } from './catalog.ts';
 import type { IndexStats, PostingsLayout } from './search.ts';
 
@@ -26,6 +27,7 @@ export class PostingsFileError extends Error {}
 
 /** The file's bytes, in pieces of at most a MiB (views of the layouts' arrays), for `writeFile`. */
 export function* postingsFileChunks(postings: SearchPostings): Generator<Uint8Array> {
+  littleEndianOnly();
   let offset = 0;
   const place = (bytes: number): number => {
     const at = offset;
@@ -56,8 +58,10 @@ export function* postingsFileChunks(postings: SearchPostings): Generator<Uint8Ar
  * @throws PostingsFileError when the bytes are not a whole, consistent postings file
  */
 export function readPostingsFile(file: Buffer): SearchPostings {
+  littleEndianOnly();
   if (file.byteLength < 12 || file.toString('latin1', 0, 8) !== MAGIC) throw new PostingsFileError(`not a search postings file ${REBUILD}`);
   const headerLength = file.readUInt32LE(8);
+  if (12 + headerLength > file.byteLength) throw new PostingsFileError(`search postings file is truncated or its header is wrong ${REBUILD}`);
   const header = parseHeader(file.toString('utf8', 12, 12 + headerLength));
   // Typed arrays need their element size's alignment; a buffer from the shared pool may lack it.
   const bytes = file.byteOffset % 8 === 0 ? file : Buffer.from(file);
@@ -95,7 +99,10 @@ export function layoutOfJson(json: JsonPostings): PostingsLayout {
   const fields = json.stats.fields.length;
   const starts = new Int32Array(json.terms.length * fields + 1);
   json.postings.forEach((triples, t) => {
-    for (const [field, docs] of triples) starts[t * fields + field + 1] = docs.length;
+    for (const [field, docs, weights] of triples) {
+      if (!(field >= 0 && field < fields) || t >= json.terms.length || docs.length !== weights.length) throw new PostingsFileError(`search-postings.json is inconsistent ${REBUILD}`);
+      starts[t * fields + field + 1] = docs.length;
+    }
   });
   for (let at = 1; at < starts.length; at++) starts[at] = (starts[at] as number) + (starts[at - 1] as number);
   const count = starts[starts.length - 1] as number;
@@ -126,6 +133,11 @@ interface IndexHeader {
 
 const padded = (bytes: number): number => Math.ceil(bytes / 8) * 8;
 
+/** Typed arrays hold numbers in the machine's byte order, and the file is little-endian. */
+function littleEndianOnly(): void {
+  if (endianness() !== 'LE') throw new PostingsFileError('search postings files are little-endian; this machine is big-endian, which the build does not support');
+}
+
 function parseHeader(text: string): Record<keyof SearchPostings, IndexHeader> {
   let header: unknown;
   try {
@@ -134,10 +146,18 @@ function parseHeader(text: string): Record<keyof SearchPostings, IndexHeader> {
     throw new PostingsFileError(`search postings file has an unreadable header ${REBUILD}`);
   }
   const strings = (value: unknown): boolean => Array.isArray(value) && value.every((item) => typeof item === 'string');
+  const numbers = (value: unknown, length: number): boolean => Array.isArray(value) && value.length === length && value.every((item) => Number.isFinite(item));
   const valid = (h: unknown): h is IndexHeader => {
     const x = h as IndexHeader | null | undefined;
     return (
-      typeof x === 'object' && x !== null && strings(x.refs) && strings(x.terms) && strings(x.stats?.fields) && [x.count, x.starts, x.docs, x.weights].every((n) => Number.isSafeInteger(n) && n >= 0)
+      typeof x === 'object' &&
+      x !== null &&
+      strings(x.refs) &&
+      strings(x.terms) &&
+      strings(x.stats?.fields) &&
+      numbers(x.stats.boosts, x.stats.fields.length) &&
+      numbers(x.stats.averageFieldLength, x.stats.fields.length) &&
+      [x.stats.documentCount, x.count, x.starts, x.docs, x.weights].every((n) => Number.isSafeInteger(n) && n >= 0)
     );
   };
   const h = header as Record<string, unknown> | null;
@@ -145,8 +165,12 @@ function parseHeader(text: string): Record<keyof SearchPostings, IndexHeader> {
   return { deals: h.deals, startups: h.startups };
 }
 
-/** Each run lies inside the sections, in order, and names documents of the index. */
-function checkLayout({ refs, starts, docs }: PostingsLayout): void {
+/** The terms are sorted and distinct, each run lies inside the sections, in order, and names documents of the index. */
+function checkLayout({ refs, terms, starts, docs }: PostingsLayout): void {
+  // Prefix search looks terms up by binary search.
+  for (let at = 1; at < terms.length; at++) {
+    if (!((terms[at - 1] as string) < (terms[at] as string))) throw new PostingsFileError(`search postings file has terms out of order ${REBUILD}`);
+  }
   if (starts[0] !== 0 || starts[starts.length - 1] !== docs.length) throw new PostingsFileError(`search postings file has inconsistent sections ${REBUILD}`);
   for (let at = 1; at < starts.length; at++) {
     if ((starts[at] as number) < (starts[at - 1] as number)) throw new PostingsFileError(`search postings file has inconsistent sections ${REBUILD}`);

@@ -98,7 +98,7 @@ export function buildIndex<T extends { id: string }>(fields: Record<string, numb
       postings.weights[at] = weight;
     },
   );
-  return { postings, lunrJson: () => lunrJsonChunks(postings, termIndexes) };
+  return { postings, lunrJson: lazyLunrJson(postings, termIndexes) };
 }
 
 // --- internal ---
@@ -211,6 +211,14 @@ function weigh(collected: CollectedTerms, boosts: readonly number[], documentCou
       place(term, field, doc, fieldWeight(idf[term] as number, slotFrequency[at] as number, fieldLength[slot] as number, averageFieldLength[field] as number, boosts[field] as number));
     }
   }
+}
+
+/**
+ * `lunrJsonChunks` when asked. Made out here, not in `buildIndex`: a closure made there would
+ * share its scope, and keep all of the collected terms alive with the postings.
+ */
+function lazyLunrJson(layout: PostingsLayout, termIndexes: Int32Array): () => Generator<Buffer> {
+  return () => lunrJsonChunks(layout, termIndexes);
 }
 
 /**

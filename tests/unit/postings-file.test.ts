@@ -135,7 +135,7 @@ describe('a postings file', () => {
     );
     refuse(
       changed(8, (b) => b.writeUInt32LE(0xffffffff)),
-      /unreadable header/,
+      /truncated or its header is wrong/,
     );
     const deals = header.deals as { starts: number; docs: number; count: number };
     refuse(
@@ -150,6 +150,28 @@ describe('a postings file', () => {
       changed(dataStart + deals.docs, (b) => b.writeInt32LE(-5)),
       /names a document/,
     );
+
+    // A header whose statistics a write could not index with, or whose terms prefix search could not find.
+    const { stats } = postings.deals;
+    for (const bad of [
+      { ...stats, boosts: undefined },
+      { ...stats, boosts: stats.boosts.slice(1) },
+      { ...stats, averageFieldLength: stats.averageFieldLength.map(() => 'x') },
+      { ...stats, documentCount: 'many' },
+    ]) {
+      refuse(fileOf({ ...postings, deals: { ...postings.deals, stats: bad as unknown as typeof stats } }), /another shape/);
+    }
+    const [first, second] = postings.deals.terms;
+    refuse(fileOf({ ...postings, deals: { ...postings.deals, terms: [second as string, first as string, ...postings.deals.terms.slice(2)] } }), /terms out of order/);
+    refuse(fileOf({ ...postings, deals: { ...postings.deals, terms: [first as string, first as string, ...postings.deals.terms.slice(2)] } }), /terms out of order/);
+  });
+
+  test("an earlier build's JSON postings that do not fit their terms and fields are refused too", () => {
+    const json: JsonPostings = { refs: ['a', 'b'], terms: ['x'], postings: [[[0, [0, 1], [1.5, 2]]]], stats: { fields: ['title'], boosts: [1], averageFieldLength: [1], documentCount: 2 } };
+    expect(Array.from(layoutOfJson(json).docs)).toEqual([0, 1]);
+    expect(() => layoutOfJson({ ...json, postings: [[[1, [0], [1]]]] })).toThrow(PostingsFileError);
+    expect(() => layoutOfJson({ ...json, postings: [[[0, [0, 1], [1]]]] })).toThrow(PostingsFileError);
+    expect(() => layoutOfJson({ ...json, postings: [[], [[0, [0], [1]]]] })).toThrow(PostingsFileError);
   });
 
   test('with random bytes changed or cut off loads or is refused with a PostingsFileError, nothing else', async () => {
