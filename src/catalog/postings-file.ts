@@ -15,7 +15,7 @@
  */
 import { endianness } from 'node:os';
 import type { SearchPostings } from './catalog.ts';
-import type { IndexStats, PostingsLayout } from './search.ts';
+import { runStarts, type IndexStats, type PostingsLayout } from './search.ts';
 
 const MAGIC = 'SDPOST1\n';
 /** The largest piece the writer hands over: sections go out a MiB at a time. */
@@ -104,7 +104,7 @@ export function layoutOfJson(json: JsonPostings): PostingsLayout {
       starts[t * fields + field + 1] = docs.length;
     }
   });
-  for (let at = 1; at < starts.length; at++) starts[at] = (starts[at] as number) + (starts[at - 1] as number);
+  runStarts(starts);
   const count = starts[starts.length - 1] as number;
   const docs = new Int32Array(count);
   const weights = new Float64Array(count);

@@ -92,6 +92,16 @@ export interface PostingsLayout {
 }
 
 /**
+ * Turn counts into where each run starts, in place: `counts[i + 1]` holds the length of run i
+ * (`counts[0]` is 0); afterwards `counts[i]` is where run i begins and the last entry the total.
+ * @example runStarts(Int32Array.of(0, 2, 0, 3)) // Int32Array [0, 2, 2, 5]
+ */
+export function runStarts(counts: Int32Array): Int32Array {
+  for (let at = 1; at < counts.length; at++) counts[at] = (counts[at] as number) + (counts[at - 1] as number);
+  return counts;
+}
+
+/**
  * Make postings query-ready: each term's postings are views of the layout's arrays, nothing is
  * copied.
  * @example const index = loadSearchIndex(readPostingsFile(bytes).deals); search(index, 'aws credits')

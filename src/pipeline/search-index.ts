@@ -20,7 +20,7 @@ import { DEAL_FIELDS, dealFieldTexts, STARTUP_FIELDS, startupFieldTexts } from '
 import { fieldTerms } from '../catalog/tokens.ts';
 import { Utf8Chunks } from '../catalog/utf8-chunks.ts';
 import type { CategoriesFile } from '../schemas/category.ts';
-import { fieldWeight, termIdf, type PostingsLayout } from '../catalog/search.ts';
+import { fieldWeight, runStarts, termIdf, type PostingsLayout } from '../catalog/search.ts';
 
 /** An index as the runtime loads it and as lunr serializes it (JSON text). */
 export interface BuiltIndex {
@@ -71,7 +71,7 @@ export function buildIndex<T extends { id: string }>(fields: Record<string, numb
   for (let term = 0; term < termCount; term++) {
     for (let field = 0; field < fieldCount; field++) starts[(rank[term] as number) * fieldCount + field + 1] = counts[term * fieldCount + field] as number;
   }
-  for (let at = 1; at < starts.length; at++) starts[at] = (starts[at] as number) + (starts[at - 1] as number);
+  runStarts(starts);
   const postings: PostingsLayout = {
     refs: records.map((record) => record.id),
     terms: Array.from(termIndexes, (term) => collected.names[term] as string),
@@ -243,7 +243,7 @@ function* lunrJsonChunks(layout: PostingsLayout, termIndexes: Int32Array): Gener
       for (let at = from; at < to; at++) (slotStart[(docs[at] as number) * fieldCount + field + 1] as number)++;
     }
   }
-  for (let slot = 1; slot < slotStart.length; slot++) slotStart[slot] = (slotStart[slot] as number) + (slotStart[slot - 1] as number);
+  runStarts(slotStart);
   const vectorTerm = new Int32Array(docs.length);
   const vectorWeight = new Float64Array(docs.length);
   const next = slotStart.slice(0, -1);
