@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { ByteRuns, BytesResponse, type Payload } from './bytes-response.ts';
 import { chooseCoding, compress, COMPRESS_MIN_BYTES, type Coding } from './compress.ts';
 import { errorBody, type ApiError } from './errors.ts';
+import { headerOf, urlOf } from './lazy-request.ts';
 import { MAX_CACHED_QUERY_LENGTH } from '../reads/prepared-cache.ts';
 import type { AnswerFor } from '../reads/catalog-state.ts';
 import type { Deps } from '../deps.ts';
@@ -87,10 +88,10 @@ export async function answerResponse(request: Request, answer: Answer, extraHead
   const read = request.method === 'GET' || request.method === 'HEAD';
   if (!read) return bytesResponse(answer.status, answer.body, headers);
 
-  const coding = compressible ? chooseCoding(request.headers.get('accept-encoding')) : undefined;
+  const coding = compressible ? chooseCoding(headerOf(request, 'accept-encoding')) : undefined;
   // Only a 200 has a validator; other answers (the 404 page) are still compressed.
   if (answer.status === 200) headers.ETag = coding ? `${answer.etag.slice(0, -1)}-${coding}"` : answer.etag;
-  if (answer.status === 200 && matchesEtag(request.headers.get('if-none-match'), answer.etag)) {
+  if (answer.status === 200 && matchesEtag(headerOf(request, 'if-none-match'), answer.etag)) {
     delete headers['Content-Type'];
     return bytesResponse(304, undefined, headers);
   }
@@ -139,11 +140,11 @@ export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
  * @example serveAnswer(request, deps, 'deals', dealsAnswer)
  */
 export async function serveAnswer(request: Request, deps: AnswerDeps, route: string, compute: AnswerFor, served?: Served): Promise<Response> {
-  const url = new URL(request.url);
+  const url = urlOf(request);
   const state = deps.state();
   const pinned = url.search === '' ? state.pinned(route) : undefined;
   const { response, answer } = await keptOrComputed(request, deps.prepared, url, { route, version: state.catalog.version, ready: pinned }, () => compute(state.catalog, url.searchParams));
-  return withServed(request, response, answer, url, served);
+  return withServed(request, response, answer, url, served, deps.prepared.keepsAnswers);
 }
 
 /**
@@ -153,17 +154,20 @@ export async function serveAnswer(request: Request, deps: AnswerDeps, route: str
  * @example serveVersioned(request, deps, 'changes', head, (params) => changesAnswer(params))
  */
 export async function serveVersioned(request: Request, deps: Pick<Deps, 'prepared'>, route: string, version: string, compute: (params: URLSearchParams) => Promise<Answer>): Promise<Response> {
-  const url = new URL(request.url);
+  const url = urlOf(request);
   return (await keptOrComputed(request, deps.prepared, url, { route, version }, () => compute(url.searchParams))).response;
 }
 
 export type Served = (answer: Answer, params: URLSearchParams, header: (name: string) => string | null) => void;
 
-/** Tell `served` about this request now, and about each later one the answer cache answers with this response. */
-function withServed(request: Request, response: Response, answer: Answer, url: URL, served: Served | undefined): Response {
+/**
+ * Tell `served` about this request now, and, when the answer cache may keep this response
+ * (`replayed`), about each later one it answers with it.
+ */
+function withServed(request: Request, response: Response, answer: Answer, url: URL, served: Served | undefined, replayed: boolean): Response {
   if (!served) return response;
-  served(answer, url.searchParams, (name) => request.headers.get(name));
-  onReplay(response, (header) => served(answer, url.searchParams, header));
+  served(answer, url.searchParams, (name) => headerOf(request, name.toLowerCase()));
+  if (replayed) onReplay(response, (header) => served(answer, url.searchParams, header));
   return response;
 }
 

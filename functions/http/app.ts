@@ -19,7 +19,7 @@ import { answerResponse, errorAnswer, rawBody, replayOf, storedResponse, type Re
 import { appendHeader, checkedFields, hasHeader, headerFields, setCheckedFields, setHeader, type Payload } from './bytes-response.ts';
 import { chooseCoding } from './compress.ts';
 import { ApiError, asApiError, methodNotAllowed } from './errors.ts';
-import { headerOf } from './lazy-request.ts';
+import { headerOf, urlOf } from './lazy-request.ts';
 import { lifecycleHeaders } from './lifecycle.ts';
 import { isLoopbackAddress } from './loopback.ts';
 import { rateLimitHeaders, type PolicyName, type RateDecision } from './rate-limits.ts';
@@ -51,7 +51,9 @@ export interface App {
  */
 export function createApp(deps: Deps, options: { site?: SiteHandler | undefined } = {}): App {
   const metrics = new Metrics();
-  const handle = compose([observe(deps, metrics), identify(deps), cors, versioning(deps), rateLimit(deps), answerCache(deps)], (request, context) => answer(request, context), errorWriter(deps));
+  // With ANSWER_CACHE=off the answer-cache step would only look for what is never kept.
+  const steps = [observe(deps, metrics), identify(deps), cors, versioning(deps), rateLimit(deps), ...(deps.prepared.keepsAnswers ? [answerCache(deps)] : [])];
+  const handle = compose(steps, (request, context) => answer(request, context), errorWriter(deps));
   return { fetch: (request, client) => handle(request, contextFor(request, client, deps.config.metricsPath)) };
 
   async function answer(request: Request, context: RequestContext): Promise<Response> {
@@ -139,7 +141,7 @@ export interface RequestContext {
  * @param metricsPath where the metrics are served to loopback clients (none when undefined)
  */
 function contextFor(request: Request, client: Client, metricsPath: string | undefined): RequestContext {
-  const url = new URL(request.url);
+  const url = urlOf(request);
   const given = headerOf(request, 'x-request-id');
   return {
     address: client.address,
@@ -251,25 +253,37 @@ function identify(deps: Pick<Deps, 'config'>): Step {
 function rateLimit(deps: Pick<Deps, 'rateLimits' | 'clock'>): Step {
   return {
     before(request, context) {
-      return context.target.kind === 'api' ? limited(request, context) : undefined;
+      if (context.target.kind !== 'api') return undefined;
+      const decision = deps.rateLimits.consume(policyOf(context), context.address);
+      return decision instanceof Promise ? decision.then((taken) => refusal(request, context, taken)) : refusal(request, context, decision);
     },
     after(_request, context, response) {
       // A handler with a limit of its own (submissions) reports that one.
-      if (context.rate && !hasHeader(response, 'RateLimit-Policy')) for (const [name, value] of Object.entries(rateLimitHeaders(context.rate))) setHeader(response, name, value);
+      if (context.rate && !hasHeader(response, 'RateLimit-Policy')) setCheckedFields(response, rateLimitFields(context.rate));
     },
   };
 
   /** The 429 answer when the request is over its limit; the decision goes into the context either way. */
-  async function limited(request: Request, context: RequestContext): Promise<Response | undefined> {
-    const decision = await deps.rateLimits.consume(policyOf(context), context.address);
+  function refusal(request: Request, context: RequestContext, decision: RateDecision): Promise<Response> | undefined {
     context.rate = decision;
     if (decision.allowed) return undefined;
-    const refusal = new ApiError(429, 'rate_limited', 'Too many requests from this address.', {
+    const refused = new ApiError(429, 'rate_limited', 'Too many requests from this address.', {
       hint: `Wait ${decision.resetSeconds} seconds; see the RateLimit headers.`,
       headers: { 'Retry-After': String(decision.resetSeconds) },
     });
-    return answerResponse(request, errorAnswer(refusal, deps.clock()));
+    return answerResponse(request, errorAnswer(refused, deps.clock()));
   }
+}
+
+/** The RateLimit fields of a decision, checked; kept for the fixed decisions of `RATE_LIMITS=off` (frozen, one per policy). */
+const fixedRateFields = new WeakMap<RateDecision, [string, string][]>();
+function rateLimitFields(decision: RateDecision): [string, string][] {
+  let fields = fixedRateFields.get(decision);
+  if (!fields) {
+    fields = checkedFields(rateLimitHeaders(decision));
+    if (Object.isFrozen(decision)) fixedRateFields.set(decision, fields);
+  }
+  return fields;
 }
 
 const EXPOSED_HEADERS = 'API-Version, ETag, Link, Retry-After, RateLimit, RateLimit-Policy, Server-Timing, Deprecation, Sunset, X-Request-Id';

@@ -19,6 +19,7 @@ export class LazyRequest {
   readonly #raw: readonly string[];
   #headers: Headers | undefined;
   #request: Request | undefined;
+  #parsedUrl: URL | undefined;
 
   constructor(method: string, url: string, raw: readonly string[]) {
     this.method = method;
@@ -44,6 +45,12 @@ export class LazyRequest {
       if (field.length === name.length && field.toLowerCase() === name) value = value === null ? (this.#raw[i + 1] as string) : `${value}, ${this.#raw[i + 1] as string}`;
     }
     return value;
+  }
+
+  /** `url` parsed, once: the front door and the handler both read it. */
+  get parsedUrl(): URL {
+    this.#parsedUrl ??= new URL(this.url);
+    return this.#parsedUrl;
   }
 
   /** The Web Request this one stands for, made once. */
@@ -90,6 +97,14 @@ export function lazyRequest(req: IncomingMessage, method: string, url: string): 
  */
 export function headerOf(request: Request, name: string): string | null {
   return (request as unknown) instanceof LazyRequest ? (request as unknown as LazyRequest).header(name) : request.headers.get(name);
+}
+
+/**
+ * The request's URL parsed, once per lazy request (the front door's context and the handler
+ * share it; neither changes it), else anew.
+ */
+export function urlOf(request: Request): URL {
+  return (request as unknown) instanceof LazyRequest ? (request as unknown as LazyRequest).parsedUrl : new URL(request.url);
 }
 
 /** The real Web Request, for libraries that need one (a `LazyRequest` is not one to `new Request(…)`). */

@@ -49,11 +49,14 @@ export function rateLimitHeaders(decision: RateDecision): Record<string, string>
 export class RateLimits {
   private readonly limiters = new Map<PolicyName, RateLimiterAbstract>();
   private readonly enabled: boolean;
+  /** The one decision per policy while limits are off: every request allowed, the full budget left. */
+  private readonly unlimited = new Map<PolicyName, RateDecision>();
 
   /** With `enabled` false every request is allowed (for benchmarks against a baseline). */
   constructor(options: { enabled: boolean; redis?: Redis | undefined; log: Logger }) {
     this.enabled = options.enabled;
     for (const [name, { points, seconds }] of Object.entries(RATE_POLICIES) as [PolicyName, { points: number; seconds: number }][]) {
+      this.unlimited.set(name, Object.freeze({ policy: name, allowed: true, remaining: points, resetSeconds: seconds }));
       const memory = new RateLimiterMemory({ keyPrefix: `rl-${name}`, points, duration: seconds });
       this.limiters.set(
         name,
@@ -62,9 +65,15 @@ export class RateLimits {
     }
   }
 
-  /** Count one request of a client address (IPv6: its /64) against a policy. */
-  async consume(policy: PolicyName, address: string): Promise<RateDecision> {
-    if (!this.enabled) return { policy, allowed: true, remaining: RATE_POLICIES[policy].points, resetSeconds: RATE_POLICIES[policy].seconds };
+  /**
+   * Count one request of a client address (IPv6: its /64) against a policy. Limits off, the
+   * policy's fixed decision (frozen), at once: no promise for a request nothing is counted for.
+   */
+  consume(policy: PolicyName, address: string): RateDecision | Promise<RateDecision> {
+    return this.enabled ? this.counted(policy, address) : (this.unlimited.get(policy) as RateDecision);
+  }
+
+  private async counted(policy: PolicyName, address: string): Promise<RateDecision> {
     const key = limitKey(address);
     const limiter = this.limiters.get(policy) as RateLimiterAbstract;
     try {

@@ -47,8 +47,14 @@ export class PreparedCache {
     });
   }
 
+  /** Whether API answers and responses are kept (`ANSWER_CACHE` not `off`). */
+  get keepsAnswers(): boolean {
+    return this.answers;
+  }
+
   /** The value kept for `key` if it was prepared for this catalog `version`. */
   get<V>(kind: PreparedKind, key: string, version: string): V | undefined {
+    if (!this.answers && kind !== 'page') return undefined;
     const entry = this.entries.get(`${kind} ${key}`);
     return entry?.version === version ? (entry.value as V) : undefined;
   }

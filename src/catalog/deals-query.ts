@@ -10,7 +10,7 @@ import { dealFactsOf, EXPIRED, FEATURED, PROGRAMS, RECOMMENDED, StatsCounter } f
 import { regionsOverlap } from '../schemas/program.ts';
 import type { Catalog } from './catalog.ts';
 import { dealSortOrder } from './order.ts';
-import { compareHits, search, type SearchHit } from './search.ts';
+import { compareHits, compareHitsAt, hitColumnsOf, search, searchColumns, type HitColumns, type SearchHit } from './search.ts';
 import { queryWords } from './tokens.ts';
 import { expandQuery } from './synonyms.ts';
 import { topK } from './top.ts';
@@ -68,23 +68,25 @@ export function listDeals(catalog: Catalog, query: DealListQuery): DealList {
 
   if (query.search !== undefined && query.search.trim() !== '') {
     const { positions } = catalog.dealSearch;
+    const hits = searchWithSynonyms(catalog, query.search);
+    const at = (i: number) => positions[hits.docs[i] as number] as number;
     // One pass over what may be tens of thousands of hits: filter, and count for the stats.
-    const hits: SearchHit[] = [];
+    const kept: number[] = [];
     const counter = new StatsCounter(facts, scope);
-    for (const hit of searchWithSynonyms(catalog, query.search)) {
-      const position = positions[hit.doc] as number;
+    for (let i = 0; i < hits.count; i++) {
+      const position = at(i);
       if (!matches(position)) continue;
-      hits.push(hit);
+      kept.push(i);
       counter.add(position);
     }
     // DESIGN: the ranking rules (docs/api.md), then the default order (featured, recommended,
     // lastUpdated, title), which `catalog.deals` is already in: paid placement only breaks ties.
     // Another `sort` goes after the first rule (more words matched first), before the others.
-    const at = (hit: SearchHit) => positions[hit.doc] as number;
+    const { words } = hits;
     const ordered = bySort
-      ? topK(hits, (a, b) => b.words - a.words || bySort(at(a), at(b)) || compareHits(a, b) || at(a) - at(b), limit)
-      : topK(hits, (a, b) => compareHits(a, b) || at(a) - at(b), limit);
-    return { positions: ordered.map((hit) => positions[hit.doc] as number), stats: counter.result() };
+      ? topK(kept, (a, b) => (words[b] as number) - (words[a] as number) || bySort(at(a), at(b)) || compareHitsAt(hits, a, b) || at(a) - at(b), limit)
+      : topK(kept, (a, b) => compareHitsAt(hits, a, b) || at(a) - at(b), limit);
+    return { positions: ordered.map(at), stats: counter.result() };
   }
   const candidates = positionsToRead(catalog.dealsByCategory, category, catalog.deals.length);
   // The stats of a filter are counted once per catalog; after that, a list in the default order
@@ -173,11 +175,12 @@ function remember(catalog: Catalog, key: string, stats: DealStats): void {
  * cannot outrank the words people typed by its length: "cdn" → "content delivery network" must
  * not rank a page with "content" and "delivery" above the one that says "CDN".
  */
-function searchWithSynonyms(catalog: Catalog, text: string): SearchHit[] {
+function searchWithSynonyms(catalog: Catalog, text: string): HitColumns {
   const { index } = catalog.dealSearch;
-  const hits = search(index, text);
   const variants = expandQuery(text, catalog.synonymTable);
-  if (variants.length === 0) return hits;
+  // Most queries: the index's own columns, no object per hit.
+  if (variants.length === 0) return searchColumns(index, queryWords(text));
+  const hits = search(index, text);
   const best = new Map<number, SearchHit>();
   for (const hit of hits) best.set(hit.doc, hit);
   const originalWords = queryWords(text).length;
@@ -190,7 +193,7 @@ function searchWithSynonyms(catalog: Catalog, text: string): SearchHit[] {
       if (known === undefined || compareHits(hit, known) < 0) best.set(hit.doc, hit);
     }
   }
-  return [...best.values()];
+  return hitColumnsOf([...best.values()]);
 }
 
 /**

@@ -25,6 +25,23 @@ export interface SearchHit {
   inexact: number;
 }
 
+/**
+ * The hits of one search as columns, hit i being `docs[i]`, `scores[i]`…: what `searchWords`
+ * gives as objects, without an object per document met. A common word meets tens of thousands
+ * of documents at 50,000 deals, and those objects were most of an uncached search's garbage
+ * (docs/performance.md). `searchColumns` fills the index's own columns: valid until the next
+ * search on that index (queries run synchronously, one at a time).
+ */
+export interface HitColumns {
+  count: number;
+  docs: Int32Array;
+  scores: Float64Array;
+  words: Int32Array;
+  wordRanks: Float64Array;
+  typos: Int32Array;
+  inexact: Int32Array;
+}
+
 /** Postings of one term in one field: parallel arrays of document positions and weights. */
 interface Posting {
   docs: Int32Array;
@@ -72,6 +89,8 @@ interface Scratch {
   /** The documents a query has met, and those one word has, in the order met. */
   touched: Int32Array;
   clauseDocs: Int32Array;
+  /** What `searchColumns` returns. */
+  hits: HitColumns;
 }
 
 /**
@@ -198,15 +217,54 @@ export function search(index: SearchIndex, text: string): SearchHit[] {
 }
 
 /**
- * `search` over words already split, the place where a query is expanded before matching
- * (editors' synonyms fill each word's `alternatives`). DESIGN "search syntax", Meilisearch's
- * "last" matching strategy: a document matching some words is a hit; `compareHits` ranks the
- * ones matching every word first.
+ * `searchColumns` as one object per hit.
  * @example searchWords(index, queryWords('mongo db'))
  */
 export function searchWords(index: SearchIndex, words: readonly QueryWord[]): SearchHit[] {
-  if (words.length === 0) return [];
+  const columns = searchColumns(index, words);
+  return Array.from({ length: columns.count }, (_, i) => hitAt(columns, i));
+}
+
+/** Hit i of some columns, as an object. */
+export function hitAt(columns: HitColumns, i: number): SearchHit {
+  return {
+    doc: columns.docs[i] as number,
+    score: columns.scores[i] as number,
+    words: columns.words[i] as number,
+    wordRank: columns.wordRanks[i] as number,
+    typos: columns.typos[i] as number,
+    inexact: columns.inexact[i] as number,
+  };
+}
+
+/** Hits as columns of their own (not an index's), in the order given. */
+export function hitColumnsOf(hits: readonly SearchHit[]): HitColumns {
+  const columns = emptyColumns(hits.length);
+  hits.forEach((hit, i) => {
+    columns.docs[i] = hit.doc;
+    columns.scores[i] = hit.score;
+    columns.words[i] = hit.words;
+    columns.wordRanks[i] = hit.wordRank;
+    columns.typos[i] = hit.typos;
+    columns.inexact[i] = hit.inexact;
+  });
+  columns.count = hits.length;
+  return columns;
+}
+
+/**
+ * `search` over words already split, the place where a query is expanded before matching
+ * (editors' synonyms fill each word's `alternatives`). DESIGN "search syntax", Meilisearch's
+ * "last" matching strategy: a document matching some words is a hit; `compareHits` ranks the
+ * ones matching every word first. The hits are the index's own columns, valid until its next
+ * search.
+ * @example const hits = searchColumns(index, queryWords('mongo db')); hits.docs.subarray(0, hits.count)
+ */
+export function searchColumns(index: SearchIndex, words: readonly QueryWord[]): HitColumns {
   const { scratch } = index;
+  const columns = scratch.hits;
+  columns.count = 0;
+  if (words.length === 0) return columns;
   const queryStamp = ++scratch.stamp;
   // Documents met so far, and this word's: the scratch's own arrays, not arrays grown per query.
   const { touched, clauseDocs } = scratch;
@@ -265,7 +323,6 @@ export function searchWords(index: SearchIndex, words: readonly QueryWord[]): Se
   });
 
   const weightOfWord = informativeness(docsPerWord);
-  const hits = new Array<SearchHit>(touchedCount);
   for (let i = 0; i < touchedCount; i++) {
     const doc = touched[i] as number;
     const mask = scratch.mask[doc] as number;
@@ -277,9 +334,15 @@ export function searchWords(index: SearchIndex, words: readonly QueryWord[]): Se
         wordRank += weightOfWord[w] as number;
       }
     }
-    hits[i] = { doc, score: scratch.scores[doc] as number, words, wordRank, typos: scratch.typos[doc] as number, inexact: scratch.inexact[doc] as number };
+    columns.docs[i] = doc;
+    columns.scores[i] = scratch.scores[doc] as number;
+    columns.words[i] = words;
+    columns.wordRanks[i] = wordRank;
+    columns.typos[i] = scratch.typos[doc] as number;
+    columns.inexact[i] = scratch.inexact[doc] as number;
   }
-  return hits;
+  columns.count = touchedCount;
+  return columns;
 }
 
 /**
@@ -291,6 +354,18 @@ export function searchWords(index: SearchIndex, words: readonly QueryWord[]): Se
  */
 export function compareHits(a: SearchHit, b: SearchHit): number {
   return b.words - a.words || b.wordRank - a.wordRank || a.typos - b.typos || a.inexact - b.inexact || b.score - a.score;
+}
+
+/** `compareHits` of hits i and j of the same columns. */
+export function compareHitsAt(hits: HitColumns, i: number, j: number): number {
+  const { words, wordRanks, typos, inexact, scores } = hits;
+  return (
+    (words[j] as number) - (words[i] as number) ||
+    (wordRanks[j] as number) - (wordRanks[i] as number) ||
+    (typos[i] as number) - (typos[j] as number) ||
+    (inexact[i] as number) - (inexact[j] as number) ||
+    (scores[j] as number) - (scores[i] as number)
+  );
 }
 
 // --- internal ---
@@ -312,6 +387,19 @@ function scratchFor(n: number): Scratch {
     clauseScore: new Float64Array(n),
     touched: new Int32Array(n),
     clauseDocs: new Int32Array(n),
+    hits: emptyColumns(n),
+  };
+}
+
+function emptyColumns(n: number): HitColumns {
+  return {
+    count: 0,
+    docs: new Int32Array(n),
+    scores: new Float64Array(n),
+    words: new Int32Array(n),
+    wordRanks: new Float64Array(n),
+    typos: new Int32Array(n),
+    inexact: new Int32Array(n),
   };
 }
 

@@ -165,7 +165,8 @@ export interface ParamProblem {
  */
 export function parseQuery<T extends Record<string, QueryParam>>(table: T, params: URLSearchParams): { ok: true; value: Parsed<T> } | { ok: false; problem: ParamProblem } {
   const value: Record<string, unknown> = {};
-  for (const [name, param] of Object.entries(table)) {
+  for (const name in table) {
+    const param = table[name] as QueryParam;
     const text = params.get(name);
     if (text === null || text === '') continue;
     const result = param.schema.safeParse(text);

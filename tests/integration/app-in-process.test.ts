@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { loadConfig } from '../../functions/config.ts';
 import { createDeps, type Deps } from '../../functions/deps.ts';
 import { createApp, type App } from '../../functions/http/app.ts';
+import { LazyRequest } from '../../functions/http/lazy-request.ts';
 import { createLogger } from '../../functions/ops/log.ts';
 import { GitStore } from '../../functions/store/git-store.ts';
 import { createCatalog } from '../../src/catalog/catalog.ts';
@@ -64,6 +65,34 @@ test('a repeat comes from the answer cache; If-None-Match answers 304', async ()
   expect(await again.text()).toBe(await first.text());
   const revalidated = await get('/api/v1/startups?limit=1', { 'If-None-Match': first.headers.get('etag') ?? '' });
   expect(revalidated.status).toBe(304);
+});
+
+test('as the benchmark runs it (RATE_LIMITS=off, ANSWER_CACHE=off): the full budget in the fields, every answer computed, every search counted once', async () => {
+  const config = { ...loadConfig({ DATA_DIR: join(work, 'data-bench'), RATE_LIMITS: 'off', ANSWER_CACHE: 'off' }), contentDir: deps.config.contentDir };
+  const benchDeps = createDeps(
+    config,
+    deps.state().catalog,
+    deps.store,
+    'x'.repeat(64),
+    createLogger(() => undefined),
+  );
+  const benchApp = createApp(benchDeps);
+  const noted: string[] = [];
+  benchDeps.searchGaps.note = (query) => void noted.push(query);
+  try {
+    for (let i = 0; i < 3; i++) {
+      const response = await benchApp.fetch(new LazyRequest('GET', 'http://deals.test/api/v1/deals?search=cloud&limit=2', ['Accept-Encoding', 'br']) as unknown as Request, client);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('server-timing')).toMatch(/^app;dur=/);
+      expect(response.headers.get('content-encoding')).toBe('br');
+      expect([response.headers.get('ratelimit-policy'), response.headers.get('ratelimit')]).toEqual(['"read";q=6000;w=60', '"read";r=6000;t=60']);
+    }
+    expect(noted).toEqual(['cloud', 'cloud', 'cloud']);
+    const login = await benchApp.fetch(new Request('http://deals.test/api/v1/auth/session'), client);
+    expect(login.headers.get('ratelimit-policy')).toBe('"auth";q=30;w=60');
+  } finally {
+    await benchDeps.submissions.close();
+  }
 });
 
 test('the alias answers with a successor link; an https URL gets HSTS', async () => {

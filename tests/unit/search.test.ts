@@ -12,7 +12,7 @@
 import { join } from 'node:path';
 import lunr from 'lunr';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { compareHits, loadSearchIndex, search, type SearchHit, type SearchIndex } from '../../src/catalog/search.ts';
+import { compareHits, compareHitsAt, hitAt, hitColumnsOf, loadSearchIndex, search, searchColumns, type HitColumns, type SearchHit, type SearchIndex } from '../../src/catalog/search.ts';
 import { foldText, MAX_QUERY_WORDS, queryWords } from '../../src/catalog/tokens.ts';
 import { runPipeline } from '../../src/pipeline/build.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
@@ -327,6 +327,54 @@ describe('search() over the fixture: concrete answers', () => {
 
   test('a word of non-Latin letters is searchable (tag 東京)', () => {
     expect(idsOf('東京')).toEqual(['d-caf00010']);
+  });
+});
+
+describe('hits as columns (what the deal list reads)', () => {
+  const rowsOf = (columns: HitColumns): SearchHit[] => Array.from({ length: columns.count }, (_, i) => hitAt(columns, i));
+
+  test('compareHitsAt orders columns as compareHits orders the hits', () => {
+    const next = random(23);
+    const small = () => Math.floor(next() * 3);
+    const hits: SearchHit[] = Array.from({ length: 400 }, (_, doc) => ({ doc, score: small() / 2, words: small(), wordRank: small() / 4, typos: small(), inexact: small() }));
+    const columns = hitColumnsOf(hits);
+    for (let i = 0; i < hits.length; i++) {
+      for (const j of [0, 1, (i * 7) % hits.length, (i * 13 + 5) % hits.length]) {
+        expect(Math.sign(compareHitsAt(columns, i, j))).toBe(Math.sign(compareHits(hits[i] as SearchHit, hits[j] as SearchHit)));
+      }
+    }
+  });
+
+  test('the same hits as search(), compared alike, and the index reuses its columns', async () => {
+    const deals = runPipeline(await readContent(join(FIXTURES, 'valid')), { today: '2026-11-21' }).value?.data.deals ?? [];
+    const { index } = corpus(deals);
+    const next = random(19);
+    const vocabulary = [...index.terms, 'clud', 'credts', 'stripe', 'aws', 'x'];
+    for (let run = 0; run < 300; run++) {
+      const query = Array.from({ length: 1 + Math.floor(next() * 3) }, () => vocabulary[Math.floor(next() * vocabulary.length)] as string).join(' ');
+      const objects = search(index, query);
+      const columns = searchColumns(index, queryWords(query));
+      expect(rowsOf(columns), query).toEqual(objects);
+      expect(rowsOf(hitColumnsOf(objects)), query).toEqual(objects);
+      for (let k = 0; k < 20 && objects.length > 1; k++) {
+        const i = Math.floor(next() * objects.length);
+        const j = Math.floor(next() * objects.length);
+        expect(Math.sign(compareHitsAt(columns, i, j)), query).toBe(Math.sign(compareHits(objects[i] as SearchHit, objects[j] as SearchHit)));
+      }
+    }
+    // What each column holds, read against the rules (a prefix is inexact without a typo; a typo is both).
+    const prefix = search(index, 'cred');
+    expect(prefix.length).toBeGreaterThan(0);
+    for (const hit of prefix) expect([hit.typos, hit.inexact, hit.words]).toEqual([0, 1, 1]);
+    expect(search(index, 'credits').some((hit) => hit.typos === 0 && hit.inexact === 0)).toBe(true);
+    const typo = search(index, 'stirpe');
+    expect(typo.length).toBeGreaterThan(0);
+    for (const hit of typo) expect([hit.typos, hit.inexact]).toEqual([1, 1]);
+    const first = searchColumns(index, queryWords('credits'));
+    expect(first.count).toBeGreaterThan(0);
+    expect(searchColumns(index, queryWords('zzzzzz')).count).toBe(0);
+    // The same object, refilled: a caller reads its hits before the next search.
+    expect(first.count).toBe(0);
   });
 });
 
