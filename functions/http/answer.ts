@@ -5,7 +5,7 @@
  * `answerResponse` turns one into a Web `Response` for a given request (conditional GET,
  * content coding); `serveAnswer` keeps them per catalog version and query string.
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { ByteRuns, BytesResponse, type Payload } from './bytes-response.ts';
 import { chooseCoding, compress, COMPRESS_MIN_BYTES, type Coding } from './compress.ts';
 import { errorBody, type ApiError } from './errors.ts';
@@ -188,6 +188,7 @@ function withServed(request: Request, response: Response, answer: Answer, url: U
  */
 
 const COMMA = encoder.encode(',');
+const COMMA_BYTE = 0x2c;
 
 /**
  * The answer `head` + the records at `positions` joined by `,` + `tail`, as JSON.
@@ -210,23 +211,52 @@ export function assembledList(
   for (const position of positions) size += (records[position] as Uint8Array).byteLength;
   // Each run is one more write, and one more piece of garbage per request: long runs only.
   const runs = size >= runsFrom ? recordRuns(records, positions, Math.floor(size / minRunBytes) - 2) : undefined;
-  let body: Payload;
-  if (runs) {
-    body = new ByteRuns([headBytes, ...runs, tailBytes]);
-  } else {
-    const parts: Uint8Array[] = [headBytes];
-    positions.forEach((position, i) => {
-      if (i > 0) parts.push(COMMA);
-      parts.push(records[position] as Uint8Array);
-    });
-    parts.push(tailBytes);
-    // Buffer.concat copies natively into one unfilled allocation: measured 113 µs for 600 records
-    // of 1 KB, against 170–240 µs for a zero-filled Uint8Array and `set` per record.
-    body = Buffer.concat(parts);
-  }
-  const etag = hashEtag(createHash('sha1').update(version).update('\0').update(headBytes).update('\0').update(Int32Array.from(positions)).update('\0').update(tailBytes));
-  return bytesAnswer(200, body, etag, headers);
+  const body = runs ? new ByteRuns([headBytes, ...runs, tailBytes]) : joined(headBytes, records, positions, tailBytes, size);
+  return bytesAnswer(200, body, listEtag(version, headBytes, positions, tailBytes), headers);
 }
+
+/**
+ * The joined body, copied into one unfilled allocation record by record. Measured on the bench's
+ * category answer (20 records, 23 KB): 3.5 µs against 4.1–4.4 µs for `Buffer.concat` of the
+ * pieces with a comma between them (scratch micro-benchmark, 200,000 iterations), and no array
+ * of pieces per request.
+ */
+function joined(headBytes: Uint8Array, records: readonly Uint8Array[], positions: readonly number[], tailBytes: Uint8Array, size: number): Uint8Array {
+  const body = Buffer.allocUnsafe(size);
+  body.set(headBytes, 0);
+  let at = headBytes.byteLength;
+  positions.forEach((position, i) => {
+    if (i > 0) body[at++] = COMMA_BYTE;
+    const record = records[position] as Uint8Array;
+    body.set(record, at);
+    at += record.byteLength;
+  });
+  body.set(tailBytes, at);
+  return body;
+}
+
+/**
+ * A list answer's strong ETag: SHA-1 of the catalog version, the head, the positions listed
+ * (each as four little-endian bytes) and the tail, NUL between them. Hashed in one call over a
+ * reused buffer: a `Hash` object and four `update`s were a tenth of an uncached category answer.
+ */
+function listEtag(version: string, headBytes: Uint8Array, positions: readonly number[], tailBytes: Uint8Array): string {
+  const length = Buffer.byteLength(version) + headBytes.byteLength + 4 * positions.length + tailBytes.byteLength + 3;
+  if (length > etagInput.byteLength) etagInput = Buffer.allocUnsafe(Math.max(length, 2 * etagInput.byteLength));
+  let at = etagInput.write(version, 0);
+  etagInput[at++] = 0;
+  etagInput.set(headBytes, at);
+  at += headBytes.byteLength;
+  etagInput[at++] = 0;
+  for (const position of positions) at = etagInput.writeInt32LE(position, at);
+  etagInput[at++] = 0;
+  etagInput.set(tailBytes, at);
+  at += tailBytes.byteLength;
+  return `"${hash('sha1', etagInput.subarray(0, at), 'base64url').slice(0, 22)}"`;
+}
+
+/** Where `listEtag` lays out what it hashes; grown to the longest list asked for. */
+let etagInput = Buffer.allocUnsafe(16 * 1024);
 
 /**
  * The answer `head` + one record's bytes + `tail`, whose ETag is that of its body (it names one
@@ -283,8 +313,6 @@ function recordRuns(records: readonly Uint8Array[], positions: readonly number[]
   close();
   return runs;
 }
-
-const COMMA_BYTE = 0x2c;
 
 /** Body ETags of single-record answers, by record object and head. */
 const recordEtags = new WeakMap<object, Map<string, string>>();
