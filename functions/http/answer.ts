@@ -317,8 +317,8 @@ function recordRuns(records: readonly Uint8Array[], positions: readonly number[]
 /** Body ETags of single-record answers, by record object and head. */
 const recordEtags = new WeakMap<object, Map<string, string>>();
 
-function hashEtag(hash: ReturnType<typeof createHash>): string {
-  return `"${hash.digest('base64url').slice(0, 22)}"`;
+function hashEtag(hasher: ReturnType<typeof createHash>): string {
+  return `"${hasher.digest('base64url').slice(0, 22)}"`;
 }
 
 // --- internal ---

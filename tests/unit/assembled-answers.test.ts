@@ -4,6 +4,7 @@
  * catalog; and their ETags are exact: one body per ETag, a new one when the catalog changes.
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -174,6 +175,23 @@ describe('answers assembled from prepared bytes', () => {
     expect(dealsAnswer(changed, params).etag).not.toBe(first.etag);
     // A different limit lists fewer deals: another body, another ETag.
     expect(dealsAnswer(catalog, new URLSearchParams(params.toString().replace('limit=5', 'limit=4'))).etag).not.toBe(first.etag);
+  });
+
+  test("a list's ETag is SHA-1 of the version, head, positions (4 bytes each, little-endian) and tail, NUL between: the validator clients already hold stays valid", () => {
+    const random = seededRandom(41);
+    const records = Array.from({ length: 50 }, (_, i) => Buffer.from(JSON.stringify({ id: i, title: `déal ${i} ☃` })));
+    for (let run = 0; run < 200; run++) {
+      const positions = Array.from({ length: Math.floor(random() * 8) }, () => Math.floor(random() * records.length));
+      const version = run % 2 ? 'c0ffee' : '';
+      const head = run % 3 ? '{"success":true,"deals":[' : '{"ünïcode ☃":[';
+      const tail = `],"count":${positions.length},"stats":{"naïve":${run}}}`;
+      const bytes = Buffer.alloc(4 * positions.length);
+      positions.forEach((position, i) => bytes.writeInt32LE(position, 4 * i));
+      const expected = createHash('sha1').update(version).update('\0').update(head).update('\0').update(bytes).update('\0').update(tail).digest('base64url').slice(0, 22);
+      const answer = assembledList(version, head, records, positions, tail, {});
+      expect(answer.etag).toBe(`"${expected}"`);
+      expect(Buffer.from(payloadBytes(answer.body)).toString()).toBe(`${head}${positions.map((p) => (records[p] as Buffer).toString()).join(',')}${tail}`);
+    }
   });
 
   test('a huge list is sent as runs of the catalog file, byte for byte the joined answer, with the same ETag', () => {
