@@ -6,7 +6,8 @@
 import type { Startup } from '../schemas/startup.ts';
 import type { StartupListQuery } from '../schemas/query.ts';
 import type { Catalog } from './catalog.ts';
-import { compareHits, search } from './search.ts';
+import { compareHitsAt, searchColumns } from './search.ts';
+import { queryWords } from './tokens.ts';
 import { topK } from './top.ts';
 import { positionsToRead } from './category-positions.ts';
 
@@ -40,12 +41,14 @@ export function listStartups(catalog: Catalog, query: StartupListQuery): Startup
   if (query.search !== undefined && query.search.trim() !== '') {
     const { index, positions } = catalog.startupSearch;
     const rank = catalog.startupNameRank;
-    const hits = search(index, query.search)
-      .map((hit) => ({ position: positions[hit.doc] as number, hit }))
-      .filter((hit) => matches(hit.position));
+    // The index's own columns (read before any other search): hit numbers, not an object per hit.
+    const hits = searchColumns(index, queryWords(query.search));
+    const at = (i: number) => positions[hits.docs[i] as number] as number;
+    const kept: number[] = [];
+    for (let i = 0; i < hits.count; i++) if (matches(at(i))) kept.push(i);
     // docs/api.md "Search: matching and ranking", rules 1–4, then name.
-    const ordered = topK(hits, (a, b) => compareHits(a.hit, b.hit) || (rank[a.position] as number) - (rank[b.position] as number));
-    return { positions: ordered.map((h) => h.position), total: ordered.length };
+    const ordered = topK(kept, (a, b) => compareHitsAt(hits, a, b) || (rank[at(a)] as number) - (rank[at(b)] as number));
+    return { positions: ordered.map(at), total: ordered.length };
   }
   const positions: number[] = [];
   for (const position of positionsToRead(catalog.startupsByCategory, category, catalog.startups.length)) if (matches(position)) positions.push(position);
