@@ -1,9 +1,9 @@
 /**
- * `npm run bench [-- --deals N --startups M --duration S]`: build a fresh synthetic catalog,
- * start the real server twice (answer cache off and on) and a bare `node:http` baseline that
- * replies with the same precomputed bytes, load all three with autocannon case by case, and
- * print every case as a ratio to the baseline measured in the same run, with the state it
- * started from.
+ * `npm run bench [-- --deals N --startups M --duration S --rounds R]`: build a fresh synthetic
+ * catalog, start the real server twice (answer cache off and on) and a bare `node:http` baseline
+ * that replies with the same precomputed bytes, load all three with autocannon case by case, R
+ * rounds of the three one after the other (3 by default), and print every case as the median of
+ * the rounds' ratios to the baseline, with their range, and the state it started from.
  */
 import { seededRandom } from './seeded-random.ts';
 import { commitContent } from './_bench-repository.ts';
@@ -24,6 +24,7 @@ const { values } = parseArgs({
     startups: { type: 'string', default: '10000' },
     duration: { type: 'string', default: '8' },
     connections: { type: 'string', default: '32' },
+    rounds: { type: 'string', default: '3' },
   },
 });
 const ROOT = resolve(import.meta.dirname, '..');
@@ -31,6 +32,7 @@ const BENCH_ADMIN = { email: 'bench@localhost.test', password: 'bench-password-1
 const OUT = join(ROOT, 'bench-out', `${values.deals}-${values.startups}`);
 const duration = Number(values.duration);
 const connections = Number(values.connections);
+const rounds = Math.max(1, Number(values.rounds));
 const report: string[] = [];
 const say = (line: string) => {
   console.log(line);
@@ -82,7 +84,7 @@ const cold = await startChild(join(ROOT, 'scripts', 'serve.ts'), { ...env, ANSWE
 say(`# Benchmark: ${catalog.deals.length} deals, ${catalog.startups.length} startups`);
 say('');
 say(
-  `State: Node ${process.version}; fresh synthetic catalog (npm run generate), content commit ${commit.slice(0, 12)} built before start; site not built (API only); rate limits off on both servers; autocannon ${connections} connections, ${duration} s per measurement; each side warmed right before each case by requesting every path of the case once, then 1 s of load (3 s for the cached search).`,
+  `State: Node ${process.version}; fresh synthetic catalog (npm run generate), content commit ${commit.slice(0, 12)} built before start; site not built (API only); rate limits off on both servers; autocannon ${connections} connections, ${duration} s per measurement; each side warmed right before each case by requesting every path of the case once, then 1 s of load (3 s for the cached search); ${rounds} round${rounds === 1 ? '' : 's'} per case of baseline, cache off and cache on one after the other, each figure the median of the rounds and each ratio the median of the rounds' ratios, with their range when there are several (the baseline moves by a tenth or more between runs on a shared machine).`,
 );
 say('');
 const records = catalog.deals.length + catalog.startups.length;
@@ -114,10 +116,15 @@ say('| case | baseline req/s | cache off req/s | ratio | cache on req/s | ratio 
 say('|---|---|---|---|---|---|---|');
 const searchCase = cases[1] as (typeof cases)[number];
 for (const c of cases) {
-  const base = await measure(baseline.url, c.paths, 1);
-  const off = await measure(cold.url, c.paths, 1);
-  const on = await measure(warm.url, c.paths, c === searchCase ? 3 : 1);
-  say(row(c.name, base, off, on));
+  const measured: Round[] = [];
+  for (let round = 0; round < rounds; round++) {
+    // Warmed in the first round only: later rounds find each side as the one before left it.
+    const base = round === 0 ? await measure(baseline.url, c.paths, 1) : await load(baseline.url, c.paths);
+    const off = round === 0 ? await measure(cold.url, c.paths, 1) : await load(cold.url, c.paths);
+    const on = round === 0 ? await measure(warm.url, c.paths, c === searchCase ? 3 : 1) : await load(warm.url, c.paths);
+    measured.push({ base, off, on });
+  }
+  say(row(c.name, measured));
 }
 const rssCold = rss(cold.child);
 const rssWarm = rss(warm.child);
@@ -192,11 +199,39 @@ async function measure(base: string, paths: string[], warmSeconds: number): Prom
   return load(base, paths);
 }
 
-function row(name: string, base: Load, off: Load, on: Load): string {
-  const flags = [off, on].some((l) => l.non2xx || l.errors) ? ` (non-2xx ${off.non2xx}/${on.non2xx}, errors ${off.errors}/${on.errors})` : '';
+/** One round of a case: the three sides measured one after the other. */
+interface Round {
+  base: Load;
+  off: Load;
+  on: Load;
+}
+
+/** A case's line: each side's median over the rounds, each ratio the median of the rounds' own ratios (and their range). */
+function row(name: string, measured: readonly Round[]): string {
+  const sides = ['off', 'on'] as const;
+  const flags = measured.some((m) => sides.some((side) => m[side].non2xx || m[side].errors))
+    ? ` (non-2xx ${sides.map((side) => sum(measured.map((m) => m[side].non2xx))).join('/')}, errors ${sides.map((side) => sum(measured.map((m) => m[side].errors))).join('/')})`
+    : '';
+  const median = (values: number[]) =>
+    pct(
+      [...values].sort((a, b) => a - b),
+      50,
+    );
+  const rps = (side: keyof Round) => Math.round(median(measured.map((m) => m[side].rps)));
+  const p99 = (side: keyof Round) => median(measured.map((m) => m[side].p99));
   // A baseline that finished no request in the window (a 42 MB list at 50,000 deals, 4 s) has no ratio to give.
-  const ratio = (l: Load) => (base.rps > 0 ? (l.rps / base.rps).toFixed(2) : 'n/a');
-  return `| ${name}${flags} | ${Math.round(base.rps)} | ${Math.round(off.rps)} | ${ratio(off)} | ${Math.round(on.rps)} | ${ratio(on)} | ${base.p99} / ${off.p99} / ${on.p99} |`;
+  const ratio = (side: 'off' | 'on') => {
+    const ratios = measured.filter((m) => m.base.rps > 0).map((m) => m[side].rps / m.base.rps);
+    if (ratios.length === 0) return 'n/a';
+    const sorted = [...ratios].sort((a, b) => a - b);
+    const range = sorted.length > 1 ? ` (${(sorted[0] as number).toFixed(2)}–${(sorted[sorted.length - 1] as number).toFixed(2)})` : '';
+    return `${median(ratios).toFixed(2)}${range}`;
+  };
+  return `| ${name}${flags} | ${rps('base')} | ${rps('off')} | ${ratio('off')} | ${rps('on')} | ${ratio('on')} | ${p99('base')} / ${p99('off')} / ${p99('on')} |`;
+}
+
+function sum(values: number[]): number {
+  return values.reduce((total, value) => total + value, 0);
 }
 
 /** Time spent computing each search inside the server, read from `Server-Timing`, one request at a time. */
