@@ -10,7 +10,7 @@ import { dealFactsOf, EXPIRED, FEATURED, PROGRAMS, RECOMMENDED, StatsCounter } f
 import { regionsOverlap } from '../schemas/program.ts';
 import type { Catalog } from './catalog.ts';
 import { dealSortOrder } from './order.ts';
-import { compareHits, compareHitsAt, hitColumnsOf, search, searchColumns, type HitColumns, type SearchHit } from './search.ts';
+import { compareHits, compareHitsAt, hitColumnsOf, search, searchColumns, searchWords, type HitColumns, type SearchHit } from './search.ts';
 import { queryWords } from './tokens.ts';
 import { expandQuery } from './synonyms.ts';
 import { topK } from './top.ts';
@@ -177,13 +177,13 @@ function remember(catalog: Catalog, key: string, stats: DealStats): void {
  */
 function searchWithSynonyms(catalog: Catalog, text: string): HitColumns {
   const { index } = catalog.dealSearch;
+  const words = queryWords(text);
   const variants = expandQuery(text, catalog.synonymTable);
   // Most queries: the index's own columns, no object per hit.
-  if (variants.length === 0) return searchColumns(index, queryWords(text));
-  const hits = search(index, text);
+  if (variants.length === 0) return searchColumns(index, words);
   const best = new Map<number, SearchHit>();
-  for (const hit of hits) best.set(hit.doc, hit);
-  const originalWords = queryWords(text).length;
+  for (const hit of searchWords(index, words)) best.set(hit.doc, hit);
+  const originalWords = words.length;
   for (const variant of variants) {
     const variantWords = queryWords(variant).length;
     for (const found of search(index, variant)) {
