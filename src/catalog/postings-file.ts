@@ -7,17 +7,21 @@
  * docs/performance.md).
  *
  * Layout, all numbers little-endian, each section starting at a multiple of 8 bytes:
- *   - 8 bytes `SDPOST1\n`, then the byte length of the header (u32);
+ *   - 8 bytes `SDPOST2\n`, then the byte length of the header (u32);
  *   - the header, JSON: for `deals` and `startups`, the index's refs, terms (sorted), stats,
  *     posting count, and where its three sections start (bytes after the header's padding);
  *   - per index, the layout's `starts` (Int32, terms × fields + 1), `docs` (Int32) and
- *     `weights` (Float64, as exact as any JSON of them).
+ *     `weights` (Int32, in thousandths: catalog/search.ts `fieldWeight`).
+ * A file of the first version (`SDPOST1\n`, weights as Float64) is still read, its weights
+ * converted, so a server can load a build made before.
  */
 import { endianness } from 'node:os';
 import type { SearchPostings } from './catalog.ts';
 import { runStarts, type IndexStats, type PostingsLayout } from './search.ts';
 
-const MAGIC = 'SDPOST1\n';
+const MAGIC = 'SDPOST2\n';
+/** The first version: the same, but weights as Float64 (lunr's floats). */
+const MAGIC_FLOAT_WEIGHTS = 'SDPOST1\n';
 /** The largest piece the writer hands over: sections go out a MiB at a time. */
 const CHUNK_BYTES = 1 << 20;
 const REBUILD = '(rebuild with npm run build:content)';
@@ -59,7 +63,8 @@ export function* postingsFileChunks(postings: SearchPostings): Generator<Uint8Ar
  */
 export function readPostingsFile(file: Buffer): SearchPostings {
   littleEndianOnly();
-  if (file.byteLength < 12 || file.toString('latin1', 0, 8) !== MAGIC) throw new PostingsFileError(`not a search postings file ${REBUILD}`);
+  const magic = file.byteLength < 12 ? '' : file.toString('latin1', 0, 8);
+  if (magic !== MAGIC && magic !== MAGIC_FLOAT_WEIGHTS) throw new PostingsFileError(`not a search postings file ${REBUILD}`);
   const headerLength = file.readUInt32LE(8);
   if (12 + headerLength > file.byteLength) throw new PostingsFileError(`search postings file is truncated or its header is wrong ${REBUILD}`);
   const header = parseHeader(file.toString('utf8', 12, 12 + headerLength));
@@ -78,7 +83,7 @@ export function readPostingsFile(file: Buffer): SearchPostings {
       stats,
       starts: view(Int32Array, at.starts, terms.length * stats.fields.length + 1),
       docs: view(Int32Array, at.docs, count),
-      weights: view(Float64Array, at.weights, count),
+      weights: magic === MAGIC ? view(Int32Array, at.weights, count) : thousandths(view(Float64Array, at.weights, count)),
     };
     checkLayout(read);
     return read;
@@ -107,11 +112,11 @@ export function layoutOfJson(json: JsonPostings): PostingsLayout {
   runStarts(starts);
   const count = starts[starts.length - 1] as number;
   const docs = new Int32Array(count);
-  const weights = new Float64Array(count);
+  const weights = new Int32Array(count);
   json.postings.forEach((triples, t) => {
     for (const [field, termDocs, termWeights] of triples) {
       docs.set(termDocs, starts[t * fields + field]);
-      weights.set(termWeights, starts[t * fields + field]);
+      weights.set(thousandths(termWeights), starts[t * fields + field]);
     }
   });
   return { refs: json.refs, terms: json.terms, stats: json.stats, starts, docs, weights };
@@ -132,6 +137,9 @@ interface IndexHeader {
 }
 
 const padded = (bytes: number): number => Math.ceil(bytes / 8) * 8;
+
+/** lunr's weights (rounded to 3 decimals) as the thousandths the postings keep. */
+const thousandths = (weights: ArrayLike<number>): Int32Array => Int32Array.from(weights, (weight) => Math.round(weight * 1000));
 
 /** Typed arrays hold numbers in the machine's byte order, and the file is little-endian. */
 function littleEndianOnly(): void {

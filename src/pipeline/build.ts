@@ -68,7 +68,7 @@ export function runPipeline(sources: ContentSources, options: PipelineOptions): 
       stats: { fields: [], boosts: [], averageFieldLength: [], documentCount: 0 },
       starts: new Int32Array(1),
       docs: new Int32Array(0),
-      weights: new Float64Array(0),
+      weights: new Int32Array(0),
     };
     const none = function* (): Generator<Buffer> {
       yield Buffer.from('{}');

@@ -83,7 +83,7 @@ export function buildIndex<T extends { id: string }>(fields: Record<string, numb
     },
     starts,
     docs: new Int32Array(starts[starts.length - 1] as number),
-    weights: new Float64Array(starts[starts.length - 1] as number),
+    weights: new Int32Array(starts[starts.length - 1] as number),
   };
   // Where the next posting of each term and field goes: slots go document by document, so each
   // run's documents come in ascending order.
@@ -189,7 +189,7 @@ function collectTerms<T>(fieldCount: number, records: readonly T[], texts: (reco
 }
 
 /**
- * Each term's weight in each document's field (`fieldWeight`, lunr's BM25 to the float), handed
+ * Each term's weight in each document's field (`fieldWeight`, lunr's BM25 in thousandths), handed
  * to `place` slot by slot (document by document, then field by field).
  */
 function weigh(collected: CollectedTerms, boosts: readonly number[], documentCount: number, place: (term: number, field: number, doc: number, weight: number) => void): void {
@@ -245,7 +245,8 @@ function* lunrJsonChunks(layout: PostingsLayout, termIndexes: Int32Array): Gener
   }
   runStarts(slotStart);
   const vectorTerm = new Int32Array(docs.length);
-  const vectorWeight = new Float64Array(docs.length);
+  // Thousandths, as the postings keep them; lunr's JSON has the weights themselves.
+  const vectorWeight = new Int32Array(docs.length);
   const next = slotStart.slice(0, -1);
   const positionOf = new Int32Array(termIndexes.length);
   termIndexes.forEach((term, position) => (positionOf[term] = position));
@@ -262,7 +263,7 @@ function* lunrJsonChunks(layout: PostingsLayout, termIndexes: Int32Array): Gener
   }
   for (let slot = 0; slot + 1 < slotStart.length; slot++) {
     const elements: number[] = [];
-    for (let at = slotStart[slot] as number; at < (slotStart[slot + 1] as number); at++) elements.push(vectorTerm[at] as number, vectorWeight[at] as number);
+    for (let at = slotStart[slot] as number; at < (slotStart[slot + 1] as number); at++) elements.push(vectorTerm[at] as number, (vectorWeight[at] as number) / 1000);
     out.add(`${slot > 0 ? ',' : ''}[${JSON.stringify(`${names[slot % fieldCount]}/${refs[Math.floor(slot / fieldCount)]}`)},${JSON.stringify(elements)}]`);
     if (out.full) yield out.flush();
   }

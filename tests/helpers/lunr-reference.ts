@@ -84,7 +84,8 @@ export function referenceLayout(serialized: object, stats: IndexStats): PlainLay
     for (let field = 0; field < stats.fields.length; field++) {
       const [docs, weights] = collected.get(term)?.get(field) ?? [[], []];
       layout.docs.push(...docs);
-      layout.weights.push(...weights);
+      // The postings keep lunr's weights (3 decimals) in thousandths.
+      layout.weights.push(...weights.map((weight) => Math.round(weight * 1000)));
       layout.starts.push(layout.docs.length);
     }
   }

@@ -25,6 +25,9 @@ function expectSameLayout(actual: PostingsLayout, expected: PostingsLayout): voi
   for (const part of ['starts', 'docs', 'weights'] as const) expect(bytesOf(actual[part]).equals(bytesOf(expected[part])), part).toBe(true);
 }
 
+/** A weight as lunr writes it: BM25 times a boost, rounded to 3 decimals. */
+const lunrWeight = fc.integer({ min: 0, max: 5_000_000 }).map((thousandths) => thousandths / 1000);
+
 /** Random JSON postings (an earlier build's form): sorted distinct terms, each in some fields, documents ascending. */
 const jsonPostings = fc
   .record({
@@ -36,7 +39,7 @@ const jsonPostings = fc
     const sorted = [...terms].sort();
     const run = fc
       .uniqueArray(fc.integer({ min: 0, max: documents - 1 }), { minLength: 1, maxLength: documents })
-      .chain((docs) => fc.tuple(fc.constant([...docs].sort((a, b) => a - b)), fc.array(fc.double({ noNaN: true }), { minLength: docs.length, maxLength: docs.length })));
+      .chain((docs) => fc.tuple(fc.constant([...docs].sort((a, b) => a - b)), fc.array(lunrWeight, { minLength: docs.length, maxLength: docs.length })));
     const perTerm = fc
       .uniqueArray(fc.integer({ min: 0, max: fields.length - 1 }), { maxLength: fields.length })
       .chain((present) => fc.tuple(...present.map((field) => run.map(([docs, weights]): [number, number[], number[]] => [field, docs, weights]))));
@@ -63,7 +66,7 @@ describe('a postings file', () => {
           perField.forEach((posting, field) => {
             const [, docs = [], weights = []] = dealsJson.postings[t]?.find(([f]) => f === field) ?? [];
             expect(Array.from(posting.docs)).toEqual(docs);
-            expect(bytesOf(posting.weights).equals(bytesOf(Float64Array.from(weights)))).toBe(true);
+            expect(Array.from(posting.weights, (weight) => weight / 1000)).toEqual(weights);
           });
         });
       }),
@@ -111,6 +114,17 @@ describe('a postings file', () => {
       expect(search(loadSearchIndex(loaded.deals), query)).toEqual(search(loadSearchIndex(postings.deals), query));
     }
     expect(search(loadSearchIndex(loaded.deals), 'cloud credits').length).toBeGreaterThan(0);
+  });
+
+  test("of the first version (lunr's weights as Float64) loads as the same layout", async () => {
+    const { postings } = await starter();
+    const withFloats = (layout: PostingsLayout): PostingsLayout => ({ ...layout, weights: Float64Array.from(layout.weights, (weight) => weight / 1000) as unknown as Int32Array });
+    const first = fileOf({ deals: withFloats(postings.deals), startups: withFloats(postings.startups) });
+    first.write('SDPOST1\n', 0, 'latin1');
+    const loaded = readPostingsFile(first);
+    expectSameLayout(loaded.deals, postings.deals);
+    expectSameLayout(loaded.startups, postings.startups);
+    expect(postings.deals.weights.length).toBeGreaterThan(100);
   });
 
   test('that is cut short, of another format or inconsistent is refused with a PostingsFileError', async () => {
@@ -199,7 +213,7 @@ function jsonOf(layout: PostingsLayout): JsonPostings {
     const triples: [number, number[], number[]][] = [];
     for (let field = 0; field < fields; field++) {
       const [start, end] = [layout.starts[t * fields + field] as number, layout.starts[t * fields + field + 1] as number];
-      if (end > start) triples.push([field, Array.from(layout.docs.subarray(start, end)), Array.from(layout.weights.subarray(start, end))]);
+      if (end > start) triples.push([field, Array.from(layout.docs.subarray(start, end)), Array.from(layout.weights.subarray(start, end), (weight) => weight / 1000)]);
     }
     return triples;
   });
