@@ -13,7 +13,7 @@ import { headerOf, urlOf } from './lazy-request.ts';
 import { MAX_CACHED_QUERY_LENGTH } from '../reads/prepared-cache.ts';
 import type { AnswerFor } from '../reads/catalog-state.ts';
 import type { Deps } from '../deps.ts';
-import { recordJson } from '../../src/catalog/catalog.ts';
+import type { RecordBytes } from '../../src/catalog/record-bytes.ts';
 
 /** What serving a cached answer reads: the catalog being served, and the answers prepared for it. */
 export type AnswerDeps = Pick<Deps, 'state' | 'prepared'>;
@@ -175,7 +175,7 @@ function withServed(request: Request, response: Response, answer: Answer, url: U
 
 /*
  * Answers assembled from prepared bytes (issue 19). Every record's JSON is encoded once per
- * record (catalog.ts `recordJson`); a list answer is a head, the listed records' bytes joined by
+ * record (catalog/record-bytes.ts); a list answer is a head, the listed records' bytes joined by
  * commas, and a tail, copied into one buffer. Its strong ETag is a hash of what decides those
  * bytes (the catalog version, the head, the positions listed and the tail) rather than of the
  * body: a few hundred bytes hashed instead of up to megabytes. The same inputs always give the
@@ -197,7 +197,7 @@ const COMMA_BYTE = 0x2c;
 export function assembledList(
   version: string,
   head: string,
-  records: readonly Uint8Array[],
+  records: RecordBytes,
   positions: readonly number[],
   tail: string,
   headers: Record<string, string>,
@@ -208,7 +208,8 @@ export function assembledList(
   const headBytes = Buffer.from(head);
   const tailBytes = Buffer.from(tail);
   let size = headBytes.byteLength + tailBytes.byteLength + Math.max(0, positions.length - 1);
-  for (const position of positions) size += (records[position] as Uint8Array).byteLength;
+  const { start, end } = records;
+  for (const position of positions) size += (end[position] as number) - (start[position] as number);
   // Each run is one more write, and one more piece of garbage per request: long runs only.
   const runs = size >= runsFrom ? recordRuns(records, positions, Math.floor(size / minRunBytes) - 2) : undefined;
   const body = runs ? new ByteRuns([headBytes, ...runs, tailBytes]) : joined(headBytes, records, positions, tailBytes, size);
@@ -221,15 +222,13 @@ export function assembledList(
  * pieces with a comma between them (scratch micro-benchmark, 200,000 iterations), and no array
  * of pieces per request.
  */
-function joined(headBytes: Uint8Array, records: readonly Uint8Array[], positions: readonly number[], tailBytes: Uint8Array, size: number): Uint8Array {
+function joined(headBytes: Uint8Array, records: RecordBytes, positions: readonly number[], tailBytes: Uint8Array, size: number): Uint8Array {
   const body = Buffer.allocUnsafe(size);
   body.set(headBytes, 0);
   let at = headBytes.byteLength;
   positions.forEach((position, i) => {
     if (i > 0) body[at++] = COMMA_BYTE;
-    const record = records[position] as Uint8Array;
-    body.set(record, at);
-    at += record.byteLength;
+    at = records.copyInto(position, body, at);
   });
   body.set(tailBytes, at);
   return body;
@@ -259,12 +258,13 @@ function listEtag(version: string, headBytes: Uint8Array, positions: readonly nu
 let etagInput = Buffer.allocUnsafe(16 * 1024);
 
 /**
- * The answer `head` + one record's bytes + `tail`, whose ETag is that of its body (it names one
- * record, and `If-Match` on admin writes compares it), computed once per record and framing.
- * @example assembledRecord('{"success":true,"deal":', deal, '}', {})
+ * The answer `head` + one record's bytes (`json`, its JSON) + `tail`, whose ETag is that of its
+ * body (it names one record, and `If-Match` on admin writes compares it), computed once per
+ * record and framing.
+ * @example assembledRecord('{"success":true,"deal":', deal, catalog.dealJson.view(position), '}', {})
  */
-export function assembledRecord(head: string, record: object, tail: string, headers: Record<string, string>): Answer {
-  const body = Buffer.concat([Buffer.from(head), recordJson(record), Buffer.from(tail)]);
+export function assembledRecord(head: string, record: object, json: Uint8Array, tail: string, headers: Record<string, string>): Answer {
+  const body = Buffer.concat([Buffer.from(head), json, Buffer.from(tail)]);
   let tags = recordEtags.get(record);
   if (!tags) recordEtags.set(record, (tags = new Map()));
   let etag = tags.get(head);
@@ -285,30 +285,35 @@ const MIN_RUN_BYTES = 64 * 1024;
 
 /**
  * The records at `positions`, each after the first preceded by a comma, as few runs as the
- * bytes allow: records read from the built catalog file are views of it, in catalog order with
- * a comma between neighbours, so consecutive ones make one view of the file (the default full
- * list of 50,000 deals is 9,400 runs, of 100,000 startups one); `undefined` as soon as there
- * would be more than `most`.
+ * bytes allow: records lie in the built catalog file (or, after a write, a buffer of their own)
+ * in catalog order with a comma between neighbours, so consecutive ones make one view of it (the
+ * default full list of 50,000 deals is 9,400 runs, of 100,000 startups one); `undefined` as soon
+ * as there would be more than `most`.
  */
-function recordRuns(records: readonly Uint8Array[], positions: readonly number[], most: number): Uint8Array[] | undefined {
+function recordRuns(records: RecordBytes, positions: readonly number[], most: number): Uint8Array[] | undefined {
   const runs: Uint8Array[] = [];
-  let run: { bytes: Uint8Array; start: number; end: number } | undefined;
+  // The run being extended: in buffer `which` of `records`, from `start` to `end`.
+  let which = -1;
+  let start = 0;
+  let end = 0;
   const close = () => {
-    if (run) runs.push(new Uint8Array(run.bytes.buffer, run.start, run.end - run.start));
+    if (which >= 0) runs.push((records.buffers[which] as Uint8Array).subarray(start, end));
   };
   for (const [i, position] of positions.entries()) {
-    const record = records[position] as Uint8Array;
-    const start = record.byteOffset;
-    if (run && record.buffer === run.bytes.buffer && start === run.end + 1 && run.bytes[run.end - run.bytes.byteOffset] === COMMA_BYTE) {
-      run.end = start + record.byteLength;
+    const bytes = records.buffers[records.buffer[position] as number] as Uint8Array;
+    const from = records.start[position] as number;
+    if (records.buffer[position] === which && from === end + 1 && bytes[end] === COMMA_BYTE) {
+      end = records.end[position] as number;
       continue;
     }
     close();
     if (runs.length >= most) return undefined;
     // The comma before a record, when its buffer holds one right there, starts its run.
-    const withComma = i > 0 && start > 0 && new Uint8Array(record.buffer, start - 1, 1)[0] === COMMA_BYTE;
+    const withComma = i > 0 && from > 0 && bytes[from - 1] === COMMA_BYTE;
     if (i > 0 && !withComma) runs.push(COMMA);
-    run = { bytes: new Uint8Array(record.buffer, 0, record.buffer.byteLength), start: withComma ? start - 1 : start, end: start + record.byteLength };
+    which = records.buffer[position] as number;
+    start = withComma ? from - 1 : from;
+    end = records.end[position] as number;
   }
   close();
   return runs;

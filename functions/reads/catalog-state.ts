@@ -5,8 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { adoptRecordJson, createCatalog, type Catalog, type CatalogData, type SearchPostings } from '../../src/catalog/catalog.ts';
-import { recordViews, type RecordSpans } from '../../src/catalog/record-spans.ts';
+import { createCatalog, type Catalog, type CatalogData, type SearchPostings } from '../../src/catalog/catalog.ts';
+import { recordBytesInFile, type RecordSpans } from '../../src/catalog/record-spans.ts';
 import { noDrafts, type Drafts } from '../../src/catalog/drafts.ts';
 import { CATALOG_FILE, DRAFTS_FILE, RECORD_SPANS_FILE, SEARCH_POSTINGS_FILE, SEARCH_POSTINGS_JSON_FILE } from '../../src/pipeline/emit.ts';
 import { layoutOfJson, readPostingsFile, type JsonPostings } from '../../src/catalog/postings-file.ts';
@@ -71,12 +71,7 @@ export async function loadGeneratedCatalog(generatedDir: string): Promise<Catalo
     readJson<Drafts>(join(generatedDir, DRAFTS_FILE), noDrafts()),
   ]);
   const data = JSON.parse(file.toString('utf8')) as CatalogData;
-  const views = recordViews(file, data, spans);
-  if (views) {
-    adoptRecordJson(data.deals, views.deals);
-    adoptRecordJson(data.startups, views.startups);
-  }
-  return createCatalog({ ...data, drafts }, indexes);
+  return createCatalog({ ...data, drafts }, indexes, recordBytesInFile(file, data, spans));
 }
 
 // --- internal ---

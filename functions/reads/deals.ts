@@ -4,6 +4,7 @@
  */
 import type { Catalog } from '../../src/catalog/catalog.ts';
 import { findDeal, listDeals, type DealStats } from '../../src/catalog/deals-query.ts';
+import { recordJson } from '../../src/catalog/record-bytes.ts';
 import { DEAL_LIST_PARAMS, parseQuery } from '../../src/schemas/query.ts';
 import type { Deps } from '../deps.ts';
 import { assembledList, assembledRecord, serveAnswer, type Answer, type AnswerDeps } from '../http/answer.ts';
@@ -26,7 +27,9 @@ export function dealsAnswer(catalog: Catalog, params: URLSearchParams): Answer {
       });
     }
     // Same bytes as JSON.stringify({ success, deal }).
-    return assembledRecord('{"success":true,"deal":', deal, '}', PUBLIC_CACHE);
+    const position = catalog.dealPositionBySlug.get(deal.slug) ?? -1;
+    const json = catalog.deals[position] === deal ? catalog.dealJson.view(position) : recordJson(deal);
+    return assembledRecord('{"success":true,"deal":', deal, json, '}', PUBLIC_CACHE);
   }
   const { positions, stats } = listDeals(catalog, query);
   // Same bytes as JSON.stringify({ success, deals, count, stats }), assembled from each deal's prepared bytes.

@@ -14,6 +14,7 @@ import type { ContentRecord } from '../../src/pipeline/record-files.ts';
 import { requireAdmin, type SessionDeps } from '../auth/guard.ts';
 import type { Deps } from '../deps.ts';
 import { answerResponse, assembledRecord, jsonAnswer, matchesEtag } from '../http/answer.ts';
+import { recordJson } from '../../src/catalog/record-bytes.ts';
 
 import { ApiError } from '../http/errors.ts';
 import { asJsonObject, readBody } from '../http/request-body.ts';
@@ -121,7 +122,7 @@ export async function deleteRecords<T extends ContentRecord>(request: Request, d
  * startup }` of GET /admin/startups?id=), for `If-Match`.
  */
 export function recordEtag<T extends ContentRecord>(kind: RecordKind<T>, record: T): string {
-  return assembledRecord(`{"success":true,"${kind.noun}":`, record, '}', {}).etag;
+  return assembledRecord(`{"success":true,"${kind.noun}":`, record, recordJson(record), '}', {}).etag;
 }
 
 /** The answer after a write: the record as readers now see it, with its ETag, and `extra` fields. */

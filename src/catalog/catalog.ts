@@ -14,6 +14,7 @@ import { dealFactsOf, type DealFacts } from './deal-facts.ts';
 import { loadSearchIndex, withDocuments, type PostingsLayout, type SearchIndex } from './search.ts';
 import { dealFieldTexts, startupFieldTexts } from './index-fields.ts';
 import { compileSynonyms, type SynonymTable } from './synonyms.ts';
+import { RecordBytes } from './record-bytes.ts';
 
 /** What the build writes to `generated/catalog.json`: records already in default order. */
 export interface CatalogData {
@@ -36,9 +37,9 @@ export interface SearchPostings {
 }
 
 export interface Catalog extends CatalogData {
-  /** Each deal's JSON as UTF-8, encoded once, by position: answers are assembled from these bytes. */
-  dealJson: Uint8Array[];
-  startupJson: Uint8Array[];
+  /** Each deal's JSON as UTF-8, by position: answers are assembled from these bytes. */
+  dealJson: RecordBytes;
+  startupJson: RecordBytes;
   /** Rank of each deal's title (and each startup's name) in title order, for cheap tie-breaks. */
   dealTitleRank: Int32Array;
   startupNameRank: Int32Array;
@@ -50,6 +51,8 @@ export interface Catalog extends CatalogData {
   scopeByCategory: Map<string, Scope>;
   dealBySlug: Map<string, Deal>;
   dealById: Map<string, Deal>;
+  /** Position in `deals` of each deal, by slug: where a single deal's bytes are in `dealJson`. */
+  dealPositionBySlug: Map<string, number>;
   startupBySlug: Map<string, Startup>;
   startupById: Map<string, Startup>;
   /** Position in `deals` of each deal's lunr document, by index document number. */
@@ -76,12 +79,13 @@ export interface IndexedSearch {
 }
 
 /**
- * Assemble the runtime catalog.
+ * Assemble the runtime catalog. `json`: the records' bytes as the build wrote them
+ * (`RecordBytes.inFile`); without it, every record is serialised here.
  * @example const catalog = createCatalog(JSON.parse(catalogJson), readPostingsFile(postingsBytes))
  */
-export function createCatalog(data: CatalogData, indexes: SearchPostings): Catalog {
-  const deals = dealParts(data, indexes.deals);
-  const startups = startupParts(data, indexes.startups);
+export function createCatalog(data: CatalogData, indexes: SearchPostings, json?: { deals: RecordBytes; startups: RecordBytes }): Catalog {
+  const deals = dealParts(data, indexes.deals, json?.deals ?? RecordBytes.of(data.deals));
+  const startups = startupParts(data, indexes.startups, json?.startups ?? RecordBytes.of(data.startups));
   return { ...data, ...deals, ...startups, editable: { ...editableDeals(data, deals), ...editableStartups(data, startups) } };
 }
 
@@ -95,63 +99,47 @@ export function withChangedDeals(previous: Catalog, data: CatalogData, changed: 
   const deals = dealParts(
     data,
     reindexed(previous.dealSearch.index, changed, removedIds, (deal) => dealFieldTexts(deal, data.categories)),
+    RecordBytes.of(data.deals, { records: previous.deals, bytes: previous.dealJson }),
   );
   return { ...data, ...deals, ...pick(previous, STARTUP_PARTS), editable: { ...previous.editable, ...editableDeals(data, deals) } };
 }
 
 /** The catalog after a startups-only change: the mirror of `withChangedDeals`. */
 export function withChangedStartups(previous: Catalog, data: CatalogData, changed: readonly Startup[], removedIds: readonly string[]): Catalog {
-  const startups = startupParts(data, reindexed(previous.startupSearch.index, changed, removedIds, startupFieldTexts));
+  const startups = startupParts(
+    data,
+    reindexed(previous.startupSearch.index, changed, removedIds, startupFieldTexts),
+    RecordBytes.of(data.startups, { records: previous.startups, bytes: previous.startupJson }),
+  );
   return { ...data, ...pick(previous, DEAL_PARTS), ...startups, editable: { ...previous.editable, ...editableStartups(data, startups) } };
-}
-
-/** Each record's JSON bytes, by record object (see `recordJson`). */
-const jsonCache = new WeakMap<object, Uint8Array>();
-const encoder = new TextEncoder();
-
-/**
- * A record's JSON as UTF-8 bytes, encoded once per record object (a write keeps unchanged
- * records, and so their bytes). Exported for single-record answers.
- */
-export function recordJson(record: object): Uint8Array {
-  let json = jsonCache.get(record);
-  if (json === undefined) jsonCache.set(record, (json = encoder.encode(JSON.stringify(record))));
-  return json;
-}
-
-/**
- * Take records' JSON bytes as already prepared (views of the built catalog file,
- * record-spans.ts), so `recordJson` does not serialise them again.
- */
-export function adoptRecordJson(records: readonly object[], bytes: readonly Uint8Array[]): void {
-  records.forEach((record, i) => jsonCache.set(record, bytes[i] as Uint8Array));
 }
 
 // --- internal ---
 
 /** What a catalog derives from its deals (and categories), rebuilt when they change. */
-const DEAL_PARTS = ['dealJson', 'dealsByCategory', 'dealTitleRank', 'scopeByCategory', 'dealFacts', 'dealBySlug', 'dealById', 'dealSearch', 'synonymTable'] as const;
+const DEAL_PARTS = ['dealJson', 'dealsByCategory', 'dealTitleRank', 'scopeByCategory', 'dealFacts', 'dealBySlug', 'dealById', 'dealPositionBySlug', 'dealSearch', 'synonymTable'] as const;
 /** What a catalog derives from its startups. */
 const STARTUP_PARTS = ['startupJson', 'startupsByCategory', 'startupNameRank', 'startupBySlug', 'startupById', 'startupSearch'] as const;
 
-function dealParts(data: CatalogData, dealIndex: PostingsLayout | SearchIndex): Pick<Catalog, (typeof DEAL_PARTS)[number]> {
+function dealParts(data: CatalogData, dealIndex: PostingsLayout | SearchIndex, dealJson: RecordBytes): Pick<Catalog, (typeof DEAL_PARTS)[number]> {
   const scopeByCategory = new Map(data.categories.deals.map((c) => [c.slug, c.scope]));
   return {
-    dealJson: data.deals.map(recordJson),
+    dealJson,
     dealsByCategory: positionsBy(data.deals, (d) => d.category),
     dealTitleRank: rankBy(data.deals, (d) => d.title),
     scopeByCategory,
     dealFacts: dealFactsOf(data.deals, (deal) => scopeByCategory.get(deal.category) ?? 'deals'),
     dealBySlug: new Map(data.deals.map((d) => [d.slug, d])),
+    dealPositionBySlug: new Map(data.deals.map((d, i) => [d.slug, i])),
     dealById: new Map(data.deals.map((d) => [d.id, d])),
     dealSearch: indexed(dealIndex, data.deals),
     synonymTable: compileSynonyms(data.synonyms),
   };
 }
 
-function startupParts(data: CatalogData, startupIndex: PostingsLayout | SearchIndex): Pick<Catalog, (typeof STARTUP_PARTS)[number]> {
+function startupParts(data: CatalogData, startupIndex: PostingsLayout | SearchIndex, startupJson: RecordBytes): Pick<Catalog, (typeof STARTUP_PARTS)[number]> {
   return {
-    startupJson: data.startups.map(recordJson),
+    startupJson,
     startupsByCategory: positionsBy(data.startups, (s) => s.category),
     startupNameRank: rankBy(data.startups, (s) => s.name),
     startupBySlug: new Map(data.startups.map((s) => [s.slug, s])),

@@ -8,6 +8,7 @@
  */
 import type { CatalogData } from './catalog.ts';
 import { jsonChunks } from './utf8-chunks.ts';
+import { RecordBytes } from './record-bytes.ts';
 
 /** Byte offsets in `catalog.json`: record i of a list runs from `at[2i]` to `at[2i + 1]`. */
 export interface RecordSpans {
@@ -16,7 +17,6 @@ export interface RecordSpans {
   startups: number[];
 }
 
-const [OPEN, CLOSE, COMMA, BRACKET] = ['{', '}', ',', '['].map((c) => c.charCodeAt(0));
 /**
  * `JSON.stringify(data)` as UTF-8 chunks of about a MiB, filling `spans` with the byte spans of
  * its deals and startups as it goes: the build writes the catalog without ever holding all of
@@ -30,24 +30,13 @@ export function* catalogChunks(data: Omit<CatalogData, 'drafts'>, spans: RecordS
 }
 
 /**
- * Each record's bytes as a view of `file`, or `undefined` when `spans` do not describe this
- * catalog (another version, another count, or a span that is not a record in a list), in which
- * case the caller serialises the records itself.
+ * Each list's records as bytes of `file` (record-bytes.ts), or `undefined` when `spans` do not
+ * describe this catalog (another version, another count, or a span that is not a record in a
+ * list), in which case the caller serialises the records itself.
  */
-export function recordViews(file: Uint8Array, data: CatalogData, spans: RecordSpans | undefined): { deals: Uint8Array[]; startups: Uint8Array[] } | undefined {
+export function recordBytesInFile(file: Uint8Array, data: CatalogData, spans: RecordSpans | undefined): { deals: RecordBytes; startups: RecordBytes } | undefined {
   if (!spans || spans.version !== data.version) return undefined;
-  const views = (at: readonly number[], count: number): Uint8Array[] | undefined => {
-    if (at.length !== count * 2) return undefined;
-    const list: Uint8Array[] = [];
-    for (let i = 0; i < at.length; i += 2) {
-      const [start, end] = [at[i] as number, at[i + 1] as number];
-      const before = file[start - 1];
-      if (!(end > start && end <= file.byteLength && file[start] === OPEN && file[end - 1] === CLOSE && (before === COMMA || before === BRACKET))) return undefined;
-      list.push(file.subarray(start, end));
-    }
-    return list;
-  };
-  const deals = views(spans.deals, data.deals.length);
-  const startups = views(spans.startups, data.startups.length);
+  const deals = RecordBytes.inFile(file, spans.deals, data.deals.length);
+  const startups = RecordBytes.inFile(file, spans.startups, data.startups.length);
   return deals && startups ? { deals, startups } : undefined;
 }

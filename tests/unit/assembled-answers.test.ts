@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createCatalog, type Catalog } from '../../src/catalog/catalog.ts';
+import { RecordBytes } from '../../src/catalog/record-bytes.ts';
 import { findDeal, listDeals } from '../../src/catalog/deals-query.ts';
 import { listStartups } from '../../src/catalog/startups-query.ts';
 import { runPipeline } from '../../src/pipeline/build.ts';
@@ -179,9 +180,10 @@ describe('answers assembled from prepared bytes', () => {
 
   test("a list's ETag is SHA-1 of the version, head, positions (4 bytes each, little-endian) and tail, NUL between: the validator clients already hold stays valid", () => {
     const random = seededRandom(41);
-    const records = Array.from({ length: 50 }, (_, i) => Buffer.from(JSON.stringify({ id: i, title: `déal ${i} ☃` })));
+    const objects = Array.from({ length: 50 }, (_, i) => ({ id: i, title: `déal ${i} ☃` }));
+    const records = RecordBytes.of(objects);
     for (let run = 0; run < 200; run++) {
-      const positions = Array.from({ length: Math.floor(random() * 8) }, () => Math.floor(random() * records.length));
+      const positions = Array.from({ length: Math.floor(random() * 8) }, () => Math.floor(random() * objects.length));
       const version = run % 2 ? 'c0ffee' : '';
       const head = run % 3 ? '{"success":true,"deals":[' : '{"ünïcode ☃":[';
       const tail = `],"count":${positions.length},"stats":{"naïve":${run}}}`;
@@ -190,13 +192,14 @@ describe('answers assembled from prepared bytes', () => {
       const expected = createHash('sha1').update(version).update('\0').update(head).update('\0').update(bytes).update('\0').update(tail).digest('base64url').slice(0, 22);
       const answer = assembledList(version, head, records, positions, tail, {});
       expect(answer.etag).toBe(`"${expected}"`);
-      expect(Buffer.from(payloadBytes(answer.body)).toString()).toBe(`${head}${positions.map((p) => (records[p] as Buffer).toString()).join(',')}${tail}`);
+      expect(Buffer.from(payloadBytes(answer.body)).toString()).toBe(`${head}${positions.map((p) => JSON.stringify(objects[p])).join(',')}${tail}`);
     }
   });
 
   test('a huge list is sent as runs of the catalog file, byte for byte the joined answer, with the same ETag', () => {
     expect(loaded.deals.map((d) => d.slug)).toEqual(catalog.deals.map((d) => d.slug));
-    const lists: { records: readonly Uint8Array[]; positions: number[] }[] = [];
+    const lists: { records: RecordBytes; positions: number[] }[] = [];
+    const every = (records: RecordBytes): number[] => Array.from({ length: records.length }, (_, i) => i);
     for (let i = 0; i < 300; i++) {
       const parsed = parseQuery(DEAL_LIST_PARAMS, dealParams());
       if (parsed.ok) lists.push({ records: loaded.dealJson, positions: listDeals(loaded, parsed.value).positions });
@@ -205,17 +208,21 @@ describe('answers assembled from prepared bytes', () => {
     }
     // The default lists, every record, none, and positions out of file order.
     lists.push({ records: loaded.dealJson, positions: listDeals(loaded, {}).positions });
-    lists.push({ records: loaded.startupJson, positions: loaded.startupJson.map((_, i) => i) });
+    lists.push({ records: loaded.startupJson, positions: every(loaded.startupJson) });
     lists.push({ records: loaded.startupJson, positions: [] });
     lists.push({
       records: loaded.dealJson,
-      positions: loaded.dealJson
-        .map((_, i) => i)
+      positions: every(loaded.dealJson)
         .filter(() => maybe(0.5))
         .reverse(),
     });
-    // Records serialised one by one (after a write) sit in buffers of their own: one run each.
-    lists.push({ records: catalog.dealJson, positions: catalog.dealJson.map((_, i) => i).filter(() => maybe(0.7)) });
+    // Records serialised (without a file), and a file's records with some serialised after a write.
+    lists.push({ records: catalog.dealJson, positions: every(catalog.dealJson).filter(() => maybe(0.7)) });
+    const written = loaded.deals.map((deal) => (maybe(0.2) ? { ...deal } : deal));
+    const afterWrite = RecordBytes.of(written, { records: loaded.deals, bytes: loaded.dealJson });
+    expect(afterWrite.buffer.some((which) => which === 0) && afterWrite.buffer.some((which) => which === 1)).toBe(true);
+    lists.push({ records: afterWrite, positions: every(afterWrite) });
+    lists.push({ records: afterWrite, positions: every(afterWrite).filter(() => maybe(0.5)) });
     for (const { records, positions } of lists) {
       const joined = assembledList('v1', '{"items":[', records, positions, `],"n":${positions.length}}`, {}, Number.POSITIVE_INFINITY);
       const runs = assembledList('v1', '{"items":[', records, positions, `],"n":${positions.length}}`, {}, 0, 0);
@@ -225,18 +232,10 @@ describe('answers assembled from prepared bytes', () => {
       expect(runs.etag).toBe(joined.etag);
     }
     // Consecutive records of the file are one run: every startup is one view, with the head and tail.
-    const everyStartup = assembledList(
-      'v1',
-      '[',
-      loaded.startupJson,
-      loaded.startupJson.map((_, i) => i),
-      ']',
-      {},
-      0,
-    ).body as ByteRuns;
+    const everyStartup = assembledList('v1', '[', loaded.startupJson, every(loaded.startupJson), ']', {}, 0).body as ByteRuns;
     expect(everyStartup.runs).toHaveLength(3);
     // Records scattered through the file make short runs: joined instead.
-    const everyOther = loaded.startupJson.map((_, i) => i).filter((i) => i % 2 === 0);
+    const everyOther = every(loaded.startupJson).filter((i) => i % 2 === 0);
     expect(assembledList('v1', '[', loaded.startupJson, everyOther, ']', {}, 0).body).toBeInstanceOf(Uint8Array);
   });
 });
