@@ -134,7 +134,8 @@ function flowField(key: string, value: unknown): string {
 /** Whether text written plain reads back as the same string under the YAML 1.2 core schema. */
 function readsAsItself(text: string): boolean {
   try {
-    return parse(text, { schema: 'core' }) === text;
+    // A value like `!x` reads as an unknown tag: that it does not read as itself is the answer, not a warning for stderr.
+    return parse(text, { schema: 'core', logLevel: 'error' }) === text;
   } catch {
     return false;
   }
