@@ -138,8 +138,14 @@ interface IndexHeader {
 
 const padded = (bytes: number): number => Math.ceil(bytes / 8) * 8;
 
-/** lunr's weights (rounded to 3 decimals) as the thousandths the postings keep. */
-const thousandths = (weights: ArrayLike<number>): Int32Array => Int32Array.from(weights, (weight) => Math.round(weight * 1000));
+/** lunr's weights (rounded to 3 decimals) as the thousandths the postings keep; refused when one is no weight lunr writes. */
+function thousandths(weights: ArrayLike<number>): Int32Array {
+  return Int32Array.from(weights, (weight) => {
+    const value = Math.round(weight * 1000);
+    if (!(value >= 0 && value <= 0x7fffffff)) throw new PostingsFileError(`search postings hold a weight out of range (${weight}) ${REBUILD}`);
+    return value;
+  });
+}
 
 /** Typed arrays hold numbers in the machine's byte order, and the file is little-endian. */
 function littleEndianOnly(): void {

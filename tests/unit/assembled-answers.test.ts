@@ -223,6 +223,14 @@ describe('answers assembled from prepared bytes', () => {
     expect(afterWrite.buffer.some((which) => which === 0) && afterWrite.buffer.some((which) => which === 1)).toBe(true);
     lists.push({ records: afterWrite, positions: every(afterWrite) });
     lists.push({ records: afterWrite, positions: every(afterWrite).filter(() => maybe(0.5)) });
+    // Writes in a row: records serialised by one write and kept by the next, in a list reordered.
+    let [records, bytes]: [object[], RecordBytes] = [written, afterWrite];
+    for (let write = 0; write < 5; write++) {
+      const next = records.filter(() => maybe(0.95)).map((record) => (maybe(0.1) ? { ...record } : record));
+      if (maybe(0.3)) next.reverse();
+      [records, bytes] = [next, RecordBytes.of(next, { records, bytes })];
+      lists.push({ records: bytes, positions: every(bytes) }, { records: bytes, positions: every(bytes).filter(() => maybe(0.5)) });
+    }
     for (const { records, positions } of lists) {
       const joined = assembledList('v1', '{"items":[', records, positions, `],"n":${positions.length}}`, {}, Number.POSITIVE_INFINITY);
       const runs = assembledList('v1', '{"items":[', records, positions, `],"n":${positions.length}}`, {}, 0, 0);

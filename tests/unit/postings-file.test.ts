@@ -186,6 +186,10 @@ describe('a postings file', () => {
     expect(() => layoutOfJson({ ...json, postings: [[[1, [0], [1]]]] })).toThrow(PostingsFileError);
     expect(() => layoutOfJson({ ...json, postings: [[[0, [0, 1], [1]]]] })).toThrow(PostingsFileError);
     expect(() => layoutOfJson({ ...json, postings: [[], [[0, [0], [1]]]] })).toThrow(PostingsFileError);
+    // Weights are kept as 32-bit thousandths: one that is not a weight lunr writes is refused, not wrapped.
+    expect(Array.from(layoutOfJson(json).weights)).toEqual([1500, 2000]);
+    expect(() => layoutOfJson({ ...json, postings: [[[0, [0, 1], [1.5, 3e6]]]] })).toThrow(/weight out of range/);
+    expect(() => layoutOfJson({ ...json, postings: [[[0, [0, 1], [-1, 2]]]] })).toThrow(PostingsFileError);
   });
 
   test('with random bytes changed or cut off loads or is refused with a PostingsFileError, nothing else', async () => {

@@ -86,6 +86,8 @@ describe('record spans', () => {
     const file = await readFile(join(folder, CATALOG_FILE));
     expect(Buffer.from(withSpans.dealJson.buffers[0]).equals(file)).toBe(true);
     expect(withSpans.dealJson.buffer.every((which) => which === 0)).toBe(true);
+    // A single deal's bytes are found by its slug's position (functions/reads/deals.ts).
+    for (const deal of withSpans.deals) expect(withSpans.deals[withSpans.dealPositionBySlug.get(deal.slug) ?? -1]).toBe(deal);
     // A stale spans file (from another build) is ignored: the records are serialised instead.
     await writeFile(join(folder, RECORD_SPANS_FILE), JSON.stringify({ version: 'old', deals: [], startups: [] }));
     const without = await loadGeneratedCatalog(folder);
