@@ -300,9 +300,10 @@ function recordRuns(records: RecordBytes, positions: readonly number[], most: nu
     if (which >= 0) runs.push((records.buffers[which] as Uint8Array).subarray(start, end));
   };
   for (const [i, position] of positions.entries()) {
-    const bytes = records.buffers[records.buffer[position] as number] as Uint8Array;
+    const at = records.buffer[position] as number;
+    const bytes = records.buffers[at] as Uint8Array;
     const from = records.start[position] as number;
-    if (records.buffer[position] === which && from === end + 1 && bytes[end] === COMMA_BYTE) {
+    if (at === which && from === end + 1 && bytes[end] === COMMA_BYTE) {
       end = records.end[position] as number;
       continue;
     }
@@ -311,7 +312,7 @@ function recordRuns(records: RecordBytes, positions: readonly number[], most: nu
     // The comma before a record, when its buffer holds one right there, starts its run.
     const withComma = i > 0 && from > 0 && bytes[from - 1] === COMMA_BYTE;
     if (i > 0 && !withComma) runs.push(COMMA);
-    which = records.buffer[position] as number;
+    which = at;
     start = withComma ? from - 1 : from;
     end = records.end[position] as number;
   }
