@@ -10,7 +10,7 @@ import { formatDiagnostic, sortDiagnostics } from '../src/pipeline/diagnostics.t
 import { emitCatalog, emitJsonSchemas } from '../src/pipeline/emit.ts';
 import { recordBuiltCommit } from '../functions/store/content-sync.ts';
 import { inputsFingerprint } from '../src/pipeline/fingerprint.ts';
-import { runPipeline } from '../src/pipeline/build.ts';
+import { runPipeline, runPipelineOnCores } from '../src/pipeline/build.ts';
 import { readContent } from '../src/pipeline/read-content.ts';
 import { utcDay } from '../functions/utc-day.ts';
 
@@ -46,7 +46,7 @@ async function withLeanHeap<T>(task: () => Promise<T>): Promise<T> {
 
 async function buildContentNow(config: Config, print: (line: string) => void): Promise<boolean> {
   const started = performance.now();
-  const { value, diagnostics } = runPipeline(await readContent(config.contentDir), { today: today(), baseUrl: listenUrl(config) });
+  const { value, diagnostics } = await runPipelineOnCores(await readContent(config.contentDir), { today: today(), baseUrl: listenUrl(config) });
   for (const d of sortDiagnostics(diagnostics)) print(formatDiagnostic(d));
   if (!value) {
     print(`build failed: ${diagnostics.filter((d) => d.severity === 'error').length} error(s) in content`);

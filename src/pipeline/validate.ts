@@ -87,15 +87,35 @@ export const validateSynonyms = (path: string, data: unknown, keyLines: Map<stri
   return { value: diagnostics.length ? undefined : result.value, diagnostics };
 };
 
+/** What a kind's rules need beyond the entry: the categories (absent while categories.yaml is invalid), today, the freshness limit. */
+export interface RuleContext {
+  categories: CategoriesFile | undefined;
+  today: string;
+  maxAgeDays?: number | undefined;
+}
+
+/** Checks made on an entry after its schema: given the fields that passed, they add their problems. */
+export type EntryRules<T> = (checked: Located<Partial<T>>, lineOf: (key: string) => number | undefined, diagnostics: Diagnostic[]) => void;
+
 /**
  * Validate deal entries: schema, unique slug and id, known category, expiry, deadline,
  * staleness (a `verified` deal checked more than `maxAgeDays` ago) and program-fact warnings. Without `categories` (categories.yaml itself is invalid) the category
  * rules wait for it.
  */
 export function validateDeals(entries: Iterable<ParsedEntry>, categories: CategoriesFile | undefined, today: string, maxAgeDays = DEFAULT_FRESHNESS.maxAgeDays): StageResult<Located<Deal>[]> {
+  return validateEach(entries, DealSchema, dealRules({ categories, today, maxAgeDays }));
+}
+
+/** Validate startup entries: schema, unique slug and id, known category and source (once categories.yaml is valid). */
+export function validateStartups(entries: Iterable<ParsedEntry>, categories: CategoriesFile | undefined): StageResult<Located<Startup>[]> {
+  return validateEach(entries, StartupSchema, startupRules({ categories, today: '' }));
+}
+
+/** A deal's rules after its schema: known category, expiry, staleness, deadline, program facts on a commercial deal. */
+export function dealRules({ categories, today, maxAgeDays = DEFAULT_FRESHNESS.maxAgeDays }: RuleContext): EntryRules<Deal> {
   const slugs = categories?.deals.map((c) => c.slug);
   const programs = new Set(categories?.deals.filter((c) => c.scope === 'programs').map((c) => c.slug));
-  return validateEach(entries, DealSchema, ({ path, record }, lineOf, diagnostics) => {
+  return ({ path, record }, lineOf, diagnostics) => {
     const category = record.category;
     const known = slugs === undefined || category === undefined || slugs.includes(category);
     if (!known) diagnostics.push(unknown(path, 'unknown_category', 'category', category, slugs, lineOf('category')));
@@ -126,21 +146,81 @@ export function validateDeals(entries: Iterable<ParsedEntry>, categories: Catego
       const message = `${shownList(programFacts, ', ')} describe programs, but category ${shown(category)} is in the \`deals\` scope; remove them or choose a program category`;
       diagnostics.push(warning(path, 'program_fact_on_deal', first, message, lineOf(first)));
     }
-  });
+  };
 }
 
-/** Validate startup entries: schema, unique slug and id, known category and source (once categories.yaml is valid). */
-export function validateStartups(entries: Iterable<ParsedEntry>, categories: CategoriesFile | undefined): StageResult<Located<Startup>[]> {
+/** A startup's rules after its schema: known category and source. */
+export function startupRules({ categories }: RuleContext): EntryRules<Startup> {
   const knownCategories = categories?.startups.map((c) => c.slug);
   const knownSources = categories?.sources.map((s) => s.slug);
-  return validateEach(entries, StartupSchema, ({ path, record }, lineOf, diagnostics) => {
+  return ({ path, record }, lineOf, diagnostics) => {
     if (knownCategories && record.category !== undefined && !knownCategories.includes(record.category)) {
       diagnostics.push(unknown(path, 'unknown_category', 'category', record.category, knownCategories, lineOf('category'), '(none defined in categories.yaml `startups`)'));
     }
     if (knownSources && record.source !== undefined && !knownSources.includes(record.source)) {
       diagnostics.push(unknown(path, 'unknown_source', 'source', record.source, knownSources, lineOf('source'), '(none defined in categories.yaml `sources`)'));
     }
-  });
+  };
+}
+
+/** One entry after its schema and rules: its record when the schema passed (not yet detached from its file), its problems, and the keys it claims. */
+export interface EntryCheck<T> {
+  path: string;
+  record: T | undefined;
+  schemaProblems: Diagnostic[];
+  ruleProblems: Diagnostic[];
+  keys: RecordKeys;
+}
+
+/**
+ * Check one entry by `schema`, then by `rules`, which also see the fields that passed of an
+ * entry that failed: the part of validation that needs no other file, so it can run anywhere
+ * (the build runs it in worker threads for big catalogs, check-in-workers.ts).
+ */
+export function checkEntry<S extends z.ZodType>(entry: ParsedEntry, schema: S, rules: EntryRules<z.output<S>>): EntryCheck<z.output<S>> {
+  const input = entryRecord(entry);
+  const result = schema.safeParse(input);
+  const ruleProblems: Diagnostic[] = [];
+  let schemaProblems: Diagnostic[] = [];
+  let checked: Located<Partial<z.output<S>>>;
+  if (result.success) {
+    checked = { path: entry.path, record: result.data };
+  } else {
+    schemaProblems = issuesToDiagnostics(schema, result.error, input, entry.path, entry.keyLines);
+    // The fields with no issue of their own are as the schema reads them (a slug, an id, a date).
+    const failed = new Set(result.error.issues.map((issue) => issue.path[0]));
+    const fields = Object.entries(input).filter(([key]) => !failed.has(key));
+    checked = { path: entry.path, record: Object.fromEntries(fields) as Partial<z.output<S>> };
+  }
+  rules(checked, (key) => entry.keyLines.get(key), ruleProblems);
+  const { id, slug } = checked.record as { id?: string; slug?: string };
+  return { path: entry.path, record: result.success ? result.data : undefined, schemaProblems, ruleProblems, keys: { path: entry.path, id, slug, idLine: entry.keyLines.get('id') } };
+}
+
+export interface ChecksCollector<T> {
+  add: (check: EntryCheck<T>) => void;
+  result: () => StageResult<Located<T>[]>;
+}
+
+/**
+ * Entries' checks gathered into the stage's result, in the order of a whole pass per stage:
+ * schema problems, rule problems, then slugs and ids for uniqueness. `add` takes a check whose
+ * record is already detached from its file (or was never attached: parsed from JSON).
+ */
+export function checksCollector<T>(): ChecksCollector<T> {
+  const value: Located<T>[] = [];
+  const schemaProblems: Diagnostic[] = [];
+  const ruleProblems: Diagnostic[] = [];
+  const keys: RecordKeys[] = [];
+  return {
+    add(check) {
+      if (check.record !== undefined) value.push({ path: check.path, record: check.record });
+      for (const problem of check.schemaProblems) schemaProblems.push(problem);
+      for (const problem of check.ruleProblems) ruleProblems.push(problem);
+      keys.push(check.keys);
+    },
+    result: () => ({ value, diagnostics: [...schemaProblems, ...ruleProblems, ...uniqueness(keys)] }),
+  };
 }
 
 // --- internal ---
@@ -152,41 +232,16 @@ const MAX_KEYS_SPLIT = 10;
 const PROGRAM_FACTS = ['equityPercent', 'stages', 'regions', 'nextDeadline'] as const;
 
 /**
- * Each entry checked by `schema`, then by `rules` (which also see the fields that passed of an
- * entry that failed), then slugs and ids for uniqueness. Entries are taken one at a time and
- * let go: only the records and each file's id line are kept (at 150,000 files the parsed front
- * matter is hundreds of MB). Problems come in the order of a whole pass per stage: schema, rules,
- * uniqueness.
+ * Each entry checked (`checkEntry`) and let go: only the records, detached from their files,
+ * and each file's keys are kept (at 150,000 files the parsed front matter is hundreds of MB).
  */
-function validateEach<S extends z.ZodType>(
-  entries: Iterable<ParsedEntry>,
-  schema: S,
-  rules: (checked: Located<Partial<z.output<S>>>, lineOf: (key: string) => number | undefined, diagnostics: Diagnostic[]) => void,
-): StageResult<Located<z.output<S>>[]> {
-  const value: Located<z.output<S>>[] = [];
-  const schemaProblems: Diagnostic[] = [];
-  const ruleProblems: Diagnostic[] = [];
-  const keys: RecordKeys[] = [];
+function validateEach<S extends z.ZodType>(entries: Iterable<ParsedEntry>, schema: S, rules: EntryRules<z.output<S>>): StageResult<Located<z.output<S>>[]> {
+  const collector = checksCollector<z.output<S>>();
   for (const entry of entries) {
-    const input = entryRecord(entry);
-    const result = schema.safeParse(input);
-    let checked: Located<Partial<z.output<S>>>;
-    if (result.success) {
-      const record = detached(result.data);
-      value.push({ path: entry.path, record });
-      checked = { path: entry.path, record };
-    } else {
-      schemaProblems.push(...issuesToDiagnostics(schema, result.error, input, entry.path, entry.keyLines));
-      // The fields with no issue of their own are as the schema reads them (a slug, an id, a date).
-      const failed = new Set(result.error.issues.map((issue) => issue.path[0]));
-      const fields = Object.entries(input as Record<string, unknown>).filter(([key]) => !failed.has(key));
-      checked = { path: entry.path, record: Object.fromEntries(fields) as Partial<z.output<S>> };
-    }
-    rules(checked, (key) => entry.keyLines.get(key), ruleProblems);
-    const { id, slug } = checked.record as { id?: string; slug?: string };
-    keys.push({ path: entry.path, id, slug, idLine: entry.keyLines.get('id') });
+    const check = checkEntry(entry, schema, rules);
+    collector.add({ ...check, record: check.record === undefined ? undefined : detached(check.record) });
   }
-  return { value, diagnostics: [...schemaProblems, ...ruleProblems, ...uniqueness(keys)] };
+  return collector.result();
 }
 
 /**
@@ -195,7 +250,7 @@ function validateEach<S extends z.ZodType>(
  * stayed in memory through the build; docs/performance.md). The record is JSON data, which is
  * what `catalog.json` holds and the server reads, so a JSON round trip gives the same record.
  */
-function detached<T>(record: T): T {
+export function detached<T>(record: T): T {
   return JSON.parse(JSON.stringify(record)) as T;
 }
 
@@ -257,7 +312,7 @@ function duplicates(items: readonly Keyed[], code: string): Diagnostic[] {
 }
 
 /** The keys a file's record claims, for `uniqueness`. */
-interface RecordKeys {
+export interface RecordKeys {
   path: string;
   id: string | undefined;
   slug: string | undefined;

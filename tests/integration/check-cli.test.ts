@@ -125,4 +125,20 @@ describe('check', () => {
       await rm(work, { recursive: true, force: true });
     }
   });
+
+  test('a big catalog, checked in worker threads: every line reaches a pipe, the summary last', async () => {
+    const work = await mkdtemp(join(tmpdir(), 'check-big-'));
+    try {
+      const tree = join(work, 'content');
+      spawnSync(process.execPath, ['scripts/generate.ts', '--deals', '4000', '--startups', '200', '--out', tree, '--seed', '9'], { cwd: ROOT, stdio: 'ignore' });
+      const { status, stdout } = check(tree);
+      const lines = stdout.trimEnd().split('\n');
+      // Generated deals include stale ones: hundreds of warning lines, more than a pipe holds at once.
+      expect(stdout.length).toBeGreaterThan(128 * 1024);
+      expect(lines.at(-1)).toBe(`checked 4000 deals and 200 startups: 0 error(s), ${lines.length - 1} warning(s)`);
+      expect(status).toBe(0);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  });
 });

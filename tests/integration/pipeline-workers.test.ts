@@ -1,0 +1,108 @@
+/**
+ * The build's worker threads (src/pipeline/check-in-workers.ts) change how long a big build
+ * takes, never what it makes: the same records in the same order, the same search indexes, and
+ * the same diagnostics in the same order as `runPipeline` in one thread, over every fixture
+ * scenario, the starter content, and a generated catalog of several batches with a problem of
+ * each kind planted in it (some in different batches).
+ */
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { pipelineWorkers, runPipeline, runPipelineInWorkers, type BuiltCatalog } from '../../src/pipeline/build.ts';
+import { readContent, type ContentFiles } from '../../src/pipeline/read-content.ts';
+import type { StageResult } from '../../src/pipeline/diagnostics.ts';
+import { FIXTURES } from '../helpers/server.ts';
+
+const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
+const TODAY = '2026-11-21';
+const scratch = mkdtempSync(join(tmpdir(), 'pipeline-workers-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** What a build made, in comparable form: the lunr JSON as text, the postings' typed arrays as arrays. */
+function comparable(result: StageResult<BuiltCatalog | undefined>) {
+  const value = result.value;
+  const text = (chunks: Iterable<Uint8Array>) => Buffer.concat([...chunks]).toString('utf8');
+  return {
+    diagnostics: result.diagnostics,
+    data: value?.data,
+    lunr: value && { deals: text(value.lunr.deals()), startups: text(value.lunr.startups()) },
+    postings: value && JSON.stringify(value.postings, (_key, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Int32Array) : v)),
+  };
+}
+
+async function bothWays(contentDir: string, workers = 2) {
+  const sources = await readContent(contentDir);
+  const alone = comparable(runPipeline(sources, { today: TODAY }));
+  const spread = comparable(await runPipelineInWorkers(await readContent(contentDir), { today: TODAY }, workers));
+  return { alone, spread };
+}
+
+describe('checking files in worker threads', () => {
+  const scenarios = readdirSync(FIXTURES);
+  test.each(scenarios)('fixture %s: the same catalog and diagnostics as in one thread', async (scenario) => {
+    const { alone, spread } = await bothWays(join(FIXTURES, scenario));
+    expect(spread).toEqual(alone);
+  });
+
+  test('the starter content: the same catalog, built', async () => {
+    const { alone, spread } = await bothWays(join(PROJECT_ROOT, 'content'), 3);
+    expect(alone.data?.deals.length).toBeGreaterThan(50);
+    expect(spread).toEqual(alone);
+  });
+
+  test('a generated catalog of several batches with planted problems: the same records and problems, in the same order', async () => {
+    const content = join(scratch, 'generated');
+    execFileSync(process.execPath, ['scripts/generate.ts', '--deals', '1300', '--startups', '700', '--out', content, '--seed', '11'], { cwd: PROJECT_ROOT, stdio: 'ignore' });
+    const deals = readdirSync(join(content, 'deals')).sort();
+    const startups = readdirSync(join(content, 'startups')).sort();
+    const deal = (i: number) => join(content, 'deals', deals[i] as string);
+    // A file with no front matter, one with bad YAML, one with an unknown field and an unknown category,
+    // an id repeated across batches (files 3 and 1,100), a startup with an unknown source.
+    writeFileSync(deal(10), 'no front matter here\n');
+    writeFileSync(deal(600), '---\ntitle: [unclosed\n---\nBody\n');
+    writeFileSync(deal(700), readFileSync(deal(700), 'utf8').replace(/^category: .*$/m, 'category: sass-discounts\ncolour: blue'));
+    const idOf = (path: string) => /^id: (.*)$/m.exec(readFileSync(path, 'utf8'))?.[1] as string;
+    writeFileSync(deal(1100), readFileSync(deal(1100), 'utf8').replace(/^id: .*$/m, `id: ${idOf(deal(3))}`));
+    const startup = join(content, 'startups', startups[650] as string);
+    writeFileSync(startup, readFileSync(startup, 'utf8').replace(/^source: .*$/m, 'source: aquire'));
+    appendFileSync(join(content, 'deals', 'zz-empty.md'), '---\n---\n');
+
+    const { alone, spread } = await bothWays(content);
+    const codes = new Set(alone.diagnostics.map((d) => d.code));
+    for (const code of ['missing_front_matter', 'invalid_yaml', 'unrecognized_keys', 'unknown_category', 'duplicate_id', 'unknown_source', 'invalid_type']) expect(codes).toContain(code);
+    expect(spread.diagnostics).toEqual(alone.diagnostics);
+    expect(spread).toEqual(alone);
+  });
+
+  test('a content folder that builds: records, indexes and lunr JSON alike, over more batches than workers', async () => {
+    const content = join(scratch, 'clean');
+    execFileSync(process.execPath, ['scripts/generate.ts', '--deals', '1600', '--startups', '900', '--out', content, '--seed', '5'], { cwd: PROJECT_ROOT, stdio: 'ignore' });
+    const { alone, spread } = await bothWays(content, 2);
+    expect(alone.data?.deals.length).toBeGreaterThan(1000);
+    expect(alone.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(spread).toEqual(alone);
+  });
+
+  test('a file that cannot be read fails the build, as it does in one thread', async () => {
+    const content = join(scratch, 'unreadable');
+    execFileSync(process.execPath, ['scripts/generate.ts', '--deals', '1200', '--startups', '10', '--out', content, '--seed', '3'], { cwd: PROJECT_ROOT, stdio: 'ignore' });
+    const sources = await readContent(content);
+    const names = readdirSync(join(content, 'deals')).sort();
+    rmSync(join(content, 'deals', names[900] as string));
+    await expect(runPipelineInWorkers(sources, { today: TODAY }, 2)).rejects.toThrow(/ENOENT/);
+    expect(() => runPipeline(sources, { today: TODAY })).toThrow(/ENOENT/);
+  });
+});
+
+describe('pipelineWorkers', () => {
+  const files = (length: number): ContentFiles => ({ length, [Symbol.iterator]: () => [][Symbol.iterator]() });
+  const sources = (deals: number, startups: number) => ({ root: 'content', deals: files(deals), startups: files(startups), categories: undefined, site: undefined });
+  test('none for a small catalog or a single core; one per core, at most four, for a big one', () => {
+    expect(pipelineWorkers(sources(63, 40), 8)).toBe(0);
+    expect(pipelineWorkers(sources(50_000, 100_000), 1)).toBe(0);
+    expect(pipelineWorkers(sources(50_000, 100_000), 2)).toBe(2);
+    expect(pipelineWorkers(sources(3_000, 2_000), 16)).toBe(4);
+  });
+});
