@@ -91,9 +91,9 @@ export async function runPipelineInWorkers(sources: ContentSources, options: Pip
  * the machine has cores to spare (`pipelineWorkers`), else in this thread.
  * @example const { value, diagnostics } = await runPipelineOnCores(await readContent('content'), { today: '2026-11-29' })
  */
-export function runPipelineOnCores(sources: ContentSources, options: PipelineOptions): Promise<StageResult<BuiltCatalog | undefined>> {
+export async function runPipelineOnCores(sources: ContentSources, options: PipelineOptions): Promise<StageResult<BuiltCatalog | undefined>> {
   const workers = pipelineWorkers(sources);
-  return workers > 0 ? runPipelineInWorkers(sources, options, workers) : Promise.resolve(runPipeline(sources, options));
+  return workers > 0 ? runPipelineInWorkers(sources, options, workers) : runPipeline(sources, options);
 }
 
 // --- internal ---

@@ -6,7 +6,7 @@
  * in file order, so the records and every diagnostic come out as `runPipeline` makes them; only
  * the uniqueness of slugs and ids, which spans files, is left to it.
  */
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type * as z from 'zod';
 import { DealSchema, type Deal } from '../schemas/deal.ts';
 import { StartupSchema, type Startup } from '../schemas/startup.ts';
@@ -41,6 +41,12 @@ export interface BatchAnswer {
   seq: number;
   kind: EntryKind;
   results: ({ problems: Diagnostic[] } | { check: EntryCheck<string> })[];
+}
+
+/** What a worker is started with: the rules' context, and the port its batches come on. */
+export interface WorkerData {
+  context: RuleContext;
+  port: MessagePort;
 }
 
 /** What a worker checks one file with, per kind. */
@@ -86,23 +92,33 @@ export async function checkInWorkers(
       else kind.collector.add({ ...result.check, record: result.check.record === undefined ? undefined : (JSON.parse(result.check.record) as unknown) });
     }
   };
-  const pool = Array.from({ length: Math.max(1, workers) }, () => new Worker(new URL('./check-worker.ts', import.meta.url), { workerData: context, resourceLimits: WORKER_LIMITS }));
+  // Each worker talks over a port of its own: the worker's default channel also carries Node's
+  // messages (under `--watch`, one per module the worker imports), which are no answers.
+  const pool: { worker: Worker; port: MessagePort }[] = [];
+  let sent = 0;
   try {
+    for (let i = 0; i < Math.max(1, workers); i++) {
+      const { port1, port2 } = new MessageChannel();
+      pool.push({
+        port: port1,
+        worker: new Worker(new URL('./check-worker.ts', import.meta.url), { workerData: { context, port: port2 } satisfies WorkerData, transferList: [port2], resourceLimits: WORKER_LIMITS }),
+      });
+    }
     await new Promise<void>((resolve, reject) => {
-      let waiting = 0;
       let sentAll = false;
-      const send = (worker: Worker): void => {
+      const send = (port: MessagePort): void => {
         const next = batches.next();
-        if (next.done) {
-          sentAll = true;
-          return;
+        if (next.done) sentAll = true;
+        else {
+          port.postMessage(next.value);
+          sent++;
         }
-        waiting++;
-        worker.postMessage(next.value);
       };
-      for (const worker of pool) {
-        worker.on('message', (answer: BatchAnswer) => {
-          waiting--;
+      const finishIfDone = (): void => {
+        if (sentAll && nextToTake === sent) resolve();
+      };
+      for (const { worker, port } of pool) {
+        port.on('message', (answer: BatchAnswer) => {
           answered.set(answer.seq, answer);
           try {
             // Answers come back in any order; they are taken in file order.
@@ -111,20 +127,22 @@ export async function checkInWorkers(
               take(ready);
             }
             // Reads the next batch's files: a file that cannot be read fails the build, as it does in `runPipeline`.
-            send(worker);
+            send(port);
           } catch (error) {
             reject(error as Error);
           }
-          if (sentAll && waiting === 0) resolve();
+          finishIfDone();
         });
+        port.on('messageerror', reject);
         worker.on('error', reject);
         worker.on('exit', (code) => reject(new Error(`a content check worker stopped (exit code ${code})`)));
       }
-      for (let i = 0; i < BATCHES_AHEAD; i++) for (const worker of pool) send(worker);
-      if (sentAll && waiting === 0) resolve();
+      for (let i = 0; i < BATCHES_AHEAD; i++) for (const { port } of pool) send(port);
+      finishIfDone();
     });
   } finally {
-    await Promise.all(pool.map((worker) => worker.terminate()));
+    for (const { port } of pool) port.close();
+    await Promise.all(pool.map(({ worker }) => worker.terminate()));
   }
   // Each kind's records were checked by its own schema in the worker.
   const result = <T>(kind: EntryKind): StageResult<Located<T>[]> => {

@@ -5,7 +5,7 @@
  * scenario, the starter content, and a generated catalog of several batches with a problem of
  * each kind planted in it (some in different batches).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,12 +87,49 @@ describe('checking files in worker threads', () => {
 
   test('a file that cannot be read fails the build, as it does in one thread', async () => {
     const content = join(scratch, 'unreadable');
-    execFileSync(process.execPath, ['scripts/generate.ts', '--deals', '1200', '--startups', '10', '--out', content, '--seed', '3'], { cwd: PROJECT_ROOT, stdio: 'ignore' });
+    execFileSync(process.execPath, ['scripts/generate.ts', '--deals', '3000', '--startups', '10', '--out', content, '--seed', '3'], { cwd: PROJECT_ROOT, stdio: 'ignore' });
     const sources = await readContent(content);
     const names = readdirSync(join(content, 'deals')).sort();
-    rmSync(join(content, 'deals', names[900] as string));
+    // In the sixth batch: read when an answer comes back, not among the batches sent at first.
+    rmSync(join(content, 'deals', names[2600] as string));
     await expect(runPipelineInWorkers(sources, { today: TODAY }, 2)).rejects.toThrow(/ENOENT/);
     expect(() => runPipeline(sources, { today: TODAY })).toThrow(/ENOENT/);
+  });
+});
+
+describe('under node --watch (as `npm run dev` runs the build)', () => {
+  test("Node's own messages from the workers are not taken for answers: the whole catalog is checked", async () => {
+    // Under --watch a worker posts a message per module it imports on its default channel;
+    // answers read from there gave an empty catalog that "built".
+    const content = join(scratch, 'watched');
+    execFileSync(process.execPath, ['scripts/generate.ts', '--deals', '1200', '--startups', '300', '--out', content, '--seed', '13'], { cwd: PROJECT_ROOT, stdio: 'ignore' });
+    const script = join(scratch, 'watched-build.ts');
+    writeFileSync(
+      script,
+      [
+        `import { runPipelineInWorkers } from ${JSON.stringify(join(PROJECT_ROOT, 'src', 'pipeline', 'build.ts'))};`,
+        `import { readContent } from ${JSON.stringify(join(PROJECT_ROOT, 'src', 'pipeline', 'read-content.ts'))};`,
+        `const built = await runPipelineInWorkers(await readContent(${JSON.stringify(content)}), { today: '${TODAY}' }, 2);`,
+        `console.log(JSON.stringify({ deals: built.value?.data.deals.length, startups: built.value?.data.startups.length, diagnostics: built.diagnostics.length }));`,
+      ].join('\n'),
+    );
+    const child = spawn(process.execPath, [`--watch-path=${scratch}`, script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const found = /^\{.*\}$/m.exec(out);
+          if (found) resolve(found[0]);
+        });
+        child.on('exit', () => reject(new Error(`exited before answering: ${out}`)));
+      });
+      const alone = runPipeline(await readContent(content), { today: TODAY });
+      expect(JSON.parse(line)).toEqual({ deals: alone.value?.data.deals.length, startups: alone.value?.data.startups.length, diagnostics: alone.diagnostics.length });
+      expect(alone.value?.data.deals.length).toBeGreaterThan(1000);
+    } finally {
+      child.kill();
+    }
   });
 });
 
