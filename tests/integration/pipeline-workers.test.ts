@@ -97,6 +97,19 @@ describe('checking files in worker threads', () => {
   });
 });
 
+describe('a worker that fails', () => {
+  test('rejects the build instead of hanging, as one thread throws', async () => {
+    const sources = await readContent(join(FIXTURES, 'valid'));
+    const good = [...sources.deals];
+    // Not text: parsing it throws inside the worker, an error the worker does not answer.
+    const broken = { path: 'valid/deals/broken.md', text: 42 as unknown as string };
+    const files = [...Array.from({ length: 600 }, (_, i) => good[i % good.length] as (typeof good)[number]), broken];
+    const deals: ContentFiles = { length: files.length, [Symbol.iterator]: () => files[Symbol.iterator]() };
+    await expect(runPipelineInWorkers({ ...sources, deals }, { today: TODAY }, 2)).rejects.toThrow(TypeError);
+    expect(() => runPipeline({ ...sources, deals }, { today: TODAY })).toThrow(TypeError);
+  });
+});
+
 describe('under node --watch (as `npm run dev` runs the build)', () => {
   test("Node's own messages from the workers are not taken for answers: the whole catalog is checked", async () => {
     // Under --watch a worker posts a message per module it imports on its default channel;
