@@ -1,6 +1,7 @@
 /**
- * The whole content pipeline: parse → validate → derive → index. The same function serves
- * `npm run build`, `npm run check` (without indexing) and the re-index after an admin write.
+ * The whole content pipeline: parse → validate → derive → index. The same steps serve
+ * `npm run build`, `npm run check` (without indexing) and the re-index after an admin write;
+ * the build and `check` parse and validate big catalogs in worker threads (`runPipelineOnCores`).
  */
 import { availableParallelism } from 'node:os';
 import type { CatalogData, SearchPostings } from '../catalog/catalog.ts';

@@ -108,7 +108,7 @@ export function validateDeals(entries: Iterable<ParsedEntry>, categories: Catego
 
 /** Validate startup entries: schema, unique slug and id, known category and source (once categories.yaml is valid). */
 export function validateStartups(entries: Iterable<ParsedEntry>, categories: CategoriesFile | undefined): StageResult<Located<Startup>[]> {
-  return validateEach(entries, StartupSchema, startupRules({ categories, today: '' }));
+  return validateEach(entries, StartupSchema, startupRules({ categories }));
 }
 
 /** A deal's rules after its schema: known category, expiry, staleness, deadline, program facts on a commercial deal. */
@@ -150,7 +150,7 @@ export function dealRules({ categories, today, maxAgeDays = DEFAULT_FRESHNESS.ma
 }
 
 /** A startup's rules after its schema: known category and source. */
-export function startupRules({ categories }: RuleContext): EntryRules<Startup> {
+export function startupRules({ categories }: Pick<RuleContext, 'categories'>): EntryRules<Startup> {
   const knownCategories = categories?.startups.map((c) => c.slug);
   const knownSources = categories?.sources.map((s) => s.slug);
   return ({ path, record }, lineOf, diagnostics) => {
@@ -250,7 +250,7 @@ function validateEach<S extends z.ZodType>(entries: Iterable<ParsedEntry>, schem
  * stayed in memory through the build; docs/performance.md). The record is JSON data, which is
  * what `catalog.json` holds and the server reads, so a JSON round trip gives the same record.
  */
-export function detached<T>(record: T): T {
+function detached<T>(record: T): T {
   return JSON.parse(JSON.stringify(record)) as T;
 }
 
