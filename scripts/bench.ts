@@ -96,7 +96,7 @@ const rssLoaded = rss(cold.child);
 say(
   `- content build (parse, validate, index, emit): ${Math.round(build.ms)} ms, peak memory ${Math.round(build.peakMb)} MB; per 1,000 records: ${perThousand(build.ms)} ms, ${perThousand(build.peakMb)} MB`,
 );
-say(`- server start to first answer (answer cache off), compile cache empty: ${Math.round(cold.startMs)} ms; per 1,000 records: ${perThousand(cold.startMs)} ms`);
+say(`- server start to first answer (answer cache off), compile cache empty: ${Math.round(cold.startMs)} ms (${cpuAt(cold)}); per 1,000 records: ${perThousand(cold.startMs)} ms`);
 say(
   `- resident memory after start, once its start work was done (idle ${idleAfter.toFixed(1)} s after the first answer), before any load (answer cache off): ${rssLoaded} MB; per 1,000 records: ${perThousand(rssLoaded)} MB`,
 );
@@ -110,7 +110,7 @@ say(
 await writeFile(join(OUT, 'answers.json'), JSON.stringify(answers));
 const baseline = await startChild(join(ROOT, 'scripts', 'bench', 'baseline-server.ts'), {}, [join(OUT, 'answers.json')]);
 const warm = await startChild(join(ROOT, 'scripts', 'serve.ts'), env);
-say(`- server start to first answer (answer cache on), compile cache filled by the first start: ${Math.round(warm.startMs)} ms; per 1,000 records: ${perThousand(warm.startMs)} ms`);
+say(`- server start to first answer (answer cache on), compile cache filled by the first start: ${Math.round(warm.startMs)} ms (${cpuAt(warm)}); per 1,000 records: ${perThousand(warm.startMs)} ms`);
 
 say('');
 for (const c of cases) say(`- ${c.name}: ${c.what}`);
@@ -194,10 +194,13 @@ async function load(base: string, paths: string[], seconds = duration): Promise<
 /**
  * Warm one side, then measure it. Every path is requested once first: autocannon starts each
  * connection at the top of the list, so a timed warm-up alone would reach only the first few
- * hundred of 2,000 searches, and the cached server would be measured half cold.
+ * hundred of 2,000 searches, and the cached server would be measured half cold. The warm-up
+ * sends what autocannon sends (no `Accept-Encoding`): `fetch` asks for brotli, and the cached
+ * server then also kept a compressed answer per path that the load never asks for (about 60 MB
+ * more resident memory at 5,000 deals).
  */
 async function measure(base: string, paths: string[], warmSeconds: number): Promise<Load> {
-  for (let i = 0; i < paths.length; i += 16) await Promise.all(paths.slice(i, i + 16).map(async (path) => (await fetch(base + path)).arrayBuffer()));
+  for (let i = 0; i < paths.length; i += 16) await Promise.all(paths.slice(i, i + 16).map((path) => answered(base + path)));
   await load(base, paths, warmSeconds);
   return load(base, paths);
 }
@@ -284,10 +287,24 @@ function misspell(word: string, next: () => number): string {
   return (edits[Math.floor(next() * edits.length)] as () => string)();
 }
 
-/** CPU seconds a process has used (user and system, from /proc). */
-function cpuSeconds(child: ChildProcess): number {
+/** CPU seconds a process has used, in user space and in the kernel (from /proc). */
+function cpuTimes(child: ChildProcess): { user: number; system: number } {
   const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
+}
+
+function cpuSeconds(child: ChildProcess): number {
+  const { user, system } = cpuTimes(child);
+  return user + system;
+}
+
+/**
+ * The CPU a server had used when it first answered. Kernel time is the tell of a slow start on a
+ * virtual machine just after other processes freed or touched gigabytes: the server's page faults
+ * then cost more (docs/performance.md).
+ */
+function cpuAt(started: { startCpu: { user: number; system: number } }): string {
+  return `CPU by then: ${started.startCpu.user.toFixed(2)} s user, ${started.startCpu.system.toFixed(2)} s system`;
 }
 
 /** Wait until a process has used no CPU for a second (at most 60 s); the seconds waited. */
@@ -317,7 +334,11 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function startChild(script: string, env: Record<string, string>, args: string[] = []): Promise<{ child: ChildProcess; url: string; startMs: number }> {
+async function startChild(
+  script: string,
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<{ child: ChildProcess; url: string; startMs: number; startCpu: { user: number; system: number } }> {
   const port = await freePort();
   const started = performance.now();
   // The same V8 setting as `npm start`/`npm run serve` (a small young generation keeps RSS down).
@@ -328,8 +349,9 @@ async function startChild(script: string, env: Record<string, string>, args: str
   });
   const url = `http://127.0.0.1:${port}`;
   // Poll with plain node:http: the first fetch() in a process pays for loading undici.
-  while (!(await respondsOk(`${url}/api/v1/deals?limit=1`))) await new Promise((r) => setTimeout(r, 5));
-  return { child, url, startMs: performance.now() - started };
+  while (!(await answered(`${url}/api/v1/deals?limit=1`))) await new Promise((r) => setTimeout(r, 5));
+  const startMs = performance.now() - started;
+  return { child, url, startMs, startCpu: cpuTimes(child) };
 }
 
 async function signIn(base: string): Promise<string> {
@@ -367,7 +389,8 @@ async function writeLatencies(base: string, slugs: string[]): Promise<number[]> 
   return times.sort((a, b) => a - b);
 }
 
-function respondsOk(url: string): Promise<boolean> {
+/** GET with node:http, the whole body read: whether any answer came (false when nothing listens yet). */
+function answered(url: string): Promise<boolean> {
   return new Promise((done) => {
     get(url, (response) => {
       response.resume();

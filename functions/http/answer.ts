@@ -71,10 +71,14 @@ export function etagOf(body: Uint8Array): string {
   return hashEtag(createHash('sha1').update(body));
 }
 
-/** Start compressing an answer's body ahead of time (for answers served many times). */
-export function precompress(answer: Answer, quality: 'fast' | 'best' = 'best'): void {
+/**
+ * Compress an answer's body ahead of time (for answers served many times), one coding after the
+ * other: the work takes one of libuv's threads, never every core (see catalog-state.ts). A request
+ * that wants a coding not done yet compresses it itself, and this then takes that result.
+ */
+export async function precompress(answer: Answer, quality: 'fast' | 'best' = 'best'): Promise<void> {
   if (answer.body.byteLength < COMPRESS_MIN_BYTES) return;
-  for (const coding of ['br', 'gzip'] as const) answer.encoded[coding] ??= compress(answer.body, coding, quality);
+  for (const coding of ['br', 'gzip'] as const) await (answer.encoded[coding] ??= compress(answer.body, coding, quality));
 }
 
 /**

@@ -50,13 +50,15 @@ export function createCatalogState(catalog: Catalog, pins: readonly Pin[], optio
     if (!answer) {
       answer = pin.compute(catalog, new URLSearchParams());
       answers.set(key, answer);
-      precompress(answer, options.eager ? 'best' : 'fast');
+      if (!options.eager) void precompress(answer, 'fast').catch(() => undefined);
     }
     return answer;
   };
   // Computed right after start-up work, so the server can listen first; a request that comes
-  // earlier computes its answer itself.
-  if (options.eager) setImmediate(() => pins.forEach((pin) => pinned(pin.key)));
+  // earlier computes its answer itself. Compressed one answer and one coding at a time: at 50,000
+  // deals the four jobs at once took both cores for seconds while the server was still starting.
+  // A failed compression stays in the answer, for the request asking for that coding to report.
+  if (options.eager) setImmediate(() => void precompressInTurn(pins.map((pin) => pinned(pin.key))));
   return { catalog, pinned };
 }
 
@@ -75,6 +77,10 @@ export async function loadGeneratedCatalog(generatedDir: string): Promise<Catalo
 }
 
 // --- internal ---
+
+async function precompressInTurn(answers: readonly (Answer | undefined)[]): Promise<void> {
+  for (const answer of answers) if (answer) await precompress(answer, 'best').catch(() => undefined);
+}
 
 /** The search postings: the binary file, or the JSON postings of a build from before it. */
 async function readPostings(generatedDir: string): Promise<SearchPostings> {
