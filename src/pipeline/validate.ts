@@ -312,7 +312,7 @@ function duplicates(items: readonly Keyed[], code: string): Diagnostic[] {
 }
 
 /** The keys a file's record claims, for `uniqueness`. */
-export interface RecordKeys {
+interface RecordKeys {
   path: string;
   id: string | undefined;
   slug: string | undefined;
