@@ -12,7 +12,7 @@
 import { join } from 'node:path';
 import lunr from 'lunr';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { compareHits, compareHitsAt, hitAt, hitColumnsOf, loadSearchIndex, search, searchColumns, type HitColumns, type SearchHit, type SearchIndex } from '../../src/catalog/search.ts';
+import { compareHits, compareHitsAt, hitAt, hitColumnsOf, loadSearchIndex, search, searchColumns, STAMP_RESTART, type HitColumns, type SearchHit, type SearchIndex } from '../../src/catalog/search.ts';
 import { foldText, MAX_QUERY_WORDS, queryWords } from '../../src/catalog/tokens.ts';
 import { layoutOfJson } from '../../src/catalog/postings-file.ts';
 import { runPipeline } from '../../src/pipeline/build.ts';
@@ -297,6 +297,17 @@ describe.each([
     ours(c, 'credits startups');
     ours(c, 'zzz cloud');
     expect(ours(c, 'cloud')).toEqual(first);
+  });
+
+  test('a server up for a long time: once the stamps pass 2^30 they restart, and answers stay the same', () => {
+    const sorted = (hits: SearchHit[]): SearchHit[] => hits.sort((a, b) => compareHits(a, b) || a.doc - b.doc);
+    const query = 'credits startups cloud mongodb';
+    const expected = sorted(search(c.index, query));
+    expect(expected.length).toBeGreaterThan(0);
+    // Just below where an Int32Array stamp wraps: without the restart, the next searches' marks never match.
+    c.index.scratch.stamp = 2 ** 31 - 3;
+    for (let round = 0; round < 3; round++) expect(sorted(search(c.index, query))).toEqual(expected);
+    expect(c.index.scratch.stamp).toBeLessThan(STAMP_RESTART);
   });
 });
 
