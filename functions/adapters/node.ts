@@ -50,7 +50,8 @@ function send(req: IncomingMessage, res: ServerResponse, response: Response): vo
   if (!req.complete) headers.connection = 'close';
   res.writeHead(response.status, headers);
   if (bytes instanceof Uint8Array) res.end(bytes);
-  else if (bytes) writeRuns(res, bytes.runs);
+  else if (bytes?.copies) void writeAsTaken(res, bytes.pieces());
+  else if (bytes) writeRuns(res, bytes.pieces());
   else if (!response.body) res.end();
   // The client may be gone already: then the body is dropped, not piped.
   else if (res.destroyed) void response.body.cancel();
@@ -58,11 +59,36 @@ function send(req: IncomingMessage, res: ServerResponse, response: Response): vo
 }
 
 /** The runs of a huge list (answer.ts `assembledList`), as they are, in one write to the socket. */
-function writeRuns(res: ServerResponse, runs: readonly Uint8Array[]): void {
+function writeRuns(res: ServerResponse, runs: Iterable<Uint8Array>): void {
   res.cork();
   for (const run of runs) res.write(run);
   res.end();
   res.uncork();
+}
+
+/**
+ * Runs made as they are read (a huge list of scattered records): the next is made only once
+ * the socket has taken the one before, so a slow client holds a piece or two of the answer, not
+ * all of it. A client gone mid-way ends the making.
+ */
+async function writeAsTaken(res: ServerResponse, runs: Iterable<Uint8Array>): Promise<void> {
+  for (const run of runs) {
+    if (res.destroyed) return;
+    if (!res.write(run)) await drainedOrClosed(res);
+  }
+  if (!res.destroyed) res.end();
+}
+
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const go = (): void => {
+      res.off('drain', go);
+      res.off('close', go);
+      resolve();
+    };
+    res.on('drain', go);
+    res.on('close', go);
+  });
 }
 
 /** IncomingMessage → Web Request (https:// when a trusted proxy says so); the body streams only for methods that carry one. */

@@ -63,13 +63,20 @@ export class BytesResponse extends Response {
   }
 
   override get body(): ReadableStream<Uint8Array<ArrayBuffer>> {
-    this.#stream ??= new ReadableStream({
-      start: (controller) => {
-        // Payloads are never on a SharedArrayBuffer; lib.dom types stream chunks as ArrayBuffer views.
-        for (const run of runsOf(this.payload)) controller.enqueue(run as Uint8Array<ArrayBuffer>);
-        controller.close();
+    if (this.#stream) return this.#stream;
+    // A run at each pull, as the reader asks: runs that are copied are made one at a time.
+    const runs = runsOf(this.payload)[Symbol.iterator]();
+    this.#stream = new ReadableStream(
+      {
+        pull: (controller) => {
+          const next = runs.next();
+          // Payloads are never on a SharedArrayBuffer; lib.dom types stream chunks as ArrayBuffer views.
+          if (next.done) controller.close();
+          else controller.enqueue(next.value as Uint8Array<ArrayBuffer>);
+        },
       },
-    });
+      { highWaterMark: 0 },
+    );
     return this.#stream;
   }
 
@@ -115,17 +122,40 @@ export class BytesResponse extends Response {
 }
 
 /**
- * A body sent as runs of bytes one after the other, never joined: a huge list answer made of
- * stretches of the built catalog file it was read from (answer.ts `assembledList`), so the full
- * lists at 150,000 records hold no second copy of 100 MB of records.
+ * A body sent as runs of bytes one after the other, never joined in one piece: a huge list
+ * answer made of stretches of the built catalog file it was read from, so the full lists at
+ * 150,000 records hold no second copy of 100 MB of records; or a huge list of scattered records
+ * (a filter matching thousands), copied into small pieces only as a writer takes them (answer.ts
+ * `assembledList`), so an uncached answer of megabytes never lies in memory whole.
  */
 export class ByteRuns {
-  readonly runs: readonly Uint8Array[];
   readonly byteLength: number;
+  /**
+   * Whether `pieces` copies as it goes, each piece new: a writer should then take one piece
+   * at a time, as the socket drains, rather than queue them all (which would hold the whole
+   * answer again). Otherwise the pieces are views of bytes held anyway.
+   */
+  readonly copies: boolean;
+  readonly #pieces: () => Iterable<Uint8Array>;
 
-  constructor(runs: readonly Uint8Array[]) {
-    this.runs = runs;
-    this.byteLength = runs.reduce((total, run) => total + run.byteLength, 0);
+  /** Runs held already, or `byteLength` bytes in all made as they are read by `make` (called once per reading). */
+  constructor(runs: readonly Uint8Array[]);
+  constructor(byteLength: number, make: () => Iterable<Uint8Array>);
+  constructor(runsOrLength: readonly Uint8Array[] | number, make?: () => Iterable<Uint8Array>) {
+    if (typeof runsOrLength === 'number') {
+      this.byteLength = runsOrLength;
+      this.copies = true;
+      this.#pieces = make as () => Iterable<Uint8Array>;
+    } else {
+      this.byteLength = runsOrLength.reduce((total, run) => total + run.byteLength, 0);
+      this.copies = false;
+      this.#pieces = () => runsOrLength;
+    }
+  }
+
+  /** The runs, in order. */
+  pieces(): Iterable<Uint8Array> {
+    return this.#pieces();
   }
 }
 
@@ -134,12 +164,12 @@ export type Payload = Uint8Array | ByteRuns;
 
 /** The bytes of a payload in one piece (a copy, for runs: for compression, or a reader of the body). */
 export function payloadBytes(payload: Payload): Uint8Array {
-  return payload instanceof ByteRuns ? Buffer.concat(payload.runs) : payload;
+  return payload instanceof ByteRuns ? Buffer.concat([...payload.pieces()], payload.byteLength) : payload;
 }
 
 /** The pieces of a payload, in order. */
-function runsOf(payload: Payload): readonly Uint8Array[] {
-  return payload instanceof ByteRuns ? payload.runs : [payload];
+function runsOf(payload: Payload): Iterable<Uint8Array> {
+  return payload instanceof ByteRuns ? payload.pieces() : [payload];
 }
 
 /** Set a header field, as `response.headers.set` does. */

@@ -62,7 +62,7 @@ export async function compress(body: Payload, coding: Coding, quality: 'fast' | 
   const output: Buffer[] = [];
   stream.on('data', (chunk: Buffer) => output.push(chunk));
   const done = finished(stream);
-  for (const run of body.runs) stream.write(run);
+  for (const run of body.pieces()) stream.write(run);
   stream.end();
   await done;
   return new Uint8Array(Buffer.concat(output));

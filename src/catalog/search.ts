@@ -284,22 +284,24 @@ export function searchColumns(index: SearchIndex, words: readonly QueryWord[]): 
     return joined !== undefined && has(joined) ? joined : undefined;
   });
 
+  // The scratch's arrays as locals: the loops below run once per posting met.
+  const { clauseStamp: clauseStamps, clauseCost, clauseScore, docStamp, mask, typos, inexact, scores, removed } = { ...scratch, removed: index.removed };
   words.forEach((word, w) => {
     const clauseStamp = ++scratch.stamp;
     let clauseCount = 0;
     const add = (doc: number, weight: number, cost: number): void => {
-      if (index.removed !== undefined && index.removed[doc] === 1) return;
-      if (scratch.clauseStamp[doc] !== clauseStamp) {
-        scratch.clauseStamp[doc] = clauseStamp;
+      if (removed !== undefined && removed[doc] === 1) return;
+      if (clauseStamps[doc] !== clauseStamp) {
+        clauseStamps[doc] = clauseStamp;
         clauseDocs[clauseCount++] = doc;
-      } else if (cost > (scratch.clauseCost[doc] as number)) return;
-      else if (cost === scratch.clauseCost[doc]) {
-        scratch.clauseScore[doc] = (scratch.clauseScore[doc] as number) + weight;
+      } else if (cost > (clauseCost[doc] as number)) return;
+      else if (cost === clauseCost[doc]) {
+        clauseScore[doc] = (clauseScore[doc] as number) + weight;
         return;
       }
       // Only the word's best matches score: a typo neighbour adds nothing beside the exact word.
-      scratch.clauseCost[doc] = cost;
-      scratch.clauseScore[doc] = weight;
+      clauseCost[doc] = cost;
+      clauseScore[doc] = weight;
     };
     for (const [term, cost] of singleTerms(index, word, joins[w - 1], joins[w])) {
       for (const { docs, weights } of index.postings.get(term) ?? []) {
@@ -313,40 +315,34 @@ export function searchColumns(index: SearchIndex, words: readonly QueryWord[]): 
     const bit = 1 << w;
     for (let c = 0; c < clauseCount; c++) {
       const doc = clauseDocs[c] as number;
-      if (scratch.docStamp[doc] !== queryStamp) {
-        scratch.docStamp[doc] = queryStamp;
-        scratch.mask[doc] = 0;
-        scratch.typos[doc] = 0;
-        scratch.inexact[doc] = 0;
-        scratch.scores[doc] = 0;
+      const cost = clauseCost[doc] as number;
+      if (docStamp[doc] !== queryStamp) {
+        docStamp[doc] = queryStamp;
+        mask[doc] = bit;
+        typos[doc] = cost >> 1;
+        inexact[doc] = cost & 1;
+        scores[doc] = clauseScore[doc] as number;
         touched[touchedCount++] = doc;
+      } else {
+        mask[doc] = (mask[doc] as number) | bit;
+        typos[doc] = (typos[doc] as number) + (cost >> 1);
+        inexact[doc] = (inexact[doc] as number) + (cost & 1);
+        scores[doc] = (scores[doc] as number) + (clauseScore[doc] as number);
       }
-      const cost = scratch.clauseCost[doc] as number;
-      scratch.mask[doc] = (scratch.mask[doc] as number) | bit;
-      scratch.typos[doc] = (scratch.typos[doc] as number) + (cost >> 1);
-      scratch.inexact[doc] = (scratch.inexact[doc] as number) + (cost & 1);
-      scratch.scores[doc] = (scratch.scores[doc] as number) + (scratch.clauseScore[doc] as number);
     }
   });
 
   const weightOfWord = informativeness(docsPerWord);
+  const tables = words.length <= MASK_TABLE_WORDS ? maskTables(weightOfWord) : undefined;
   for (let i = 0; i < touchedCount; i++) {
     const doc = touched[i] as number;
-    const mask = scratch.mask[doc] as number;
-    let words = 0;
-    let wordRank = 0;
-    for (let w = 0; w < weightOfWord.length; w++) {
-      if (mask & (1 << w)) {
-        words++;
-        wordRank += weightOfWord[w] as number;
-      }
-    }
+    const matched = mask[doc] as number;
     columns.docs[i] = doc;
-    columns.scores[i] = scratch.scores[doc] as number;
-    columns.words[i] = words;
-    columns.wordRanks[i] = wordRank;
-    columns.typos[i] = scratch.typos[doc] as number;
-    columns.inexact[i] = scratch.inexact[doc] as number;
+    columns.scores[i] = scores[doc] as number;
+    columns.words[i] = tables ? (tables.wordsOf[matched] as number) : wordsIn(matched);
+    columns.wordRanks[i] = tables ? (tables.rankOf[matched] as number) : rankOf(matched, weightOfWord);
+    columns.typos[i] = typos[doc] as number;
+    columns.inexact[i] = inexact[doc] as number;
   }
   columns.count = touchedCount;
   return columns;
@@ -499,6 +495,41 @@ function allOf(index: SearchIndex, terms: readonly string[], visit: (doc: number
       if (partMark[doc] === base + terms.length) visit(doc, partWeight[doc] as number);
     }
   }
+}
+
+/** Queries of up to this many words look their hits' word counts and ranks up in `maskTables`. */
+const MASK_TABLE_WORDS = 8;
+
+/**
+ * For each set of matched words (a bit per word), how many they are and the sum of their
+ * weights, so that a hit looks them up instead of walking its bits: most queries have one to
+ * three words and meet thousands of documents. The sums are of powers of two, so exact in any order.
+ */
+function maskTables(weightOfWord: readonly number[]): { wordsOf: Int32Array; rankOf: Float64Array } {
+  const size = 1 << weightOfWord.length;
+  const wordsOf = new Int32Array(size);
+  const rankOf = new Float64Array(size);
+  for (let matched = 1; matched < size; matched++) {
+    // The set without its lowest word, plus that word.
+    const rest = matched & (matched - 1);
+    wordsOf[matched] = (wordsOf[rest] as number) + 1;
+    rankOf[matched] = (rankOf[rest] as number) + (weightOfWord[31 - Math.clz32(matched & -matched)] as number);
+  }
+  return { wordsOf, rankOf };
+}
+
+/** How many words a set of matched words holds (longer queries than MASK_TABLE_WORDS). */
+function wordsIn(matched: number): number {
+  let count = 0;
+  for (let rest = matched; rest !== 0; rest &= rest - 1) count++;
+  return count;
+}
+
+/** The sum of the weights of a set of matched words (longer queries than MASK_TABLE_WORDS). */
+function rankOf(matched: number, weightOfWord: readonly number[]): number {
+  let rank = 0;
+  for (let w = 0; w < weightOfWord.length; w++) if (matched & (1 << w)) rank += weightOfWord[w] as number;
+  return rank;
 }
 
 /**

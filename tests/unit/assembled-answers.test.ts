@@ -22,7 +22,7 @@ import { REGIONS, STAGES } from '../../src/schemas/program.ts';
 import { dealsAnswer } from '../../functions/reads/deals.ts';
 import { startupsAnswer } from '../../functions/reads/startups.ts';
 import { ApiError } from '../../functions/http/errors.ts';
-import { assembledList, type Answer } from '../../functions/http/answer.ts';
+import { assembledList, copiedPieces, type Answer } from '../../functions/http/answer.ts';
 import { ByteRuns, payloadBytes } from '../../functions/http/bytes-response.ts';
 import { seededRandom } from '../../scripts/seeded-random.ts';
 
@@ -231,19 +231,49 @@ describe('answers assembled from prepared bytes', () => {
       [records, bytes] = [next, RecordBytes.of(next, { records, bytes })];
       lists.push({ records: bytes, positions: every(bytes) }, { records: bytes, positions: every(bytes).filter(() => maybe(0.5)) });
     }
+    const never = Number.POSITIVE_INFINITY;
     for (const { records, positions } of lists) {
-      const joined = assembledList('v1', '{"items":[', records, positions, `],"n":${positions.length}}`, {}, Number.POSITIVE_INFINITY);
-      const runs = assembledList('v1', '{"items":[', records, positions, `],"n":${positions.length}}`, {}, 0, 0);
-      expect(runs.body).toBeInstanceOf(ByteRuns);
-      expect(Buffer.from(payloadBytes(runs.body)).equals(Buffer.from(joined.body as Uint8Array)), `${positions.length} records`).toBe(true);
-      expect(runs.body.byteLength).toBe(joined.body.byteLength);
-      expect(runs.etag).toBe(joined.etag);
+      const head = '{"items":[';
+      const tail = `],"n":${positions.length}}`;
+      const joined = assembledList('v1', head, records, positions, tail, {}, never, 0, never);
+      const runs = assembledList('v1', head, records, positions, tail, {}, 0, 0);
+      const pieces = assembledList('v1', head, records, positions, tail, {}, never, 0, 0);
+      expect(joined.body).toBeInstanceOf(Uint8Array);
+      for (const other of [runs, pieces]) {
+        expect(other.body).toBeInstanceOf(ByteRuns);
+        expect(Buffer.from(payloadBytes(other.body)).equals(Buffer.from(joined.body as Uint8Array)), `${positions.length} records`).toBe(true);
+        expect(other.body.byteLength).toBe(joined.body.byteLength);
+        expect(other.etag).toBe(joined.etag);
+      }
+      expect((pieces.body as ByteRuns).copies).toBe(true);
+      // Any piece size, down to a byte: the same bytes, every piece full but the last.
+      for (const size of [1, 7, 1000, 64 * 1024]) {
+        const made = [...copiedPieces(Buffer.from(head), records, positions, Buffer.from(tail), joined.body.byteLength, size)];
+        expect(Buffer.concat(made).equals(Buffer.from(joined.body as Uint8Array)), `${positions.length} records in pieces of ${size}`).toBe(true);
+        expect(made.slice(0, -1).every((piece) => piece.byteLength === size)).toBe(true);
+      }
     }
     // Consecutive records of the file are one run: every startup is one view, with the head and tail.
     const everyStartup = assembledList('v1', '[', loaded.startupJson, every(loaded.startupJson), ']', {}, 0).body as ByteRuns;
-    expect(everyStartup.runs).toHaveLength(3);
-    // Records scattered through the file make short runs: joined instead.
+    expect([...everyStartup.pieces()]).toHaveLength(3);
+    expect(everyStartup.copies).toBe(false);
+    // Records scattered through the file make short runs: joined instead, or copied in pieces when the answer is large.
     const everyOther = every(loaded.startupJson).filter((i) => i % 2 === 0);
-    expect(assembledList('v1', '[', loaded.startupJson, everyOther, ']', {}, 0).body).toBeInstanceOf(Uint8Array);
+    expect(assembledList('v1', '[', loaded.startupJson, everyOther, ']', {}, 0, 64 * 1024, never).body).toBeInstanceOf(Uint8Array);
+    expect((assembledList('v1', '[', loaded.startupJson, everyOther, ']', {}, 0, 64 * 1024, 0).body as ByteRuns).copies).toBe(true);
+  });
+
+  test('a large answer of scattered records is copied a piece at a time, as it is read', () => {
+    const everyOther = Array.from({ length: loaded.startupJson.length }, (_, i) => i).filter((i) => i % 2 === 0);
+    const answer = assembledList('v1', '[', loaded.startupJson, everyOther, ']', {}, Number.POSITIVE_INFINITY, 0, 0);
+    const body = answer.body as ByteRuns;
+    expect(body.byteLength).toBeGreaterThan(2 * 64 * 1024);
+    // Nothing is made until read; each read makes the next piece only.
+    const reading = body.pieces()[Symbol.iterator]();
+    const first = reading.next().value as Uint8Array;
+    expect(first.byteLength).toBe(64 * 1024);
+    // Read twice, the same bytes (a cached answer is sent again and again).
+    expect(Buffer.from(payloadBytes(body)).equals(Buffer.from(payloadBytes(body)))).toBe(true);
+    expect(Buffer.from(payloadBytes(body)).subarray(0, first.byteLength).equals(first)).toBe(true);
   });
 });

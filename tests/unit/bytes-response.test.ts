@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appendHeader, BytesResponse, checkedFields, hasHeader, headerFields, setCheckedFields, setHeader } from '../../functions/http/bytes-response.ts';
+import { appendHeader, ByteRuns, BytesResponse, checkedFields, hasHeader, headerFields, setCheckedFields, setHeader } from '../../functions/http/bytes-response.ts';
 
 const json = '{"deal":"Café ✓"}';
 const make = () => new BytesResponse(new TextEncoder().encode(json), { status: 201, headers: { 'Content-Type': 'application/json' } });
@@ -51,6 +51,29 @@ describe('BytesResponse reads as a Response given the same bytes', () => {
 });
 
 // The steps and the Node adapter write and read fields through these helpers, without undici's Headers.
+describe('a body copied in pieces as it is read (a huge filtered list)', () => {
+  const copied = (made: { count: number }) =>
+    new ByteRuns(7, function* () {
+      for (const piece of ['[1,', '2,3', ']']) {
+        made.count++;
+        yield Buffer.from(piece);
+      }
+    });
+
+  it('gives every Body method the whole, and its stream makes a piece per read', async () => {
+    expect(await new BytesResponse(copied({ count: 0 }), { status: 200 }).json()).toEqual([1, 2, 3]);
+    const made = { count: 0 };
+    const reader = new BytesResponse(copied(made), { status: 200 }).body.getReader();
+    expect(made.count).toBe(0);
+    expect(Buffer.from((await reader.read()).value as Uint8Array).toString()).toBe('[1,');
+    expect(made.count).toBe(1);
+    expect(Buffer.from((await reader.read()).value as Uint8Array).toString()).toBe('2,3');
+    expect(Buffer.from((await reader.read()).value as Uint8Array).toString()).toBe(']');
+    expect((await reader.read()).done).toBe(true);
+    expect(made.count).toBe(3);
+  });
+});
+
 describe('header fields set through the helpers', () => {
   const steps = (response: Response) => {
     setHeader(response, 'X-Request-Id', 'r-1');

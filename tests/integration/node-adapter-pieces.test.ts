@@ -1,0 +1,107 @@
+/**
+ * The Node adapter writing an answer copied in pieces as it is read (bytes-response.ts
+ * `ByteRuns` that `copies`, made by answer.ts `copiedPieces` for huge filtered lists): over a
+ * real socket, every byte arrives with the announced length; a client that stops reading stops
+ * the making, so the server never holds the whole answer for it; a client gone mid-way ends it.
+ */
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { Server } from 'node:http';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { createNodeServer } from '../../functions/adapters/node.ts';
+import { ByteRuns, BytesResponse } from '../../functions/http/bytes-response.ts';
+import { createLogger } from '../../functions/ops/log.ts';
+
+const PIECE = 64 * 1024;
+const PIECES = 1024;
+/** 64 MiB: more than loopback's socket buffers take while the client does not read. */
+const SIZE = PIECE * PIECES;
+let made = 0;
+const logged: string[] = [];
+let server: Server;
+let port: number;
+
+/** Piece i holds the byte i % 251 throughout, so order and completeness show in the bytes. */
+function* pieces(): Generator<Uint8Array> {
+  for (let i = 0; i < PIECES; i++) {
+    made++;
+    yield Buffer.alloc(PIECE, i % 251);
+  }
+}
+
+beforeAll(async () => {
+  const app = { fetch: () => Promise.resolve(new BytesResponse(new ByteRuns(SIZE, pieces), { status: 200, headers: { 'Content-Type': 'application/json' } })) };
+  server = createNodeServer(app, { trustProxyHops: 0, log: createLogger((line) => void logged.push(line)) });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A raw GET; resolves once the response's head has come. */
+async function requestHead(): Promise<{ socket: Socket; head: string; rest: Buffer[] }> {
+  const socket = connect(port, '127.0.0.1');
+  socket.write('GET /list HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+  let seen = Buffer.alloc(0);
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer): void => {
+      seen = Buffer.concat([seen, chunk]);
+      const end = seen.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      socket.off('data', onData);
+      socket.pause();
+      resolve({ socket, head: seen.subarray(0, end).toString(), rest: [seen.subarray(end + 4)] });
+    };
+    socket.on('data', onData);
+    socket.on('error', reject);
+  });
+}
+
+test('every byte arrives, in order, with the length announced', async () => {
+  made = 0;
+  const response = await fetch(`http://127.0.0.1:${port}/list`);
+  expect(response.headers.get('content-length')).toBe(String(SIZE));
+  const body = Buffer.from(await response.arrayBuffer());
+  expect(body.byteLength).toBe(SIZE);
+  for (let i = 0; i < PIECES; i++) expect(body[i * PIECE], `piece ${i}`).toBe(i % 251);
+  expect(made).toBe(PIECES);
+});
+
+test('a client that stops reading stops the making; reading again finishes the answer', async () => {
+  made = 0;
+  const { socket, head, rest } = await requestHead();
+  expect(head).toMatch(/^HTTP\/1\.1 200/);
+  await wait(400);
+  // What the socket buffers took, and a piece waiting: far from the whole answer.
+  const whilePaused = made;
+  expect(whilePaused).toBeLessThan(PIECES / 4);
+  await wait(200);
+  expect(made).toBe(whilePaused);
+  const received = await new Promise<number>((resolve) => {
+    let bytes = rest.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+    socket.on('data', (chunk: Buffer) => (bytes += chunk.byteLength));
+    socket.on('end', () => resolve(bytes));
+    socket.resume();
+  });
+  expect(received).toBe(SIZE);
+  expect(made).toBe(PIECES);
+});
+
+test('a client gone mid-way ends the making, and the server answers the next one', async () => {
+  made = 0;
+  const { socket } = await requestHead();
+  await wait(200);
+  socket.destroy();
+  await wait(300);
+  const afterClose = made;
+  expect(afterClose).toBeLessThan(PIECES);
+  await wait(200);
+  expect(made).toBe(afterClose);
+  const next = await fetch(`http://127.0.0.1:${port}/list`);
+  expect((await next.arrayBuffer()).byteLength).toBe(SIZE);
+  expect(logged.filter((line) => line.includes('"error"'))).toEqual([]);
+});
