@@ -50,7 +50,7 @@ function send(req: IncomingMessage, res: ServerResponse, response: Response): vo
   if (!req.complete) headers.connection = 'close';
   res.writeHead(response.status, headers);
   if (bytes instanceof Uint8Array) res.end(bytes);
-  else if (bytes?.copies) void writeAsTaken(res, bytes.pieces());
+  else if (bytes?.copies) void writeAsTaken(res, bytes.pieces()).catch(() => res.destroy());
   else if (bytes) writeRuns(res, bytes.pieces());
   else if (!response.body) res.end();
   // The client may be gone already: then the body is dropped, not piped.
@@ -72,6 +72,8 @@ function writeRuns(res: ServerResponse, runs: Iterable<Uint8Array>): void {
  * all of it. A client gone mid-way ends the making.
  */
 async function writeAsTaken(res: ServerResponse, runs: Iterable<Uint8Array>): Promise<void> {
+  // A HEAD answer has no body: nothing to make.
+  if (res.req.method === 'HEAD') return void res.end();
   for (const run of runs) {
     if (res.destroyed) return;
     if (!res.write(run)) await drainedOrClosed(res);

@@ -71,6 +71,14 @@ test('every byte arrives, in order, with the length announced', async () => {
   expect(made).toBe(PIECES);
 });
 
+test('a HEAD request makes nothing, and announces the length', async () => {
+  made = 0;
+  const response = await fetch(`http://127.0.0.1:${port}/list`, { method: 'HEAD' });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-length')).toBe(String(SIZE));
+  expect(made).toBe(0);
+});
+
 test('a client that stops reading stops the making; reading again finishes the answer', async () => {
   made = 0;
   const { socket, head, rest } = await requestHead();
