@@ -229,7 +229,7 @@ export function assembledList(
   const body = runs
     ? new ByteRuns([headBytes, ...runs, tailBytes])
     : size >= piecesFrom
-      ? new ByteRuns(size, () => copiedPieces(headBytes, records, positions, tailBytes, size, PIECE_BYTES))
+      ? new ByteRuns(size, (pieceBytes) => copiedPieces(headBytes, records, positions, tailBytes, size, pieceBytes))
       : joined(headBytes, records, positions, tailBytes, size);
   return bytesAnswer(200, body, listEtag(version, headBytes, positions, tailBytes), headers);
 }
@@ -341,14 +341,13 @@ const MIN_RUN_BYTES = 64 * 1024;
 
 /**
  * Other list answers of this many bytes or more (a filter matching thousands of records) are
- * copied in pieces of PIECE_BYTES as the socket takes them (`copiedPieces`), not joined into one
+ * copied in pieces of 64 KiB as the socket takes them (`copiedPieces`), not joined into one
  * allocation: at 50,000 deals and 100,000 startups, 32 clients asking for a 6.9 MB answer held
  * 145 MB more after the load, which the allocator kept, and were served 73–87 times a second
  * against 140 in pieces. Below a MiB, waiting for the socket piece by piece costs more than
  * the copy: a 621 KB answer was served half as often (docs/performance.md).
  */
 const PIECES_FROM_BYTES = 1024 * 1024;
-const PIECE_BYTES = 64 * 1024;
 
 /**
  * The records at `positions`, each after the first preceded by a comma, as few runs as the

@@ -136,35 +136,49 @@ export class ByteRuns {
    * answer again). Otherwise the pieces are views of bytes held anyway.
    */
   readonly copies: boolean;
-  readonly #pieces: () => Iterable<Uint8Array>;
+  /** Makes the pieces, each `pieceBytes` long but the last (runs held already ignore it). */
+  readonly #make: (pieceBytes: number) => Iterable<Uint8Array>;
 
   /** Runs held already, or `byteLength` bytes in all made as they are read by `make` (called once per reading). */
   constructor(runs: readonly Uint8Array[]);
-  constructor(byteLength: number, make: () => Iterable<Uint8Array>);
-  constructor(runsOrLength: readonly Uint8Array[] | number, make?: () => Iterable<Uint8Array>) {
+  constructor(byteLength: number, make: (pieceBytes: number) => Iterable<Uint8Array>);
+  constructor(runsOrLength: readonly Uint8Array[] | number, make?: (pieceBytes: number) => Iterable<Uint8Array>) {
     if (typeof runsOrLength === 'number') {
       this.byteLength = runsOrLength;
       this.copies = true;
-      this.#pieces = make as () => Iterable<Uint8Array>;
+      this.#make = make as (pieceBytes: number) => Iterable<Uint8Array>;
     } else {
       this.byteLength = runsOrLength.reduce((total, run) => total + run.byteLength, 0);
       this.copies = false;
-      this.#pieces = () => runsOrLength;
+      this.#make = () => runsOrLength;
     }
   }
 
-  /** The runs, in order. */
+  /** The runs, in order: pieces of PIECE_BYTES when they are copied. */
   pieces(): Iterable<Uint8Array> {
-    return this.#pieces();
+    return this.#make(PIECE_BYTES);
+  }
+
+  /** The bytes in one piece: runs joined, or the copy made in one piece of the whole length. */
+  whole(): Uint8Array {
+    if (!this.copies) return Buffer.concat([...this.#make(PIECE_BYTES)], this.byteLength);
+    for (const only of this.#make(this.byteLength)) return only;
+    return new Uint8Array(0);
   }
 }
+
+/**
+ * How long the pieces of an answer copied as it is sent are: under glibc's 128 KiB threshold
+ * for a mapping of its own, so a piece reuses memory freed by the pieces before it.
+ */
+const PIECE_BYTES = 64 * 1024;
 
 /** A body the app holds: bytes, or runs of bytes. */
 export type Payload = Uint8Array | ByteRuns;
 
 /** The bytes of a payload in one piece (a copy, for runs: for compression, or a reader of the body). */
 export function payloadBytes(payload: Payload): Uint8Array {
-  return payload instanceof ByteRuns ? Buffer.concat([...payload.pieces()], payload.byteLength) : payload;
+  return payload instanceof ByteRuns ? payload.whole() : payload;
 }
 
 /** The pieces of a payload, in order. */
