@@ -8,7 +8,7 @@ import { pipeline, Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { App } from '../http/app.ts';
 import { rawBody } from '../http/answer.ts';
-import { headerFields } from '../http/bytes-response.ts';
+import { givePieceBack, headerFields } from '../http/bytes-response.ts';
 import { lazyRequest } from '../http/lazy-request.ts';
 import { clientAddressFrom, forwardedHttps } from '../http/client-address.ts';
 import type { Logger } from '../ops/log.ts';
@@ -67,19 +67,27 @@ function writeRuns(res: ServerResponse, runs: Iterable<Uint8Array>): void {
 }
 
 /**
- * Runs made as they are read (a huge list of scattered records): the next is made only once
- * the socket has taken the one before, so a slow client holds a piece or two of the answer, not
- * all of it. A client gone mid-way ends the making.
+ * Runs made as they are read (a huge list of scattered records): made while less than
+ * QUEUED_BYTES wait for the socket, then only as it drains, so a slow client holds that much of
+ * the answer, not all of it. Each piece, once the socket has it, is given back for a later one.
+ * A client gone mid-way ends the making.
  */
 async function writeAsTaken(res: ServerResponse, runs: Iterable<Uint8Array>): Promise<void> {
   // A HEAD answer has no body: nothing to make.
   if (res.req.method === 'HEAD') return void res.end();
   for (const run of runs) {
-    if (res.destroyed) return;
-    if (!res.write(run)) await drainedOrClosed(res);
+    if (res.destroyed) return givePieceBack(run);
+    res.write(run, () => givePieceBack(run));
+    if (res.writableLength >= QUEUED_BYTES) await drainedOrClosed(res);
   }
   if (!res.destroyed) res.end();
 }
+
+/**
+ * How much of an answer made as it is read may wait for the socket. Waiting for each 64 KiB
+ * piece to drain served a 621 KB answer about a quarter less often (docs/performance.md).
+ */
+const QUEUED_BYTES = 512 * 1024;
 
 function drainedOrClosed(res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {

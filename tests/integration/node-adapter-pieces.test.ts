@@ -8,7 +8,7 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createNodeServer } from '../../functions/adapters/node.ts';
-import { ByteRuns, BytesResponse } from '../../functions/http/bytes-response.ts';
+import { ByteRuns, BytesResponse, takePiece } from '../../functions/http/bytes-response.ts';
 import { createLogger } from '../../functions/ops/log.ts';
 
 const PIECE = 64 * 1024;
@@ -28,8 +28,21 @@ function* pieces(): Generator<Uint8Array> {
   }
 }
 
+/** 2 MiB in pieces whose memory is given back once written, piece i holding the byte (request + i) % 251. */
+const POOLED_PIECES = 32;
+let requests = 0;
+function* pooled(): Generator<Uint8Array> {
+  const request = requests++;
+  for (let i = 0; i < POOLED_PIECES; i++) yield takePiece(PIECE).fill((request + i) % 251);
+}
+
 beforeAll(async () => {
-  const app = { fetch: () => Promise.resolve(new BytesResponse(new ByteRuns(SIZE, pieces), { status: 200, headers: { 'Content-Type': 'application/json' } })) };
+  const app = {
+    fetch: (request: Request) =>
+      Promise.resolve(
+        new BytesResponse(request.url.endsWith('/pooled') ? new ByteRuns(PIECE * POOLED_PIECES, pooled) : new ByteRuns(SIZE, pieces), { status: 200, headers: { 'Content-Type': 'application/json' } }),
+      ),
+  };
   server = createNodeServer(app, { trustProxyHops: 0, log: createLogger((line) => void logged.push(line)) });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
@@ -112,4 +125,25 @@ test('a client gone mid-way ends the making, and the server answers the next one
   const next = await fetch(`http://127.0.0.1:${port}/list`);
   expect((await next.arrayBuffer()).byteLength).toBe(SIZE);
   expect(logged.filter((line) => line.includes('"error"'))).toEqual([]);
+});
+
+test('pieces given back are made again only once written: 24 clients at once each get their own bytes', async () => {
+  const bodies = await Promise.all(
+    Array.from({ length: 24 }, async () => {
+      const response = await fetch(`http://127.0.0.1:${port}/pooled`);
+      return Buffer.from(await response.arrayBuffer());
+    }),
+  );
+  for (const body of bodies) {
+    expect(body.byteLength).toBe(PIECE * POOLED_PIECES);
+    // Each piece is one byte throughout, the next piece's byte one more: a piece overwritten while written would break either.
+    const first = body[0] as number;
+    for (let i = 0; i < POOLED_PIECES; i++) {
+      const piece = body.subarray(i * PIECE, (i + 1) * PIECE);
+      expect(
+        piece.every((byte) => byte === (first + i) % 251),
+        `piece ${i}`,
+      ).toBe(true);
+    }
+  }
 });

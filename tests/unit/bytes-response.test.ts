@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appendHeader, ByteRuns, BytesResponse, checkedFields, hasHeader, headerFields, setCheckedFields, setHeader } from '../../functions/http/bytes-response.ts';
+import { appendHeader, ByteRuns, BytesResponse, checkedFields, givePieceBack, takePiece, hasHeader, headerFields, setCheckedFields, setHeader } from '../../functions/http/bytes-response.ts';
 
 const json = '{"deal":"Café ✓"}';
 const make = () => new BytesResponse(new TextEncoder().encode(json), { status: 201, headers: { 'Content-Type': 'application/json' } });
@@ -79,6 +79,32 @@ describe('a body copied in pieces as it is read (a huge filtered list)', () => {
     }
     expect(read.length).toBe(Math.ceil(json.byteLength / (64 * 1024)));
     expect(Buffer.concat(read).equals(json)).toBe(true);
+  });
+});
+
+describe('pieces given back once written', () => {
+  const PIECE = 64 * 1024;
+
+  it('are handed out again; other lengths are buffers of their own', () => {
+    const first = takePiece(PIECE);
+    const second = takePiece(PIECE);
+    expect(first.buffer).not.toBe(second.buffer);
+    givePieceBack(first);
+    expect(takePiece(PIECE).buffer).toBe(first.buffer);
+    expect(takePiece(10).byteLength).toBe(10);
+    expect(takePiece(PIECE + 1).byteLength).toBe(PIECE + 1);
+  });
+
+  it('never takes memory it did not hand out, nor one piece twice', () => {
+    const foreign = Buffer.allocUnsafeSlow(PIECE);
+    givePieceBack(foreign);
+    expect(takePiece(PIECE).buffer).not.toBe(foreign.buffer);
+    const piece = takePiece(PIECE);
+    givePieceBack(piece);
+    givePieceBack(piece);
+    const again = takePiece(PIECE);
+    expect(again.buffer).toBe(piece.buffer);
+    expect(takePiece(PIECE).buffer).not.toBe(piece.buffer);
   });
 });
 
