@@ -31,16 +31,20 @@ export function createNodeServer(app: App, options: { trustProxyHops: number; lo
       .catch((error: unknown) => {
         // The app answers every failure itself; this is a failure to write the answer.
         options.log.error('adapter_error', { path: req.url, error: error instanceof Error ? error.stack : String(error) });
-        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-        res.end();
+        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end();
+        // Part of the body is out: ending would pass a short body off as whole.
+        else res.destroy();
       });
   });
 }
 
 // --- internal ---
 
-/** Write a Web Response: bytes at once when the app made them, else the stream (stopped when the client goes). */
-function send(req: IncomingMessage, res: ServerResponse, response: Response): void {
+/**
+ * Write a Web Response: bytes at once when the app made them, else the stream (stopped when the
+ * client goes). Settles once a body copied as it is read has been made.
+ */
+function send(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> | undefined {
   const { fields, cookies } = headerFields(response);
   const headers: Record<string, string | string[]> = fields;
   if (cookies.length > 0) headers['set-cookie'] = cookies;
@@ -50,12 +54,13 @@ function send(req: IncomingMessage, res: ServerResponse, response: Response): vo
   if (!req.complete) headers.connection = 'close';
   res.writeHead(response.status, headers);
   if (bytes instanceof Uint8Array) res.end(bytes);
-  else if (bytes?.copies) void writeAsTaken(res, bytes.pieces()).catch(() => res.destroy());
+  else if (bytes?.copies) return writeAsTaken(res, bytes.pieces());
   else if (bytes) writeRuns(res, bytes.pieces());
   else if (!response.body) res.end();
   // The client may be gone already: then the body is dropped, not piped.
   else if (res.destroyed) void response.body.cancel();
   else pipeline(Readable.fromWeb(response.body as NodeReadableStream), res, () => undefined);
+  return undefined;
 }
 
 /** The runs of a huge list (answer.ts `assembledList`), as they are, in one write to the socket. */

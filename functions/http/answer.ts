@@ -414,7 +414,7 @@ async function keptOrComputed(
   const started = performance.now();
   const computed = await compute();
   const elapsed = performance.now() - started;
-  const kept = prepared.keepsAnswers && url.search.length - 1 <= MAX_CACHED_QUERY_LENGTH;
+  const kept = prepared.keepsAnswers && url.search.length - 1 <= MAX_CACHED_QUERY_LENGTH && prepared.fits('answer', key, computed.body.byteLength);
   const answer = kept ? forKeeping(computed) : computed;
   if (kept) prepared.set('answer', key, at.version, answer, answer.body.byteLength);
   return { response: await answerResponse(request, answer, { 'Server-Timing': `app;dur=${elapsed.toFixed(3)}` }), answer };

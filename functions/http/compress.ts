@@ -2,10 +2,11 @@
  * Content coding for JSON and text bodies over 1 KB (DESIGN "compression"): brotli when the
  * client takes it, else gzip. Work runs on libuv's thread pool, off the event loop.
  */
+import { once } from 'node:events';
 import { promisify } from 'node:util';
 import { finished } from 'node:stream/promises';
 import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib';
-import type { Payload } from './bytes-response.ts';
+import { givePieceBack, type Payload } from './bytes-response.ts';
 
 export type Coding = 'br' | 'gzip';
 
@@ -61,9 +62,14 @@ export async function compress(body: Payload, coding: Coding, quality: 'fast' | 
   const stream = coding === 'gzip' ? createGzip(gzipOptions) : createBrotliCompress(brotliOptions);
   const output: Buffer[] = [];
   stream.on('data', (chunk: Buffer) => output.push(chunk));
-  const done = finished(stream);
-  for (const run of body.pieces()) stream.write(run);
-  stream.end();
-  await done;
+  const writing = (async () => {
+    for (const run of body.pieces()) {
+      // A piece copied for this reading goes back once the compressor has taken it; when the
+      // pieces are copied, the next is made once the compressor has room.
+      if (!stream.write(run, () => givePieceBack(run)) && body.copies) await once(stream, 'drain');
+    }
+    stream.end();
+  })();
+  await Promise.all([writing, finished(stream)]);
   return new Uint8Array(Buffer.concat(output));
 }

@@ -52,6 +52,11 @@ export class PreparedCache {
     return this.answers;
   }
 
+  /** Whether `set` would keep a value of `bytes` (none may take more than a quarter of the whole). */
+  fits(kind: PreparedKind, key: string, bytes: number): boolean {
+    return Math.max(1, bytes + `${kind} ${key}`.length) <= this.entries.maxEntrySize;
+  }
+
   /** The value kept for `key` if it was prepared for this catalog `version`. */
   get<V>(kind: PreparedKind, key: string, version: string): V | undefined {
     if (!this.answers && kind !== 'page') return undefined;

@@ -28,6 +28,13 @@ function* pieces(): Generator<Uint8Array> {
   }
 }
 
+/** Two pieces, then a failure while making the third. */
+function* broken(): Generator<Uint8Array> {
+  yield Buffer.alloc(PIECE, 1);
+  yield Buffer.alloc(PIECE, 2);
+  throw new RangeError('a piece could not be made');
+}
+
 /** 2 MiB in pieces whose memory is given back once written, piece i holding the byte (request + i) % 251. */
 const POOLED_PIECES = 32;
 let requests = 0;
@@ -38,10 +45,10 @@ function* pooled(): Generator<Uint8Array> {
 
 beforeAll(async () => {
   const app = {
-    fetch: (request: Request) =>
-      Promise.resolve(
-        new BytesResponse(request.url.endsWith('/pooled') ? new ByteRuns(PIECE * POOLED_PIECES, pooled) : new ByteRuns(SIZE, pieces), { status: 200, headers: { 'Content-Type': 'application/json' } }),
-      ),
+    fetch: (request: Request) => {
+      const body = request.url.endsWith('/pooled') ? new ByteRuns(PIECE * POOLED_PIECES, pooled) : request.url.endsWith('/broken') ? new ByteRuns(SIZE, broken) : new ByteRuns(SIZE, pieces);
+      return Promise.resolve(new BytesResponse(body, { status: 200, headers: { 'Content-Type': 'application/json' } }));
+    },
   };
   server = createNodeServer(app, { trustProxyHops: 0, log: createLogger((line) => void logged.push(line)) });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -146,4 +153,18 @@ test('pieces given back are made again only once written: 24 clients at once eac
       ).toBe(true);
     }
   }
+});
+
+test('a failure while making pieces is logged, and the connection ends instead of a short body passing for whole', async () => {
+  // The client sees a failed exchange (at its head or in its body), never a body that ends early as if whole.
+  const outcome = await fetch(`http://127.0.0.1:${port}/broken`)
+    .then((response) => response.arrayBuffer())
+    .then(
+      () => 'whole',
+      () => 'failed',
+    );
+  expect(outcome).toBe('failed');
+  await wait(50);
+  expect(logged.some((line) => line.includes('"adapter_error"') && line.includes('a piece could not be made'))).toBe(true);
+  logged.length = 0;
 });

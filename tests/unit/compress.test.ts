@@ -4,7 +4,7 @@
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect, test } from 'vitest';
-import { ByteRuns } from '../../functions/http/bytes-response.ts';
+import { ByteRuns, takePiece } from '../../functions/http/bytes-response.ts';
 import { compress } from '../../functions/http/compress.ts';
 
 const text = Buffer.from(JSON.stringify(Array.from({ length: 3000 }, (_, i) => ({ id: i, title: `Deal ${i}`, body: 'credits '.repeat(i % 17) }))));
@@ -24,4 +24,21 @@ test('runs of a body compress to what decodes as the joined body, in both coding
     }
   }
   expect(decode.gzip(await compress(new ByteRuns([]), 'gzip')).byteLength).toBe(0);
+});
+
+test('a body copied in pieces as it is read compresses alike, and its pieces are given back once taken', async () => {
+  const PIECE = 64 * 1024;
+  const handed: ArrayBufferLike[] = [];
+  const copied = new ByteRuns(text.byteLength, function* (pieceBytes) {
+    for (let at = 0; at < text.byteLength; at += pieceBytes) {
+      const piece = takePiece(Math.min(pieceBytes, text.byteLength - at));
+      piece.set(text.subarray(at, at + piece.byteLength));
+      handed.push(piece.buffer);
+      yield piece;
+    }
+  });
+  expect(text.byteLength).toBeGreaterThan(3 * PIECE);
+  for (const coding of ['br', 'gzip'] as const) expect(decode[coding](await compress(copied, coding)).equals(text), coding).toBe(true);
+  // Full pieces came from the spare ones and went back: the next piece handed out is one of them.
+  expect(handed).toContain(takePiece(PIECE).buffer);
 });

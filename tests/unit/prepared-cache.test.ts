@@ -22,6 +22,17 @@ describe('PreparedCache', () => {
     expect(prepared.size).toBe(Math.floor(maxBytes / entrySize));
   });
 
+  test('fits says what set keeps: up to a quarter of the bound, key counted', () => {
+    const prepared = cache(4000);
+    const limit = 1000 - 'answer k'.length;
+    expect(prepared.fits('answer', 'k', limit)).toBe(true);
+    expect(prepared.fits('answer', 'k', limit + 1)).toBe(false);
+    prepared.set('answer', 'k', 'v1', 'kept', limit);
+    prepared.set('answer', 'l', 'v1', 'refused', limit + 1);
+    expect(prepared.get('answer', 'k', 'v1')).toBe('kept');
+    expect(prepared.get('answer', 'l', 'v1')).toBeUndefined();
+  });
+
   test('the entry bound holds too, least recently used first out', () => {
     const prepared = cache(1024 * 1024, { maxEntries: 2 });
     prepared.set('answer', 'a', 'v1', 'A', 1);
