@@ -73,9 +73,8 @@ export function listDeals(catalog: Catalog, query: DealListQuery): DealList {
     // One pass over what may be tens of thousands of hits: filter, and count for the stats.
     const kept: number[] = [];
     const counter = new StatsCounter(facts, scope);
-    const { docs, count } = hits;
-    for (let i = 0; i < count; i++) {
-      const position = positions[docs[i] as number] as number;
+    for (let i = 0; i < hits.count; i++) {
+      const position = at(i);
       if (!matches(position)) continue;
       kept.push(i);
       counter.add(position);

@@ -285,7 +285,8 @@ export function searchColumns(index: SearchIndex, words: readonly QueryWord[]): 
   });
 
   // The scratch's arrays as locals: the loops below run once per posting met.
-  const { clauseStamp: clauseStamps, clauseCost, clauseScore, docStamp, mask, typos, inexact, scores, removed } = { ...scratch, removed: index.removed };
+  const { clauseStamp: clauseStamps, clauseCost, clauseScore, docStamp, mask, typos, inexact, scores } = scratch;
+  const { removed } = index;
   words.forEach((word, w) => {
     const clauseStamp = ++scratch.stamp;
     let clauseCount = 0;
@@ -315,32 +316,38 @@ export function searchColumns(index: SearchIndex, words: readonly QueryWord[]): 
     const bit = 1 << w;
     for (let c = 0; c < clauseCount; c++) {
       const doc = clauseDocs[c] as number;
-      const cost = clauseCost[doc] as number;
       if (docStamp[doc] !== queryStamp) {
         docStamp[doc] = queryStamp;
-        mask[doc] = bit;
-        typos[doc] = cost >> 1;
-        inexact[doc] = cost & 1;
-        scores[doc] = clauseScore[doc] as number;
+        mask[doc] = 0;
+        typos[doc] = 0;
+        inexact[doc] = 0;
+        scores[doc] = 0;
         touched[touchedCount++] = doc;
-      } else {
-        mask[doc] = (mask[doc] as number) | bit;
-        typos[doc] = (typos[doc] as number) + (cost >> 1);
-        inexact[doc] = (inexact[doc] as number) + (cost & 1);
-        scores[doc] = (scores[doc] as number) + (clauseScore[doc] as number);
       }
+      const cost = clauseCost[doc] as number;
+      mask[doc] = (mask[doc] as number) | bit;
+      typos[doc] = (typos[doc] as number) + (cost >> 1);
+      inexact[doc] = (inexact[doc] as number) + (cost & 1);
+      scores[doc] = (scores[doc] as number) + (clauseScore[doc] as number);
     }
   });
 
   const weightOfWord = informativeness(docsPerWord);
-  const tables = words.length <= MASK_TABLE_WORDS ? maskTables(weightOfWord) : undefined;
   for (let i = 0; i < touchedCount; i++) {
     const doc = touched[i] as number;
     const matched = mask[doc] as number;
+    let wordCount = 0;
+    let wordRank = 0;
+    for (let w = 0; w < weightOfWord.length; w++) {
+      if (matched & (1 << w)) {
+        wordCount++;
+        wordRank += weightOfWord[w] as number;
+      }
+    }
     columns.docs[i] = doc;
     columns.scores[i] = scores[doc] as number;
-    columns.words[i] = tables ? (tables.wordsOf[matched] as number) : wordsIn(matched);
-    columns.wordRanks[i] = tables ? (tables.rankOf[matched] as number) : rankOf(matched, weightOfWord);
+    columns.words[i] = wordCount;
+    columns.wordRanks[i] = wordRank;
     columns.typos[i] = typos[doc] as number;
     columns.inexact[i] = inexact[doc] as number;
   }
@@ -495,41 +502,6 @@ function allOf(index: SearchIndex, terms: readonly string[], visit: (doc: number
       if (partMark[doc] === base + terms.length) visit(doc, partWeight[doc] as number);
     }
   }
-}
-
-/** Queries of up to this many words look their hits' word counts and ranks up in `maskTables`. */
-const MASK_TABLE_WORDS = 8;
-
-/**
- * For each set of matched words (a bit per word), how many they are and the sum of their
- * weights, so that a hit looks them up instead of walking its bits: most queries have one to
- * three words and meet thousands of documents. The sums are of powers of two, so exact in any order.
- */
-function maskTables(weightOfWord: readonly number[]): { wordsOf: Int32Array; rankOf: Float64Array } {
-  const size = 1 << weightOfWord.length;
-  const wordsOf = new Int32Array(size);
-  const rankOf = new Float64Array(size);
-  for (let matched = 1; matched < size; matched++) {
-    // The set without its lowest word, plus that word.
-    const rest = matched & (matched - 1);
-    wordsOf[matched] = (wordsOf[rest] as number) + 1;
-    rankOf[matched] = (rankOf[rest] as number) + (weightOfWord[31 - Math.clz32(matched & -matched)] as number);
-  }
-  return { wordsOf, rankOf };
-}
-
-/** How many words a set of matched words holds (longer queries than MASK_TABLE_WORDS). */
-function wordsIn(matched: number): number {
-  let count = 0;
-  for (let rest = matched; rest !== 0; rest &= rest - 1) count++;
-  return count;
-}
-
-/** The sum of the weights of a set of matched words (longer queries than MASK_TABLE_WORDS). */
-function rankOf(matched: number, weightOfWord: readonly number[]): number {
-  let rank = 0;
-  for (let w = 0; w < weightOfWord.length; w++) if (matched & (1 << w)) rank += weightOfWord[w] as number;
-  return rank;
 }
 
 /**
