@@ -106,9 +106,10 @@ export async function answerResponse(request: Request, answer: Answer, extraHead
 }
 
 /**
- * The answer as it may be kept for later requests (pinned, or in the answer cache): a body
- * copied in pieces as it is sent (`copiedPieces`) is joined once, so that sending it again copies
- * nothing. An answer sent once keeps its pieces: it never lies in memory whole.
+ * The answer as the answer cache keeps it for later requests: a body copied in pieces as it is
+ * sent (`copiedPieces`) is joined once, so that sending it again copies nothing; the cache's
+ * budget bounds what this holds. An answer sent once keeps its pieces, and so does a pinned one
+ * (reads/catalog-state.ts): neither lies in memory whole.
  */
 export function forKeeping(answer: Answer): Answer {
   return answer.body instanceof ByteRuns && answer.body.copies ? { ...answer, body: payloadBytes(answer.body) } : answer;
@@ -268,17 +269,30 @@ export function* copiedPieces(headBytes: Uint8Array, records: RecordBytes, posit
     at = 0;
     return full;
   };
-  // The head, each record (after a comma but the first), the tail.
-  for (let i = -1; i <= positions.length; i++) {
-    const last = i === positions.length;
-    if (i > 0 && !last) {
-      if (at === piece.byteLength) yield handOver();
-      piece[at++] = COMMA_BYTE;
+  const { buffers, buffer, start, end } = records;
+  // The head, the records, the tail. Records next to each other in the same bytes, a comma
+  // between them, are copied as one run (a full list at 50,000 deals: 9,400 runs of 37,356
+  // records); a comma goes before each run but the first.
+  let i = -1;
+  while (i <= positions.length) {
+    let bytes: Uint8Array;
+    let from = 0;
+    let to: number;
+    if (i === -1 || i === positions.length) {
+      bytes = i === -1 ? headBytes : tailBytes;
+      to = bytes.byteLength;
+      i++;
+    } else {
+      if (i > 0) {
+        if (at === piece.byteLength) yield handOver();
+        piece[at++] = COMMA_BYTE;
+      }
+      const which = buffer[positions[i] as number] as 0 | 1;
+      bytes = buffers[which];
+      from = start[positions[i] as number] as number;
+      to = end[positions[i] as number] as number;
+      while (++i < positions.length && buffer[positions[i] as number] === which && start[positions[i] as number] === to + 1 && bytes[to] === COMMA_BYTE) to = end[positions[i] as number] as number;
     }
-    const position = positions[i] as number;
-    const bytes = i === -1 ? headBytes : last ? tailBytes : (records.buffers[records.buffer[position] as 0 | 1] as Uint8Array);
-    let from = i === -1 || last ? 0 : (records.start[position] as number);
-    const to = i === -1 || last ? bytes.byteLength : (records.end[position] as number);
     while (from < to) {
       if (at === piece.byteLength) yield handOver();
       const count = Math.min(to - from, piece.byteLength - at);

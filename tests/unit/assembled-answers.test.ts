@@ -264,6 +264,17 @@ describe('answers assembled from prepared bytes', () => {
     expect((assembledList('v1', '[', loaded.startupJson, everyOther, ']', {}, 0, 64 * 1024, 0).body as ByteRuns).copies).toBe(true);
   });
 
+  test('records copied as one run only when they are neighbours in the same bytes', () => {
+    // Record 2 lies in the serialised bytes right where record 1 lies in the file: same offsets, other bytes.
+    const file = Buffer.from('[{"x":1},{"y":2}]');
+    const serialised = Buffer.from(',,,,,,,,,{"z":3}');
+    const records = { buffers: [file, serialised], buffer: Uint8Array.from([0, 0, 1]), start: Uint32Array.from([1, 9, 9]), end: Uint32Array.from([8, 16, 16]) } as unknown as RecordBytes;
+    const text = (positions: number[]) => Buffer.concat([...copiedPieces(Buffer.from('['), records, positions, Buffer.from(']'), 2 + 16, 64 * 1024)]).toString();
+    expect(text([0, 2])).toBe('[{"x":1},{"z":3}]');
+    expect(text([0, 1])).toBe('[{"x":1},{"y":2}]');
+    expect(text([1, 0])).toBe('[{"y":2},{"x":1}]');
+  });
+
   test('a large answer of scattered records is copied a piece at a time, as it is read', () => {
     const everyOther = Array.from({ length: loaded.startupJson.length }, (_, i) => i).filter((i) => i % 2 === 0);
     const answer = assembledList('v1', '[', loaded.startupJson, everyOther, ']', {}, Number.POSITIVE_INFINITY, 0, 0);
