@@ -106,14 +106,25 @@ export async function answerResponse(request: Request, answer: Answer, extraHead
 }
 
 /**
- * The answer as the answer cache keeps it for later requests: a body copied in pieces as it is
- * sent (`copiedPieces`) is joined once, so that sending it again copies nothing; the cache's
- * budget bounds what this holds. An answer sent once keeps its pieces, and so does a pinned one
- * (reads/catalog-state.ts): neither lies in memory whole.
+ * The answer as it may be kept for later requests (pinned, or in the answer cache): a body
+ * copied in pieces as it is sent (`copiedPieces`) is joined once, so that sending it again copies
+ * nothing, unless it is longer than KEPT_WHOLE_UP_TO. An answer sent once keeps its pieces: it
+ * never lies in memory whole.
  */
 export function forKeeping(answer: Answer): Answer {
-  return answer.body instanceof ByteRuns && answer.body.copies ? { ...answer, body: payloadBytes(answer.body) } : answer;
+  const { body } = answer;
+  return body instanceof ByteRuns && body.copies && body.byteLength <= KEPT_WHOLE_UP_TO ? { ...answer, body: payloadBytes(body) } : answer;
 }
+
+/**
+ * The longest answer kept joined. Sending in pieces holds at most 512 KiB per client (the Node
+ * adapter) and 8 MiB of spare pieces, 24 MiB for the bench's 32 clients; joined, a kept answer
+ * holds its whole length beside the catalog file its records come from. So the default deal
+ * list at 5,000 deals (4.3 MB) is kept joined and at 50,000 (42 MB) in pieces: joined it was 40 MB
+ * more after start, and in pieces at 5,000 deals the server ended a cached load 15–30 MB larger
+ * (docs/performance.md, "The default deal list kept as the catalog holds it").
+ */
+const KEPT_WHOLE_UP_TO = 16 * 1024 * 1024;
 
 /** Ask whoever serves `response` again from a store to call `replay` each time. */
 export function onReplay(response: Response, replay: Replay): void {

@@ -10,7 +10,7 @@ import { recordBytesInFile, type RecordSpans } from '../../src/catalog/record-sp
 import { noDrafts, type Drafts } from '../../src/catalog/drafts.ts';
 import { CATALOG_FILE, DRAFTS_FILE, RECORD_SPANS_FILE, SEARCH_POSTINGS_FILE, SEARCH_POSTINGS_JSON_FILE } from '../../src/pipeline/emit.ts';
 import { layoutOfJson, readPostingsFile, type JsonPostings } from '../../src/catalog/postings-file.ts';
-import { precompress, type Answer } from '../http/answer.ts';
+import { forKeeping, precompress, type Answer } from '../http/answer.ts';
 
 export interface CatalogState {
   catalog: Catalog;
@@ -48,10 +48,7 @@ export function createCatalogState(catalog: Catalog, pins: readonly Pin[], optio
     if (!answers) pinnedBySource.set(source, (answers = new Map()));
     let answer = answers.get(key);
     if (!answer) {
-      // Not made whole (answer.ts `forKeeping`): the default deal list has the programs between
-      // its deals in the catalog file, so it is copied in pieces as it is sent, not held a second
-      // time beside the file (40 MB at 50,000 deals, docs/performance.md).
-      answer = pin.compute(catalog, new URLSearchParams());
+      answer = forKeeping(pin.compute(catalog, new URLSearchParams()));
       answers.set(key, answer);
       if (!options.eager) void precompress(answer, 'fast').catch(() => undefined);
     }

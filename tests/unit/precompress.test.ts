@@ -62,22 +62,32 @@ test('the first catalog compresses its pinned answers in turn, after start-up wo
   for (const answer of [deals, startups]) expect(Object.keys(answer.encoded).sort()).toEqual(['br', 'gzip']);
 });
 
-test('a pinned answer copied in pieces is kept in pieces, not joined beside the catalog, and compresses to its bytes', async () => {
-  const whole = Buffer.from(JSON.stringify(Array.from({ length: 4000 }, (_, i) => ({ id: `p-${i}`, title: `Deal ${i}` }))));
-  const made: number[] = [];
-  const inPieces = new ByteRuns(whole.byteLength, function* (pieceBytes) {
-    made.push(pieceBytes);
-    for (let at = 0; at < whole.byteLength; at += pieceBytes) yield Uint8Array.from(whole.subarray(at, at + pieceBytes));
+test('a pinned answer copied in pieces is joined when short, and kept in pieces when longer than 16 MiB', async () => {
+  const inPieces = (byteLength: number, made: number[]) =>
+    new ByteRuns(byteLength, function* (pieceBytes) {
+      made.push(pieceBytes);
+      for (let at = 0; at < byteLength; at += pieceBytes) yield new Uint8Array(Math.min(pieceBytes, byteLength - at)).fill(0x20);
+    });
+  const shortMade: number[] = [];
+  const longMade: number[] = [];
+  const [short, long] = [inPieces(200_000, shortMade), inPieces(17 * 1024 * 1024, longMade)];
+  const pins = [short, long].map((body, i): Pin => {
+    const source = {};
+    return { key: `list-${i}`, source: () => source, compute: () => bytesAnswer(200, body, `"${i}"`) };
   });
-  const source = {};
-  const state = createCatalogState({} as Catalog, [{ key: 'deals', source: () => source, compute: () => bytesAnswer(200, inPieces, '"p"') }]);
-  const pinned = state.pinned('deals') as Answer;
-  // The default deal list has the programs between its deals in the catalog file: held whole, it
-  // would be the catalog's bytes a second time (40 MB at 50,000 deals).
-  expect(pinned.body).toBe(inPieces);
-  expect(state.pinned('deals')).toBe(pinned);
-  await precompress(pinned);
-  expect(brotliDecompressSync(await (pinned.encoded.br as Promise<Uint8Array>)).equals(whole)).toBe(true);
-  expect(gunzipSync(await (pinned.encoded.gzip as Promise<Uint8Array>)).equals(whole)).toBe(true);
-  expect(made.every((pieceBytes) => pieceBytes < whole.byteLength)).toBe(true);
+  const state = createCatalogState({} as Catalog, pins);
+  const [shortKept, longKept] = [state.pinned('list-0') as Answer, state.pinned('list-1') as Answer];
+  // Joined once: sending it again copies nothing.
+  expect(shortKept.body).toBeInstanceOf(Uint8Array);
+  expect(shortKept.body.byteLength).toBe(200_000);
+  expect(shortMade).toEqual([200_000]);
+  // The default deal list at 50,000 deals (42 MB): joined, it would be its records' bytes a
+  // second time beside the catalog file; in pieces it holds at most 512 KiB per client.
+  expect(longKept.body === long, 'kept in pieces').toBe(true);
+  expect(state.pinned('list-1')).toBe(longKept);
+  // Compressed from its pieces, never made whole.
+  await precompress(longKept);
+  expect(gunzipSync(await (longKept.encoded.gzip as Promise<Uint8Array>)).byteLength).toBe(long.byteLength);
+  expect(longMade.length).toBeGreaterThan(0);
+  expect(longMade.every((pieceBytes) => pieceBytes < long.byteLength)).toBe(true);
 });
