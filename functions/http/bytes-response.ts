@@ -295,9 +295,20 @@ const PLAIN_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 const EDGE_SPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 
 function checkedName(name: string): string {
+  const known = checkedNames.get(name);
+  if (known !== undefined) return known;
   if (!TOKEN.test(name)) throw new TypeError(`Headers: ${JSON.stringify(name)} is an invalid header name.`);
-  return name.toLowerCase();
+  const lower = name.toLowerCase();
+  if (checkedNames.size < MOST_CHECKED_NAMES) checkedNames.set(name, lower);
+  return lower;
 }
+
+/**
+ * Field names checked before, as spelt, lower-cased: the app sets the same score of names on
+ * every answer. At most MOST_CHECKED_NAMES, so names from elsewhere cannot grow it.
+ */
+const checkedNames = new Map<string, string>();
+const MOST_CHECKED_NAMES = 256;
 
 /** The value as `Headers` stores it; refused, as `Headers` does, when it holds NUL, CR or LF or is not a byte string. */
 function checkedValue(value: string): string {

@@ -142,6 +142,17 @@ describe('header fields set through the helpers', () => {
     expect(() => new BytesResponse(new Uint8Array(1), { status: 200, headers: { 'X-Bad': 'a\nb' } })).toThrow(TypeError);
   });
 
+  it('names remembered as checked stay lower-cased and bounded: past 256 others, a new name is still checked', () => {
+    const many = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`X-Name-${i}`, `v${i}`]));
+    for (let round = 0; round < 2; round++) {
+      const response = new BytesResponse(new Uint8Array(1), { status: 200, headers: many });
+      expect(headerFields(response).fields['x-name-299']).toBe('v299');
+      expect(Object.keys(headerFields(response).fields)).toHaveLength(300);
+    }
+    expect(() => new BytesResponse(new Uint8Array(1), { status: 200, headers: { 'Bad Name': 'x' } })).toThrow(TypeError);
+    expect(() => new BytesResponse(new Uint8Array(1), { status: 200, headers: { 'X-Name-299 ': 'x' } })).toThrow(TypeError);
+  });
+
   it('checked once: checkedFields refuses what Headers refuses, and fields it made land as set', () => {
     expect(() => checkedFields({ 'X-Bad': 'a\r\nb' })).toThrow(TypeError);
     expect(() => checkedFields({ 'Bad Name': 'x' })).toThrow(TypeError);
