@@ -41,7 +41,7 @@ export class PreparedCache {
       max: Math.max(1, options.maxEntries),
       maxSize: options.maxBytes,
       // A key is kept as surely as its value; keys come from URLs (ASCII, one byte a character).
-      sizeCalculation: (entry, key) => Math.max(1, entry.bytes + key.length),
+      sizeCalculation: (entry, key) => entrySize(entry.bytes, key),
       // No single entry may take more than a quarter of the whole.
       maxEntrySize: Math.max(1, Math.floor(options.maxBytes / 4)),
     });
@@ -54,20 +54,20 @@ export class PreparedCache {
 
   /** Whether `set` would keep a value of `bytes` (none may take more than a quarter of the whole). */
   fits(kind: PreparedKind, key: string, bytes: number): boolean {
-    return Math.max(1, bytes + `${kind} ${key}`.length) <= this.entries.maxEntrySize;
+    return entrySize(bytes, slot(kind, key)) <= this.entries.maxEntrySize;
   }
 
   /** The value kept for `key` if it was prepared for this catalog `version`. */
   get<V>(kind: PreparedKind, key: string, version: string): V | undefined {
     if (!this.answers && kind !== 'page') return undefined;
-    const entry = this.entries.get(`${kind} ${key}`);
+    const entry = this.entries.get(slot(kind, key));
     return entry?.version === version ? (entry.value as V) : undefined;
   }
 
   /** Keep `value`, prepared for catalog `version`, of `bytes` size; it replaces an older version's. */
   set(kind: PreparedKind, key: string, version: string, value: unknown, bytes: number): void {
     if (!this.answers && kind !== 'page') return;
-    this.entries.set(`${kind} ${key}`, { version, value, bytes });
+    this.entries.set(slot(kind, key), { version, value, bytes });
   }
 
   get size(): number {
@@ -79,3 +79,11 @@ export class PreparedCache {
     return this.entries.calculatedSize;
   }
 }
+
+// --- internal ---
+
+/** Where a kind's key is kept: one cache holds every kind. */
+const slot = (kind: PreparedKind, key: string): string => `${kind} ${key}`;
+
+/** What an entry counts against the bound: its value's bytes and its key's. */
+const entrySize = (bytes: number, key: string): number => Math.max(1, bytes + key.length);
