@@ -5,8 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createCatalog, type Catalog, type CatalogData, type SearchPostings } from '../../src/catalog/catalog.ts';
-import { recordBytesInFile, type RecordSpans } from '../../src/catalog/record-spans.ts';
+import { createCatalog, type Catalog, type SearchPostings } from '../../src/catalog/catalog.ts';
+import { readCatalogFile, type RecordSpans } from '../../src/catalog/record-spans.ts';
 import { noDrafts, type Drafts } from '../../src/catalog/drafts.ts';
 import { CATALOG_FILE, DRAFTS_FILE, RECORD_SPANS_FILE, SEARCH_POSTINGS_FILE, SEARCH_POSTINGS_JSON_FILE } from '../../src/pipeline/emit.ts';
 import { layoutOfJson, readPostingsFile, type JsonPostings } from '../../src/catalog/postings-file.ts';
@@ -72,8 +72,8 @@ export async function loadGeneratedCatalog(generatedDir: string): Promise<Catalo
     // A build from before drafts existed has no drafts file: no drafts.
     readJson<Drafts>(join(generatedDir, DRAFTS_FILE), noDrafts()),
   ]);
-  const data = JSON.parse(file.toString('utf8')) as CatalogData;
-  return createCatalog({ ...data, drafts }, indexes, recordBytesInFile(file, data, spans));
+  const { data, json } = readCatalogFile(file, spans);
+  return createCatalog({ ...data, drafts }, indexes, json);
 }
 
 // --- internal ---
