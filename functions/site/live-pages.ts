@@ -20,8 +20,14 @@ import type { LiveLogos } from './live-logos.ts';
 /** What the built site was made from: enough to tell which pages are out of date. */
 export interface BuiltSite {
   version: string;
-  /** The built catalog's deals by slug (kept: a write replaces only the records it changes). */
-  deals: ReadonlyMap<string, Deal>;
+  /**
+   * The slug each built deal had (a write replaces only the records it changes), held weakly: a
+   * built deal reads its description from the catalog file it was loaded from (text-in-file.ts),
+   * so holding the deals would keep that file after a full rebuild replaced every record.
+   */
+  deals: WeakMap<Deal, string>;
+  /** The built deals' slugs: a slug that had no page and has none now has not changed. */
+  dealSlugs: ReadonlySet<string>;
   /** The built listings, held weakly: when a pull replaced them they are collected, and every listing page is live. */
   startups: WeakRef<readonly Startup[]>;
 }
@@ -36,7 +42,9 @@ export const LIVE_PAGE_ROUTE = '/live/page/';
 
 /** Remember what the site is built from (the catalog the server starts with). */
 export function builtSite(catalog: Catalog): BuiltSite {
-  return { version: catalog.version, deals: catalog.dealBySlug, startups: new WeakRef(catalog.startups) };
+  const deals = new WeakMap<Deal, string>();
+  for (const [slug, deal] of catalog.dealBySlug) deals.set(deal, slug);
+  return { version: catalog.version, deals, dealSlugs: new Set(catalog.dealBySlug.keys()), startups: new WeakRef(catalog.startups) };
 }
 
 /**
@@ -54,9 +62,9 @@ export function changedPage(pathname: string, built: BuiltSite, live: Catalog, l
   const serve = (page: LivePage): PageChange => ({ kind: 'live', page, path, markdown });
   if (!slug) return section === 'categories' ? undefined : serve({ kind: (section ?? 'home') as 'home' | 'deals' | 'programs' | 'startups' });
   if (section === 'deals') {
-    const before = built.deals.get(slug);
     const now = live.dealBySlug.get(slug);
-    if (now === before && !logos.stamp) return undefined;
+    const unchanged = now ? built.deals.get(now) === slug : !built.dealSlugs.has(slug);
+    if (unchanged && !logos.stamp) return undefined;
     return now ? serve({ kind: 'deal', deal: now }) : { kind: 'gone' };
   }
   if (section === 'categories') {

@@ -65,7 +65,7 @@ export function readCatalogFile(file: Buffer, spans: RecordSpans | undefined): C
 // --- internal ---
 
 const LISTS = ['deals', 'startups'] as const;
-const [COMMA, OPEN_LIST, CLOSE_LIST] = [',', '[', ']'].map((c) => c.charCodeAt(0));
+const [COMMA, CLOSE_LIST] = [',', ']'].map((c) => c.charCodeAt(0));
 
 /**
  * The catalog read record by record, or undefined when `spans` do not tile its lists exactly:
@@ -73,7 +73,7 @@ const [COMMA, OPEN_LIST, CLOSE_LIST] = [',', '[', ']'].map((c) => c.charCodeAt(0
  * cut out, in a catalog of their version, and each span parses as one record.
  */
 function recordsBySpans(file: Buffer, spans: RecordSpans): CatalogFile | undefined {
-  if (!LISTS.every((list) => tiles(file, spans[list]))) return undefined;
+  if (!LISTS.every((list) => tiles(file, spans[list], list))) return undefined;
   const cuts = LISTS.map((list) => spans[list])
     .filter((at) => at.length > 0)
     .map((at): [number, number] => [at[0] as number, at.at(-1) as number])
@@ -108,11 +108,13 @@ function recordsBySpans(file: Buffer, spans: RecordSpans): CatalogFile | undefin
   }
 }
 
-/** Whether `at` (start and end of each record) cover the inside of one JSON list, one comma between neighbours. */
-function tiles(file: Buffer, at: readonly number[]): boolean {
+/** Whether `at` (start and end of each record) cover the inside of the JSON list under `key`, one comma between neighbours. */
+function tiles(file: Buffer, at: readonly number[], key: string): boolean {
   if (at.length % 2 !== 0) return false;
   if (at.length === 0) return true;
-  if (file[(at[0] as number) - 1] !== OPEN_LIST || file[at.at(-1) as number] !== CLOSE_LIST) return false;
+  const first = at[0] as number;
+  const named = `${JSON.stringify(key)}:[`;
+  if (file.toString('latin1', first - named.length, first) !== named || file[at.at(-1) as number] !== CLOSE_LIST) return false;
   for (let i = 1; i < at.length - 1; i += 2) {
     const end = at[i] as number;
     if (file[end] !== COMMA || at[i + 1] !== end + 1) return false;

@@ -67,8 +67,10 @@ interface Accessors {
 function readers(file: Buffer): Accessors {
   return {
     get(this: object): string {
-      const at = this as Record<symbol, number>;
-      return JSON.parse(file.toString('utf8', at[FROM], at[TO])) as string;
+      const { [FROM]: from, [TO]: to } = this as Record<symbol, number | undefined>;
+      // Only a copy made here knows where its text is; another object given this getter does not.
+      if (from === undefined || to === undefined) throw new TypeError('this description is not in the catalog file');
+      return JSON.parse(file.toString('utf8', from, to)) as string;
     },
     // Setting a description makes it the record's own again.
     set(this: object, value: unknown): void {
@@ -89,7 +91,8 @@ function copyReading<T extends Described>(record: T, [from, to]: [number, number
   let assigned = 0;
   for (const key in record) {
     if (key === 'description') Object.defineProperty(copy, key, { get, set, enumerable: true, configurable: true });
-    else if (assigned++ < ASSIGNED_FIELDS) copy[key] = record[key];
+    // Assigning `__proto__` would set the copy's prototype; defined, it is a field as JSON.parse made it.
+    else if (key !== '__proto__' && assigned++ < ASSIGNED_FIELDS) copy[key] = record[key];
     else Object.defineProperty(copy, key, { value: record[key], writable: true, enumerable: true, configurable: true });
   }
   Object.defineProperty(copy, FROM, { value: from });

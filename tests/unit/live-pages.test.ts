@@ -3,6 +3,7 @@
  * live-pages.ts), on real catalogs: the fixture as built, then changed the way an admin write
  * changes it (ContentSnapshot + withChangedDeals), or replaced the way a pull of listings does.
  */
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { builtSite, changedPage, type BuiltSite } from '../../functions/site/live-pages.ts';
@@ -66,6 +67,27 @@ describe('changedPage', () => {
     expect(changedPage('/categories/no-such-category/', site, removed, NO_LOGOS)).toEqual({ kind: 'gone' });
     const added = afterWrite(built, [{ ...first, id: 'd-brand-new', slug: 'brand-new-deal' }]);
     expect(changedPage('/deals/brand-new-deal/index.md', site, added, NO_LOGOS)).toMatchObject({ page: { kind: 'deal' }, path: '/deals/brand-new-deal/', markdown: true });
+  });
+
+  test('a slug with no built page and none now is not live after a write', () => {
+    const [first] = built.deals as [Catalog['deals'][0]];
+    const live = afterWrite(built, [{ ...first, value: 'Another value' }]);
+    expect(changedPage('/deals/never-a-deal/', site, live, NO_LOGOS)).toBeUndefined();
+  });
+
+  test('what the site was built from does not keep the built deals alive (each reaches the catalog file it was read from)', () => {
+    // In a process of its own, with the collector at hand: the built deals are dropped, then collected.
+    const script = `
+      import { builtSite } from ${JSON.stringify(join(process.cwd(), 'functions/site/live-pages.ts'))};
+      let deals = [{ slug: 'a' }, { slug: 'b' }];
+      const site = builtSite({ version: 'v1', dealBySlug: new Map(deals.map((d) => [d.slug, d])), startups: [] });
+      const first = new WeakRef(deals[0]);
+      deals = undefined;
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      globalThis.gc();
+      console.log(JSON.stringify({ collected: first.deref() === undefined, slugs: [...site.dealSlugs] }));`;
+    const out = execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual({ collected: true, slugs: ['a', 'b'] });
   });
 
   test('listings replaced by a pull: every listing page is live, a removed one is gone', () => {

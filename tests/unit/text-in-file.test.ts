@@ -63,6 +63,17 @@ describe('descriptions read from the catalog file', () => {
     expect(records[1]?.description).toBe('plain');
   });
 
+  test('a field named __proto__ stays a field of the copy, as JSON.parse made it, never its prototype', () => {
+    const text = '{"id":"a","description":"text","__proto__":{"polluted":true}}';
+    const { parsed, records } = loaded([JSON.parse(text) as Row]);
+    const [record] = records as [Row];
+    expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+    expect(Object.keys(record)).toEqual(['id', 'description', '__proto__']);
+    expect(JSON.stringify(record)).toBe(JSON.stringify(parsed[0]));
+    expect(record.description).toBe('text');
+    expect(({} as Row).polluted).toBeUndefined();
+  });
+
   test('spans that do not tile the lists: the whole text is parsed, and the records keep their descriptions', () => {
     const deals = [
       { id: 'a', description: 'first' },
@@ -80,6 +91,8 @@ describe('descriptions read from the catalog file', () => {
       { ...spans, deals: [at[0], at[3], at[4], at[5]] as number[] },
       { ...spans, deals: at.slice(2) },
       { ...spans, deals: at.map((n) => n + 1) },
+      // The right spans under the wrong list: the file's startups are empty, its deals are not.
+      { ...spans, deals: [], startups: at },
     ];
     for (const bad of wrong) {
       const read = readCatalogFile(file, bad);
@@ -105,6 +118,9 @@ describe('descriptions read from the catalog file', () => {
     expect(Object.keys(a)).toEqual(['id', 'description']);
     expect(b.description).toBe('second');
     expect(reads(b)).toBe(true);
+    // The getter given to another object does not read some other part of the file.
+    const stray = Object.defineProperty({}, 'description', Object.getOwnPropertyDescriptor(b, 'description') as PropertyDescriptor) as Row;
+    expect(() => stray.description).toThrow(TypeError);
   });
 
   test('the loaded sample catalog reads every description from its file, each the same as parsed', async () => {
