@@ -89,19 +89,18 @@ function recordsBySpans(file: Buffer, spans: RecordSpans): CatalogFile | undefin
     if (data.version !== spans.version || !LISTS.every((list) => Array.isArray(data[list]) && data[list].length === 0)) return undefined;
     const reading = readingFromFile(file);
     for (const list of LISTS) {
-      const at = spans[list];
-      const records: object[] = Array.from({ length: at.length / 2 });
+      const bounds = spans[list];
+      const records: object[] = Array.from({ length: bounds.length / 2 });
       (data as Record<typeof list, object[]>)[list] = records;
       for (let i = 0; i < records.length; i++) {
-        const [start, end] = [at[2 * i] as number, at[2 * i + 1] as number];
+        const [start, end] = [bounds[2 * i] as number, bounds[2 * i + 1] as number];
         const record: unknown = JSON.parse(file.toString('utf8', start, end));
         if (typeof record !== 'object' || record === null || Array.isArray(record)) return undefined;
         records[i] = reading(record, start, end);
       }
     }
-    const deals = RecordBytes.inFile(file, spans.deals, data.deals.length);
-    const startups = RecordBytes.inFile(file, spans.startups, data.startups.length);
-    return deals && startups ? { data, json: { deals, startups } } : undefined;
+    const json = recordBytesInFile(file, data, spans);
+    return json && { data, json };
   } catch {
     // A span that is not one record's JSON: these spans are not this file's.
     return undefined;
