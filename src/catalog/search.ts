@@ -9,8 +9,9 @@
  * rounds them to 3 decimals), as 32-bit integers: half the memory of floats (26 MB of 78 at
  * 50,000 deals and 100,000 startups), and their sums are exact.
  */
+import { LRUCache } from 'lru-cache';
 import { compoundSplits, dictionaryOf, typoMatches, type Dictionary } from './term-match.ts';
-import { fieldTerms, processToken, queryWords, type QueryWord } from './tokens.ts';
+import { fieldTerms, queryStem, queryWords, type QueryWord } from './tokens.ts';
 
 /** A document that matched, by its position in the index, with what the ranking rules compare. */
 export interface SearchHit {
@@ -74,6 +75,8 @@ export interface SearchIndex {
   removed: Uint8Array | undefined;
   /** The term list arranged for typo lookups. */
   dictionary: Dictionary;
+  /** What query words matched by themselves, kept for the next query with the same word (`ownMatches`). */
+  wordMatches: LRUCache<string, WordMatches>;
   /** Scratch buffers reused by every query (queries run synchronously, one at a time). */
   scratch: Scratch;
 }
@@ -144,7 +147,16 @@ export function loadSearchIndex(layout: PostingsLayout): SearchIndex {
     }
     postings.set(term, perField);
   });
-  return { refs: layout.refs, terms: layout.terms, postings, stats: layout.stats, removed: undefined, dictionary: dictionaryOf(layout.terms), scratch: scratchFor(layout.refs.length) };
+  return {
+    refs: layout.refs,
+    terms: layout.terms,
+    postings,
+    stats: layout.stats,
+    removed: undefined,
+    dictionary: dictionaryOf(layout.terms),
+    wordMatches: wordMatchesKept(),
+    scratch: scratchFor(layout.refs.length),
+  };
 }
 
 /**
@@ -188,7 +200,7 @@ export function withDocuments(index: SearchIndex, add: readonly { ref: string; t
   }
   const terms = newTerms.length ? [...new Set([...index.terms, ...newTerms])].sort() : index.terms;
   const dictionary = terms === index.terms ? index.dictionary : dictionaryOf(terms);
-  return { refs, terms, postings, stats: { ...stats, documentCount }, removed, dictionary, scratch: scratchFor(refs.length) };
+  return { refs, terms, postings, stats: { ...stats, documentCount }, removed, dictionary, wordMatches: wordMatchesKept(), scratch: scratchFor(refs.length) };
 }
 
 /**
@@ -280,7 +292,7 @@ export function searchColumns(index: SearchIndex, words: readonly QueryWord[]): 
   const has = (term: string): boolean => index.postings.has(term);
   const joins = words.map((word, i) => {
     const next = words[i + 1];
-    const joined = next ? processToken(word.raw + next.raw) : undefined;
+    const joined = next ? queryStem(word.raw + next.raw) : undefined;
     return joined !== undefined && has(joined) ? joined : undefined;
   });
 
@@ -304,14 +316,16 @@ export function searchColumns(index: SearchIndex, words: readonly QueryWord[]): 
       clauseCost[doc] = cost;
       clauseScore[doc] = weight;
     };
-    for (const [term, cost] of singleTerms(index, word, joins[w - 1], joins[w])) {
+    const own = ownMatches(index, word);
+    const { terms, costs } = withJoins(own, joins[w - 1], joins[w]);
+    terms.forEach((term, t) => {
+      const cost = costs[t] as number;
       for (const { docs, weights } of index.postings.get(term) ?? []) {
         for (let i = 0; i < docs.length; i++) add(docs[i] as number, weights[i] as number, cost);
       }
-    }
-    for (const { parts, cost } of multiTerms(index, word)) {
-      allOf(index, parts, (doc, weight) => add(doc, weight, cost));
-    }
+    });
+    for (const parts of own.splits) allOf(index, parts, (doc, weight) => add(doc, weight, SPLIT_COST));
+    for (const parts of alternativesIn(index, word)) allOf(index, parts, (doc, weight) => add(doc, weight, EXACT_COST));
     docsPerWord.push(clauseCount);
     const bit = 1 << w;
     for (let c = 0; c < clauseCount; c++) {
@@ -434,18 +448,49 @@ function emptyColumns(n: number): HitColumns {
 
 /** A match's cost within one word: typos first, then whether it was inexact (`typos * 2 + inexact`). */
 const cost = (typos: number, exact: boolean): number => typos * 2 + (exact ? 0 : 1);
+const EXACT_COST = cost(0, true);
+/** A typed compound read as two indexed words: no typo, not exact. */
+const SPLIT_COST = cost(0, false);
 
 /**
- * Index terms one query word matches on its own, each with its best cost: its stem; for the
- * last word, every term it starts; terms within its typo budget; and the word joined with its
- * neighbour when the index has that compound ("digital ocean" → `digitalocean`, which then counts
- * for both words).
+ * What one query word matches by itself, whatever query it is in: index terms, each with its
+ * best cost (its stem; for the last word, every term it starts; terms within its typo budget),
+ * and the ways to read it as two indexed words. The same for every query with that word, so
+ * each index keeps the last words' (`ownMatches`).
  */
-function singleTerms(index: SearchIndex, word: QueryWord, joinedBefore: string | undefined, joinedAfter: string | undefined): Map<string, number> {
-  const terms = new Map<string, number>();
+interface WordMatches {
+  terms: readonly string[];
+  costs: readonly number[];
+  splits: readonly (readonly string[])[];
+}
+
+/**
+ * How many terms and splits the kept `WordMatches` of one index hold in all. A word's own
+ * matches took two fifths of an uncached search (the typo walk and the stemmer on every cut of
+ * a compound, docs/performance.md); people reuse words from query to query (each keystroke of
+ * instant search repeats the words before it), so most words are looked up, not worked out.
+ * A 2-letter prefix may start thousands of terms, hence a bound on terms, not on words:
+ * the terms are the index's own strings, about 10 bytes each kept.
+ */
+const WORD_MATCHES_KEPT = 200_000;
+
+function wordMatchesKept(): LRUCache<string, WordMatches> {
+  return new LRUCache<string, WordMatches>({ maxSize: WORD_MATCHES_KEPT, sizeCalculation: (matches) => matches.terms.length + matches.splits.length + 1 });
+}
+
+/** `WordMatches` of `word` in `index`, kept or worked out. */
+function ownMatches(index: SearchIndex, word: QueryWord): WordMatches {
+  const key = `${word.prefix ? '*' : ''}${word.stem}\u0000${word.raw}`;
+  let matches = index.wordMatches.get(key);
+  if (matches === undefined) index.wordMatches.set(key, (matches = workedOutMatches(index, word)));
+  return matches;
+}
+
+function workedOutMatches(index: SearchIndex, word: QueryWord): WordMatches {
+  const best = new Map<string, number>();
   const keep = (term: string, typos: number, exact: boolean): void => {
     const c = cost(typos, exact);
-    if ((terms.get(term) ?? Infinity) > c) terms.set(term, c);
+    if ((best.get(term) ?? Infinity) > c) best.set(term, c);
   };
   if (index.postings.has(word.stem)) keep(word.stem, 0, true);
   if (word.prefix && word.raw.length >= 2) {
@@ -453,18 +498,28 @@ function singleTerms(index: SearchIndex, word: QueryWord, joinedBefore: string |
     for (const term of termsStartingWith(index.terms, word.raw)) keep(term, 0, term === word.stem);
   }
   for (const match of typoMatches(index.dictionary, (t) => index.postings.has(t), word.stem, word.raw)) keep(match.term, match.typos, match.exact);
-  if (joinedBefore !== undefined) keep(joinedBefore, 0, true);
-  if (joinedAfter !== undefined) keep(joinedAfter, 0, true);
-  return terms;
+  const splits = compoundSplits(word.raw, (term) => index.postings.has(term));
+  return { terms: [...best.keys()], costs: [...best.values()], splits };
 }
 
-/** Matches needing several terms in one document: a typed compound split in two, a multi-word alternative. */
-function multiTerms(index: SearchIndex, word: QueryWord): { parts: string[]; cost: number }[] {
-  const has = (term: string): boolean => index.postings.has(term);
-  const out = compoundSplits(word.raw, has).map((parts) => ({ parts: [...parts], cost: cost(0, false) }));
+/**
+ * A word's own terms and the word joined with its neighbour where the index has that compound
+ * ("digital ocean" → `digitalocean`, which then counts for both words), each term once at its
+ * best cost: a term met twice at one cost would count its weight twice.
+ */
+function withJoins(own: WordMatches, joinedBefore: string | undefined, joinedAfter: string | undefined): Pick<WordMatches, 'terms' | 'costs'> {
+  if (joinedBefore === undefined && joinedAfter === undefined) return own;
+  const best = new Map<string, number>(own.terms.map((term, t) => [term, own.costs[t] as number]));
+  for (const joined of [joinedBefore, joinedAfter]) if (joined !== undefined) best.set(joined, EXACT_COST);
+  return { terms: [...best.keys()], costs: [...best.values()] };
+}
+
+/** Editors' synonyms of a word that name several terms (a multi-word alternative), each needing all of them in one document. */
+function alternativesIn(index: SearchIndex, word: QueryWord): string[][] {
+  const out: string[][] = [];
   for (const alternative of word.alternatives ?? []) {
     const stems = queryWords(alternative).map((w) => w.stem);
-    if (stems.length > 0 && stems.every(has)) out.push({ parts: stems, cost: cost(0, true) });
+    if (stems.length > 0 && stems.every((term) => index.postings.has(term))) out.push(stems);
   }
   return out;
 }

@@ -12,7 +12,20 @@
 import { join } from 'node:path';
 import lunr from 'lunr';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { compareHits, compareHitsAt, hitAt, hitColumnsOf, loadSearchIndex, search, searchColumns, STAMP_RESTART, type HitColumns, type SearchHit, type SearchIndex } from '../../src/catalog/search.ts';
+import {
+  compareHits,
+  compareHitsAt,
+  hitAt,
+  hitColumnsOf,
+  loadSearchIndex,
+  search,
+  searchColumns,
+  STAMP_RESTART,
+  withDocuments,
+  type HitColumns,
+  type SearchHit,
+  type SearchIndex,
+} from '../../src/catalog/search.ts';
 import { foldText, MAX_QUERY_WORDS, queryWords } from '../../src/catalog/tokens.ts';
 import { layoutOfJson } from '../../src/catalog/postings-file.ts';
 import { runPipeline } from '../../src/pipeline/build.ts';
@@ -297,6 +310,37 @@ describe.each([
     ours(c, 'credits startups');
     ours(c, 'zzz cloud');
     expect(ours(c, 'cloud')).toEqual(first);
+  });
+
+  test("a word's kept matches answer as worked-out ones: 400 random queries, each against a copy of the index that keeps none", () => {
+    const next = random(31);
+    const words = [...c.index.terms.filter((_, i) => i % 7 === 0), 'clud', 'credts', 'mongodb', 'digital', 'ocean', 'x', 'st', 'the'];
+    const sorted = (hits: SearchHit[]): SearchHit[] => hits.sort((a, b) => compareHits(a, b) || a.doc - b.doc);
+    let kept = 0;
+    for (let run = 0; run < 400; run++) {
+      const query = Array.from({ length: 1 + Math.floor(next() * 3) }, () => words[Math.floor(next() * words.length)] as string).join(' ');
+      const before = c.index.wordMatches.size;
+      const answered = sorted(search(c.index, query));
+      if (c.index.wordMatches.size === before && queryWords(query).length > 0) kept++;
+      // A copy that keeps nothing: every word is worked out.
+      const fresh = { ...c.index, wordMatches: { get: () => undefined, set: () => undefined } } as unknown as SearchIndex;
+      expect(answered, query).toEqual(sorted(search(fresh, query)));
+    }
+    expect(kept).toBeGreaterThan(50);
+  });
+
+  test('a write makes an index of its own: words looked up before it are looked up again', () => {
+    const before = c.index;
+    expect(search(before, 'zebracorn')).toEqual([]);
+    expect(search(before, 'zebracorm')).toEqual([]);
+    const texts = before.stats.fields.map((_, field) => (field === 0 ? 'Zebracorn credits' : ''));
+    const after = withDocuments(before, [{ ref: 'd-zebracorn', texts }], []);
+    for (const query of ['zebracorn', 'zebracorm', 'zebrac'])
+      expect(
+        search(after, query).map((hit) => after.refs[hit.doc]),
+        query,
+      ).toEqual(['d-zebracorn']);
+    expect(search(before, 'zebracorn')).toEqual([]);
   });
 
   test('a server up for a long time: once the stamps pass 2^30 they restart, and answers stay the same', () => {
