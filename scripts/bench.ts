@@ -65,7 +65,7 @@ const cases: { name: string; paths: string[]; what: string }[] = [
   {
     name: '(b) search, limit=20',
     paths: queries.map((q) => `/api/v1/deals?search=${encodeURIComponent(q)}&limit=20`),
-    what: `${queries.length} distinct one- to three-word queries from the catalog's words, a third with a typo, rotated; with the cache on, every one is a cache hit after the warm-up round (the prepared-answer cache holds 20,000 entries, 128 MiB)`,
+    what: `${queries.length} distinct one- to three-word queries from the catalog's words, a third with a typo, rotated; with the cache on, every one is a cache hit after the warm-up round (the prepared-answer cache holds 20,000 entries, 128 MiB); with it off, every word has been met before, and the server keeps what each word matched by itself (\`npm run bench:in-process -- search --words new\` measures words never met)`,
   },
   { name: '(c) category filter, limit=20', paths: [`/api/v1/deals?category=${firstCategory}&limit=20`], what: 'one category, 20 deals' },
   { name: '(d) single lookup by slug', paths: catalog.deals.slice(0, 200).map((d) => `/api/v1/deals?slug=${d.slug}`), what: '200 slugs, rotated' },

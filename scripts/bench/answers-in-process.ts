@@ -4,7 +4,10 @@
  * requests for the case, rotated, then the response's header fields and bytes read as the Node
  * adapter reads them. Runs on the catalog `npm run bench` left in bench-out/ (run that first).
  * Reports microseconds per request: median and fastest of five rounds, after a warm-up round.
- * Usage: node scripts/bench/answers-in-process.ts search|category|slug [--cache on] [--out bench-out/5000-10000] [--requests 20000]
+ * `--words new` makes every search's words new to the server: what each word matched by itself
+ * and its stem are forgotten before each request (search.ts `ownMatches`, tokens.ts `queryStem`),
+ * so the typo walk and the stemmer run for every word, as for words never searched before.
+ * Usage: node scripts/bench/answers-in-process.ts search|category|slug [--cache on] [--words new] [--out bench-out/5000-10000] [--requests 20000]
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,11 +19,17 @@ import { createApp } from '../../functions/http/app.ts';
 import { createLogger } from '../../functions/ops/log.ts';
 import { loadGeneratedCatalog } from '../../functions/reads/catalog-state.ts';
 import { GitStore } from '../../functions/store/git-store.ts';
+import { forgetQueryStems } from '../../src/catalog/tokens.ts';
 import { appAnswer, microsPerCall } from './_in-process.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { cache: { type: 'string', default: 'off' }, out: { type: 'string', default: 'bench-out/5000-10000' }, requests: { type: 'string', default: '20000' } },
+  options: {
+    cache: { type: 'string', default: 'off' },
+    words: { type: 'string', default: 'kept' },
+    out: { type: 'string', default: 'bench-out/5000-10000' },
+    requests: { type: 'string', default: '20000' },
+  },
 });
 const CASES: Record<string, (path: string) => boolean> = {
   search: (path) => path.includes('search='),
@@ -45,8 +54,19 @@ const deps = createDeps(
 );
 const app = createApp(deps);
 
-const answer = (i: number): Promise<number> => appAnswer(app, paths[i % paths.length] as string, '127.0.0.1');
+const newWords = values.words === 'new';
+const answer = (i: number): Promise<number> => {
+  if (newWords) {
+    const { catalog } = deps.state();
+    catalog.dealSearch.index.wordMatches.clear();
+    catalog.startupSearch.index.wordMatches.clear();
+    forgetQueryStems();
+  }
+  return appAnswer(app, paths[i % paths.length] as string, '127.0.0.1');
+};
 const { median, fastest } = await microsPerCall(answer, perRound, 5);
-console.log(`${which}, ${paths.length} requests rotated, answer cache ${values.cache}: median ${median.toFixed(1)} µs, fastest ${fastest.toFixed(1)} µs per request`);
+console.log(
+  `${which}, ${paths.length} requests rotated, answer cache ${values.cache}${newWords ? ', every word new' : ''}: median ${median.toFixed(1)} µs, fastest ${fastest.toFixed(1)} µs per request`,
+);
 await deps.submissions.close();
 await rm(work, { recursive: true, force: true });

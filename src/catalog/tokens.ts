@@ -109,8 +109,17 @@ export function queryStem(word: string): string | undefined {
   return stem;
 }
 
-/** Stems of query words ('' for a stop word), at most 40 characters each (MAX_WORD_LENGTH; joined pairs 80). */
-const queryStems = new LRUCache<string, string>({ max: 20_000 });
+/**
+ * Stems of query words ('' for a stop word), at most 40 characters each (MAX_WORD_LENGTH; joined
+ * pairs 80): 10,000 words take at most about 3 MB. Bounded by a size of one per word rather than
+ * `max`, for which lru-cache would set out every slot at once and fill them all again on `clear`.
+ */
+const queryStems = new LRUCache<string, string>({ maxSize: 10_000, sizeCalculation: () => 1 });
+
+/** Forget every kept stem: for a benchmark of words never searched before (`npm run bench:in-process -- search --words new`). */
+export function forgetQueryStems(): void {
+  queryStems.clear();
+}
 
 /**
  * The index terms of one field's text, exactly as the lunr builder derives them (`indexText`,
