@@ -11,6 +11,7 @@ import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
 import type { RequestContext } from '../http/app.ts';
 import { isLoopbackAddress } from '../http/loopback.ts';
+import type { ContentStore } from '../store/content-store.ts';
 
 import type { HEALTH_PROBLEMS } from '../../src/schemas/answers.ts';
 
@@ -21,7 +22,7 @@ export type HealthProblem = (typeof HEALTH_PROBLEMS)[number];
 
 /** GET /api/v1/health: the summary for anyone, the details for this machine or an admin. */
 export async function getHealth(request: Request, deps: SessionDeps & Pick<Deps, 'store' | 'redis' | 'content' | 'config'>, context: RequestContext): Promise<Response> {
-  const store = await deps.store.status();
+  const store = await sharedStatus(deps.store);
   const redis = deps.redis ? deps.redis.status() : 'disabled';
   const sync = deps.content.status();
   const problems: HealthProblem[] = [];
@@ -50,6 +51,22 @@ export async function getHealth(request: Request, deps: SessionDeps & Pick<Deps,
 }
 
 // --- internal ---
+
+/**
+ * The store's status for every health request that asks while it is being read: reading it
+ * runs git (`rev-parse HEAD`), and health answers anyone, so a flood of concurrent health
+ * requests would start a git process each. A request after the read has settled reads afresh,
+ * so health never reports an old state (content-sync reads the store's own status, unshared).
+ */
+const statusReads = new WeakMap<ContentStore, ReturnType<ContentStore['status']>>();
+function sharedStatus(store: ContentStore): ReturnType<ContentStore['status']> {
+  let reading = statusReads.get(store);
+  if (!reading) {
+    reading = store.status().finally(() => statusReads.delete(store));
+    statusReads.set(store, reading);
+  }
+  return reading;
+}
 
 /** A client on this machine (behind a trusted proxy: the client it names) or an admin session. */
 async function mayReadDetails(request: Request, deps: SessionDeps, context: RequestContext): Promise<boolean> {

@@ -7,7 +7,7 @@
  * a pull failure to report.
  */
 import { tmpdir } from 'node:os';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { ADMIN, MEMBER, call, login, startWriteServer, takeErrors, type WriteServer } from '../helpers/writes-harness.ts';
 
 /** A remote whose URL must never be public: credentials, a private host and path (port 9: refused at once). */
@@ -82,5 +82,22 @@ describe('health in detail', () => {
 
   test('for an admin session from anywhere', async () => {
     expectDetails((await health('203.0.113.9', await login(site.url, ADMIN))).body);
+  });
+});
+
+describe('health under a flood', () => {
+  test('concurrent requests share one read of the store (one git process), and a later request reads it afresh', async () => {
+    const reads = vi.spyOn(site.server.deps.store, 'status');
+    try {
+      const answers = await Promise.all(Array.from({ length: 16 }, () => health('203.0.113.9')));
+      for (const answer of answers) expect(answer.status).toBe(200);
+      const shared = reads.mock.calls.length;
+      expect(shared).toBeGreaterThanOrEqual(1);
+      expect(shared).toBeLessThan(8);
+      expect((await health('203.0.113.9')).status).toBe(200);
+      expect(reads.mock.calls.length).toBe(shared + 1);
+    } finally {
+      reads.mockRestore();
+    }
   });
 });
