@@ -10,7 +10,6 @@ import { formatDiagnostic, sortDiagnostics } from '../src/pipeline/diagnostics.t
 import { emitCatalog, emitJsonSchemas } from '../src/pipeline/emit.ts';
 import { recordBuiltCommit } from '../functions/store/content-sync.ts';
 import { inputsFingerprint } from '../src/pipeline/fingerprint.ts';
-import { runPipeline, runPipelineOnCores } from '../src/pipeline/build.ts';
 import { readContent } from '../src/pipeline/read-content.ts';
 import { utcDay } from '../functions/utc-day.ts';
 
@@ -46,7 +45,7 @@ async function withLeanHeap<T>(task: () => Promise<T>): Promise<T> {
 
 async function buildContentNow(config: Config, print: (line: string) => void): Promise<boolean> {
   const started = performance.now();
-  const { value, diagnostics } = await runPipelineOnCores(await readContent(config.contentDir), { today: today(), baseUrl: listenUrl(config) });
+  const { value, diagnostics } = await (await contentPipeline()).runPipelineOnCores(await readContent(config.contentDir), { today: today(), baseUrl: listenUrl(config) });
   for (const d of sortDiagnostics(diagnostics)) print(formatDiagnostic(d));
   if (!value) {
     print(`build failed: ${diagnostics.filter((d) => d.severity === 'error').length} error(s) in content`);
@@ -147,13 +146,16 @@ export async function recordBuild(config: Config, inputs: string): Promise<void>
  * @example const catalog = await buildCatalog(join(ROOT, 'content'), '2026-11-23')
  */
 export async function buildCatalog(contentDir: string, day: string = today()): Promise<Catalog> {
-  const built = runPipeline(await readContent(contentDir), { today: day });
+  const built = (await contentPipeline()).runPipeline(await readContent(contentDir), { today: day });
   const errors = sortDiagnostics(built.diagnostics).filter((d) => d.severity === 'error');
   if (!built.value || errors.length > 0) throw new Error(`${contentDir} does not build (npm run check lists the problems):\n${errors.map(formatDiagnostic).join('\n')}`);
   return createCatalog(built.value.data, built.value.postings);
 }
 
 // --- internal ---
+
+/** The content pipeline, loaded when something is built: `npm start` on a current build serves it without (http/loaded-on-first-use.ts). */
+const contentPipeline = () => import('../src/pipeline/build.ts');
 
 /** What the last complete build recorded, when it was made for these folders and this address. */
 async function builtWith(config: Config): Promise<{ inputs?: string } | undefined> {

@@ -7,7 +7,6 @@
 import { flushCompileCache } from 'node:module';
 import type { Config } from '../functions/config.ts';
 import { startServer, type RunningServer } from '../functions/server.ts';
-import { prepareBuild } from './_build-steps.ts';
 
 /**
  * `npm start` and `npm run dev`: build when the build is missing or stale, then serve. Content
@@ -15,6 +14,8 @@ import { prepareBuild } from './_build-steps.ts';
  * /api/v1/health say what is wrong; with no good build at all the process exits (status 1).
  */
 export async function buildAndServe(config: Config, options: { dev?: boolean } = {}): Promise<RunningServer> {
+  // Loaded here, not with the server: `npm run serve` serves a build as it is, and the build's modules took a tenth of its start.
+  const { prepareBuild } = await import('./_build-steps.ts');
   const build = await prepareBuild(config, options);
   if (build === 'refused') process.exit(1);
   return runServer(config, { ...options, lastGood: build === 'last-good' });

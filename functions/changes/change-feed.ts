@@ -17,7 +17,7 @@
  *   file versions they came from by blob id (a file changed twice is read once between).
  */
 import { LRUCache } from 'lru-cache';
-import { commitChanges, readRecordText, recordKind, utcInstant, type ChangeEntry, type RecordText } from '../../src/catalog/change-entries.ts';
+import type { ChangeEntry, RecordText } from '../../src/catalog/change-entries.ts';
 import type { Change } from '../../src/schemas/answers.ts';
 import { CHANGES_PARAMS, CHANGES_REACH, PAGE_COMMITS, type ChangesSince, type ParamProblem } from '../../src/schemas/query.ts';
 import type { Logger } from '../ops/log.ts';
@@ -48,6 +48,12 @@ const KEPT_CHANGES = 50_000;
 const KEPT_VERSIONS = 2_000;
 /** Commits read together at first; later batches are sized by the rate of changes seen. */
 const FIRST_BATCH = 32;
+/**
+ * How a commit's files become changes: loaded with the first page asked for, not at start-up. It
+ * parses record files with the content pipeline, whose modules no other read needs
+ * (http/loaded-on-first-use.ts).
+ */
+const changeEntries = () => import('../../src/catalog/change-entries.ts');
 
 interface Line {
   head: string;
@@ -121,6 +127,7 @@ export class ChangeFeed {
     // A full page, or its share of commits read: the rest follows from `next`.
     const next = found[query.limit]?.at ?? (i < end && i - start >= PAGE_COMMITS ? `${(line.commits[i] as LineCommit).commit}.0` : undefined);
     const date = line.commits[0]?.date;
+    const { utcInstant } = await changeEntries();
     // Only a walk to the end of what is kept can be incomplete.
     return { ok: true, page: { head, date: date && utcInstant(date), changes: found.slice(0, query.limit).map((f) => f.change), ...(next ? { next } : {}), complete: complete || next !== undefined } };
   }
@@ -160,6 +167,7 @@ export class ChangeFeed {
   }
 
   private async readNow(commits: readonly LineCommit[]): Promise<Map<string, ChangeEntry[]>> {
+    const { commitChanges, readRecordText, recordKind } = await changeEntries();
     const files = (await this.store.commitFiles(commits)).map((changed) => changed.filter((f) => recordKind(f.path)));
     // Each blob once: parsed before (taken now, as it may go from the cache meanwhile), or read with a path to read it as.
     const versions = new Map<string, RecordText>();

@@ -8,7 +8,7 @@
  * Queries are written once, with `$1`, `$2`… placeholders and SQL both engines read.
  */
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
-import pg from 'pg';
+import type pg from 'pg';
 
 export type SqlValue = string | number | null;
 
@@ -58,6 +58,32 @@ export async function pgTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
     throw error;
   } finally {
     client.release();
+  }
+}
+
+/**
+ * A PostgreSQL pool made at its first use: `pg` is loaded then, not at start-up, where it took
+ * about 45 ms of every start, DATABASE_URL or not (docs/performance.md). The pool connects at
+ * its first query either way.
+ */
+export class LazyPool {
+  readonly #config: pg.PoolConfig;
+  readonly #onError: (error: Error) => void;
+  #pool: Promise<pg.Pool> | undefined;
+
+  /** @param onError told about a connection the pool lost while idle (without a listener it would end the process; the pool replaces it) */
+  constructor(config: pg.PoolConfig, onError: (error: Error) => void) {
+    this.#config = config;
+    this.#onError = onError;
+  }
+
+  get(): Promise<pg.Pool> {
+    return (this.#pool ??= import('pg').then(({ default: { Pool } }) => new Pool(this.#config).on('error', this.#onError)));
+  }
+
+  /** Close the pool, if it was ever made. */
+  async end(): Promise<void> {
+    if (this.#pool) await (await this.#pool).end();
   }
 }
 
@@ -150,24 +176,22 @@ function sqlite(sql: string): string {
 
 class PostgresDatabase implements Database {
   readonly engine = 'postgres';
-  private readonly pool: pg.Pool;
+  private readonly pool: LazyPool;
 
   constructor(url: string) {
-    this.pool = new pg.Pool({ connectionString: url, max: 3, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 });
-    // Without a listener, an idle connection dropped by the server would crash the process; the pool replaces it.
-    this.pool.on('error', () => undefined);
+    this.pool = new LazyPool({ connectionString: url, max: 3, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 }, () => undefined);
   }
 
   async all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
-    return (await this.pool.query(sql, params as SqlValue[])).rows as T[];
+    return (await (await this.pool.get()).query(sql, params as SqlValue[])).rows as T[];
   }
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
-    return (await this.pool.query(sql, params as SqlValue[])).rowCount ?? 0;
+    return (await (await this.pool.get()).query(sql, params as SqlValue[])).rowCount ?? 0;
   }
 
-  transaction<T>(lock: number, work: (tx: Queries) => Promise<T>): Promise<T> {
-    return pgTransaction(this.pool, async (client) => {
+  async transaction<T>(lock: number, work: (tx: Queries) => Promise<T>): Promise<T> {
+    return pgTransaction(await this.pool.get(), async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_APP, lock]);
       return work({
         all: async <R>(sql: string, params: readonly SqlValue[] = []) => (await client.query(sql, params as SqlValue[])).rows as R[],

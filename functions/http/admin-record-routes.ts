@@ -3,12 +3,24 @@
  * them into `API_ROUTES`): startups for sale under /admin/startups, and the history, revert and
  * logo of deals and startups, one row builder for both kinds so their documents cannot differ.
  */
-import { deleteDealLogo, deleteStartupLogo, getDealLogo, getStartupLogo, putDealLogo, putStartupLogo } from '../writes/admin-logos.ts';
 import { LOGO_UPLOAD_TYPES } from '../../src/logos/logo-upload.ts';
-import { deleteStartups, getAdminStartups, postStartups, STARTUP_PAGE } from '../writes/admin-startups.ts';
-import { putRecord } from '../writes/admin-records.ts';
-import { STARTUPS } from '../writes/record-kinds.ts';
-import { getDealHistory, getStartupHistory, HISTORY_PAGE, HISTORY_REACH, postDealRevert, postStartupRevert } from '../writes/record-history.ts';
+import { HISTORY_PAGE, HISTORY_REACH, STARTUP_PAGE } from '../../src/schemas/query.ts';
+import {
+  deleteDealLogo,
+  deleteStartupLogo,
+  deleteStartups,
+  getAdminStartups,
+  getDealHistory,
+  getDealLogo,
+  getStartupHistory,
+  getStartupLogo,
+  postDealRevert,
+  postStartupRevert,
+  postStartups,
+  putDealLogo,
+  putStartup,
+  putStartupLogo,
+} from './loaded-on-first-use.ts';
 import type { Handler } from '../deps.ts';
 import type { CatalogExamples } from '../docs/examples.ts';
 import { answer, deleteParameters, errors, ERRORS_ALL, etag, IF_MATCH, json, nameParameters, notModified, ok, pageParameters, ref, type Json } from '../docs/openapi-kit.ts';
@@ -87,7 +99,7 @@ function startupsRow(): ApiRoute {
         }),
       },
       PUT: {
-        handler: putRecord(STARTUPS),
+        handler: putStartup,
         access: 'admin',
         doc: (examples) => ({
           operationId: 'updateStartup',

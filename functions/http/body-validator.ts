@@ -10,13 +10,9 @@
  * form, which ajv-formats' `uri` then always accepts (`HTTPS://Example.com/a b` is stored as
  * `https://example.com/a%20b`).
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { HTTP_URL, normaliseHttpUrl } from '../../src/schemas/fields.ts';
 import type { FieldProblem } from '../../src/schemas/submission.ts';
-
-// ajv-formats is CommonJS: its default export arrives wrapped under ESM.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
 
 /** One problem of a body: the field (`''` for the body itself), the sentence, its code. */
 export interface BodyProblem {
@@ -29,17 +25,17 @@ export interface BodyProblem {
  * A compiled validator: `ok` with the (defaults-filled) value, or the first problem (`field`,
  * `message`) and `problems`: the first problem of each field, that first one first.
  */
-export type BodyValidator<T> = (value: unknown) => { ok: true; value: T } | { ok: false; field: string; message: string; problems: BodyProblem[] };
+export type BodyValidator<T> = (value: unknown) => Promise<{ ok: true; value: T } | { ok: false; field: string; message: string; problems: BodyProblem[] }>;
 
 /**
- * @example const check = compileValidator<Submission>(submissionJsonSchema()); check(body)
+ * @example const check = compileValidator<Submission>(submissionJsonSchema()); await check(body)
  */
 export function compileValidator<T>(schema: object): BodyValidator<T> {
-  // Compiled at the first body checked, not at import: compiling took about 40 ms of every server start.
-  let compiled: { validate: ValidateFunction; links: LinkField[] } | undefined;
-  return (value) => {
-    compiled ??= compile(schema);
-    const { validate, links } = compiled;
+  // Loaded and compiled at the first body checked, not at start-up: compiling took about 40 ms
+  // of every server start, and loading ajv about as much again.
+  let compiled: Promise<{ validate: ValidateFunction; links: LinkField[] }> | undefined;
+  return async (value) => {
+    const { validate, links } = await (compiled ??= compile(schema));
     const refused = normaliseLinks(value, links);
     if (validate(value) && refused.length === 0) return { ok: true, value: value as T };
     // A refused link is that field's problem (ajv judged the text as sent, not a link); then
@@ -58,7 +54,10 @@ export function compileValidator<T>(schema: object): BodyValidator<T> {
 
 // --- internal ---
 
-function compile(schema: object): { validate: ValidateFunction; links: LinkField[] } {
+async function compile(schema: object): Promise<{ validate: ValidateFunction; links: LinkField[] }> {
+  const [{ Ajv2020 }, formats] = await Promise.all([import('ajv/dist/2020.js'), import('ajv-formats')]);
+  // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
+  const addFormats = ((formats.default as unknown as { default?: unknown }).default ?? formats.default) as unknown as (ajv: Ajv2020) => void;
   const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults: true, strictRequired: false });
   addFormats(ajv);
   return { validate: ajv.compile(schema), links: linkFields(schema as JsonSchema, ajv) };

@@ -17,10 +17,7 @@ import { robotsTxt, sitemapXml } from '../../src/agents/sitemap.ts';
 import type { Catalog } from '../../src/catalog/catalog.ts';
 import { DealCategorySchema, StartupCategorySchema } from '../../src/schemas/category.ts';
 import { ATOM_TYPE } from '../../src/agents/changes-atom.ts';
-import { CHANGES_PARAMS, CHANGES_REACH, DEAL_LIST_PARAMS, PAGE_COMMITS, STARTUP_LIST_PARAMS } from '../../src/schemas/query.ts';
-import { deleteDeals, postDeals } from '../writes/admin-deals.ts';
-import { putRecord } from '../writes/admin-records.ts';
-import { DEALS } from '../writes/record-kinds.ts';
+import { CHANGES_PARAMS, CHANGES_REACH, DEAL_LIST_PARAMS, PAGE_COMMITS, STARTUP_LIST_PARAMS, SUBMISSION_PAGE } from '../../src/schemas/query.ts';
 import { getSession, postLogin, postLogout } from '../auth/sign-in.ts';
 import { postPasswordReset, postPasswordResetRequest, postSignUp, postVerify } from '../auth/member-accounts.ts';
 import { postSignInLinkRequest, postSignInWithLink } from '../auth/sign-in-link.ts';
@@ -39,12 +36,9 @@ import { getChanges, getChangesAtom } from '../reads/changes.ts';
 import { getDeals } from '../reads/deals.ts';
 import { getHealth } from '../reads/health.ts';
 import { getOidcCallback, getOidcStart } from '../auth/oidc-login.ts';
-import { approveSubmission, getSubmissions, rejectSubmission, SUBMISSION_PAGE } from '../writes/review.ts';
 import { SUBMISSION_ID } from '../submissions/store.ts';
 import { getSearchGaps } from '../reads/search-gaps.ts';
 import { getAttention } from '../reads/attention.ts';
-import { getDrafts } from '../reads/admin-drafts.ts';
-import { getPreview, postPreview } from '../site/preview.ts';
 import { getStartups } from '../reads/startups.ts';
 import { postSubmitDeal } from '../writes/submit-deal.ts';
 import type { Deps, Handler } from '../deps.ts';
@@ -78,6 +72,7 @@ import {
 } from '../docs/openapi-kit.ts';
 import type { PolicyName } from './rate-limits.ts';
 import { ADMIN_RECORD_ROUTES } from './admin-record-routes.ts';
+import { approveSubmission, deleteDeals, getDrafts, getPreview, getSubmissions, postDeals, postPreview, putDeal, rejectSubmission } from './loaded-on-first-use.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -175,7 +170,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
         }),
       },
       PUT: {
-        handler: putRecord(DEALS),
+        handler: putDeal,
         access: 'admin',
         doc: (examples) => ({
           operationId: 'updateDeal',

@@ -19,7 +19,6 @@ import type { Logger } from '../ops/log.ts';
 import type { ContentStore } from './content-store.ts';
 import { WriteQueue } from './write-queue.ts';
 import { committedStateOf } from './git-store.ts';
-import { nextCatalog } from './next-catalog.ts';
 import { logoOfPath, type LogoRef } from '../../src/logos/logo-files.ts';
 
 /** Which commit the generated catalog was built from (written by the content build). */
@@ -225,6 +224,8 @@ export class ContentSync {
     const changedPaths = paths === undefined || behind === 'all' ? undefined : [...new Set([...behind, ...paths])].sort();
     const whole = changedPaths === undefined;
     const current = this.options.current();
+    // Loaded with the first change to serve, not at start-up: it builds with the content pipeline (http/loaded-on-first-use.ts).
+    const { nextCatalog } = await import('./next-catalog.ts');
     const next = await nextCatalog(current, changedPaths, { store: this.options.store, today: this.options.today(), baseUrl: this.options.baseUrl });
     if (!next.catalog) {
       this.behind = changedPaths ? new Set(changedPaths) : 'all';

@@ -7,7 +7,6 @@
  */
 import { rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseEntry } from '../../src/pipeline/parse.ts';
 import type { Deps } from '../deps.ts';
 import { SUBMISSION_ID, type SubmissionRecord } from './store.ts';
 
@@ -27,11 +26,14 @@ export function migrateSubmissions(deps: Pick<Deps, 'content' | 'store' | 'submi
   return deps.content
     .exclusive(async () => {
       const names = (await deps.store.list(OLD_FOLDER)).filter((name) => name.endsWith('.md'));
+      if (names.length === 0) return 0;
+      // The front-matter parser only when there is something to move: nearly every start has nothing (http/loaded-on-first-use.ts).
+      const { parseEntry } = await import('../../src/pipeline/parse.ts');
       const moved: string[] = [];
       let imported = 0;
       for (const name of names) {
         const path = `${OLD_FOLDER}/${name}`;
-        const record = oldRecord(path, (await deps.store.read(path)) ?? '');
+        const record = oldRecord(path, parseEntry({ path: `content/${path}`, text: (await deps.store.read(path)) ?? '' }).value?.data);
         if (!record) {
           // Left in place, for the owner to look at: better than losing or publishing it further.
           deps.log.warn('submission_migration_skipped', { file: `content/${path}`, reason: 'not a submission record' });
@@ -59,9 +61,9 @@ export function migrateSubmissions(deps: Pick<Deps, 'content' | 'store' | 'submi
 
 // --- internal ---
 
-/** An old record file as a store record, or undefined when it is not one. */
-function oldRecord(path: string, text: string): SubmissionRecord | undefined {
-  const data = parseEntry({ path: `content/${path}`, text }).value?.data as Partial<SubmissionRecord> | undefined;
+/** An old record file (its front matter, when it has any) as a store record, or undefined when it is not one. */
+function oldRecord(path: string, frontMatter: Record<string, unknown> | undefined): SubmissionRecord | undefined {
+  const data = frontMatter as Partial<SubmissionRecord> | undefined;
   if (!data || !SUBMISSION_ID.test(data.id ?? '') || `${OLD_FOLDER}/${data.id}.md` !== path) return undefined;
   if (!['pending', 'approved', 'rejected'].includes(data.status ?? '') || typeof data.submittedAt !== 'string') return undefined;
   if (typeof data.company_name !== 'string' || typeof data.redemption_link !== 'string') return undefined;

@@ -5,8 +5,8 @@
  * lock, a review changes a row only while it is pending. A resolved write is committed, so
  * durable (PostgreSQL's `synchronous_commit`, on by default).
  */
-import pg from 'pg';
-import { pgTransaction } from '../db/database.ts';
+import type pg from 'pg';
+import { LazyPool, pgTransaction } from '../db/database.ts';
 import { LOCKS, migrate } from './postgres-schema.ts';
 import { duplicateKey, SubmissionStoreUnavailableError, type Admission, type PutOutcome, type StatusFilter, type SubmissionRecord, type SubmissionStore } from './store.ts';
 
@@ -17,7 +17,7 @@ const INSERT = `INSERT INTO submissions (id, status, submitted_at, reviewed_at, 
 const FORGET_EMAIL = `UPDATE submissions SET record = (record - 'submitter_email') || jsonb_build_object('emailRemovedAt', $2::text)`;
 
 export class PostgresSubmissionStore implements SubmissionStore {
-  private readonly pool: pg.Pool;
+  private readonly pool: LazyPool;
   private ready: Promise<void> | undefined;
 
   /**
@@ -25,9 +25,7 @@ export class PostgresSubmissionStore implements SubmissionStore {
    * @param warn told about a connection the pool lost while idle (the pool replaces it)
    */
   constructor(url: string, warn: (problem: string) => void = () => undefined) {
-    this.pool = new pg.Pool({ connectionString: url, max: 5, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 });
-    // Without a listener, an idle connection dropped by the server would crash the process.
-    this.pool.on('error', (error) => warn(error.message));
+    this.pool = new LazyPool({ connectionString: url, max: 5, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 }, (error) => warn(error.message));
   }
 
   put(record: SubmissionRecord, admission?: Admission): Promise<PutOutcome> {
@@ -88,7 +86,7 @@ export class PostgresSubmissionStore implements SubmissionStore {
   }
 
   countPending(): Promise<number> {
-    return this.ensure(() => pendingCount(this.pool));
+    return this.ensure(pendingCount);
   }
 
   close(): Promise<void> {
@@ -98,22 +96,23 @@ export class PostgresSubmissionStore implements SubmissionStore {
   // --- internal ---
 
   private query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, params: unknown[]): Promise<pg.QueryResult<R>> {
-    return this.ensure(() => this.pool.query<R>(text, params));
+    return this.ensure((pool) => pool.query<R>(text, params));
   }
 
   private transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    return this.ensure(() => pgTransaction(this.pool, work));
+    return this.ensure((pool) => pgTransaction(pool, work));
   }
 
   /** Run `work` once the schema is up to date; a database that cannot be reached is unavailability, not a bug. */
-  private async ensure<T>(work: () => Promise<T>): Promise<T> {
+  private async ensure<T>(work: (pool: pg.Pool) => Promise<T>): Promise<T> {
     try {
-      this.ready ??= migrate(this.pool).catch((error: unknown) => {
+      const pool = await this.pool.get();
+      this.ready ??= migrate(pool).catch((error: unknown) => {
         this.ready = undefined;
         throw error;
       });
       await this.ready;
-      return await work();
+      return await work(pool);
     } catch (error) {
       if (isQueryBug(error)) throw error;
       throw new SubmissionStoreUnavailableError('the submission database cannot be reached', { cause: error });

@@ -11,9 +11,7 @@ import { asJsonObject, readBody } from '../http/request-body.ts';
 import { createRecord, deleteRecords, describeName, findRecord, notFound, NO_STORE, recordAnswer, type AdminWriteDeps } from './admin-records.ts';
 import { STARTUPS } from './record-kinds.ts';
 import { withAllErrors } from './record-writes.ts';
-
-/** Listings per page: by default, and at most (more is capped). */
-export const STARTUP_PAGE = { default: 200, max: 1000 };
+import { STARTUP_PAGE } from '../../src/schemas/query.ts';
 
 /** GET `?id=`/`?slug=`: `{ success, startup }` with its ETag; else `limit`, `offset`: `{ success, startups, total }` in the catalog's order. */
 export async function getAdminStartups(request: Request, deps: AdminWriteDeps): Promise<Response> {

@@ -25,11 +25,7 @@ import { StoreUnavailableError, type FileCommit } from '../store/content-store.t
 import { checkIfMatch, describeName, findRecord, invalid, notFound, NO_STORE, recordAnswer, replacing, type AdminWriteDeps } from './admin-records.ts';
 import { DEALS, STARTUPS, type RecordKind } from './record-kinds.ts';
 import { applyChange } from './record-writes.ts';
-
-/** Versions per history page: by default, and at most (more is capped). */
-export const HISTORY_PAGE = { default: 20, max: 100 };
-/** How many of a record's latest changes the history pages through and a revert searches for its commit. */
-export const HISTORY_REACH = 10_000;
+import { HISTORY_PAGE, HISTORY_REACH } from '../../src/schemas/query.ts';
 
 /** GET `?id=` or `?slug=`, `limit`, `offset`: `{ success, id, slug, history, offset, limit, more }`. */
 export async function getHistory<T extends ContentRecord>(request: Request, deps: AdminWriteDeps, kind: RecordKind<T>): Promise<Response> {

@@ -23,13 +23,12 @@ import { validBody } from '../http/valid-body.ts';
 import { submissionRefusal } from '../submissions/refusal.ts';
 import { SUBMISSION_ID, type StatusFilter, type SubmissionRecord } from '../submissions/store.ts';
 import { utcDay } from '../utc-day.ts';
+import { SUBMISSION_PAGE } from '../../src/schemas/query.ts';
 
 /** What every review operation uses: an admin's session, the submission store, the log (its refusals), the submitter's notice, the catalog (suggested deals). */
 export type ReviewDeps = SessionDeps & Pick<Deps, 'submissions' | 'log' | 'notify' | 'state' | 'clock'>;
 
 const REVIEW_STATES = ['pending', 'approved', 'rejected', 'all'] as const;
-/** The review queue's page size: its default and its cap (more is capped, like `limit` on deals). */
-export const SUBMISSION_PAGE = { default: 200, max: 1000 };
 
 export async function getSubmissions(request: Request, deps: ReviewDeps): Promise<Response> {
   await requireAdmin(request, deps);

@@ -181,7 +181,7 @@ async function admit(
 /** Validate and store one submission (linked to `member`'s account when new); throws the error to answer otherwise. */
 async function accept(value: unknown, deps: SubmitDeps, now: Date, listed: boolean, member: string | undefined): Promise<{ success: true; id: string; duplicate?: true }> {
   // JSON and form alike: a form's fields decoded by the schema's types, empty optional fields left out.
-  const checked = validateSubmission(value);
+  const checked = await validateSubmission(value);
   const problems = checked.ok ? [] : [...checked.problems];
   const category = siteCategoryProblem(value, deps.state().catalog);
   if (category && !problems.some((p) => p.field === category.field)) problems.push(category);

@@ -116,6 +116,15 @@ export const CHANGES_REACH = 5000;
  */
 export const PAGE_COMMITS = 100;
 
+/** GET /admin/submissions, the review queue: the page size by default and at most (more is capped, like `limit` on deals). */
+export const SUBMISSION_PAGE = { default: 200, max: 1000 };
+/** GET /admin/startups: listings per page by default and at most (more is capped). */
+export const STARTUP_PAGE = { default: 200, max: 1000 };
+/** GET /admin/deals/history and /admin/startups/history: versions per page by default and at most (more is capped). */
+export const HISTORY_PAGE = { default: 20, max: 100 };
+/** How many of a record's latest changes the history pages through and a revert searches for its commit. */
+export const HISTORY_REACH = 10_000;
+
 /** What a change is to: a deal (programs too) or a startup listing. */
 export const CHANGE_KINDS = ['deal', 'startup'] as const;
 
