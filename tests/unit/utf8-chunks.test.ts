@@ -47,4 +47,21 @@ describe('Utf8Chunks', () => {
     expect(out.offset).toBe(6);
     expect(out.flush().toString()).toBe('é🚀');
   });
+
+  test('a text longer than a chunk comes through whole, and a chunk handed out keeps its bytes', () => {
+    const out = new Utf8Chunks();
+    out.add('a'.repeat(1000));
+    const long = 'é🚀x'.repeat(400_000); // 2.8 MiB of UTF-8, past the buffer's room
+    out.add(long);
+    expect(out.full).toBe(true);
+    const first = out.flush();
+    expect(first.toString()).toBe('a'.repeat(1000) + long);
+    expect(out.offset).toBe(1000 + Buffer.byteLength(long));
+    out.add('z'.repeat(2000));
+    out.add('\ud800 lone');
+    const second = out.flush();
+    expect(second.toString()).toBe(`${'z'.repeat(2000)}\ufffd lone`);
+    expect(first.toString()).toBe('a'.repeat(1000) + long);
+    expect(out.offset).toBe(1000 + Buffer.byteLength(long) + 2000 + Buffer.byteLength('\ud800 lone'));
+  });
 });
