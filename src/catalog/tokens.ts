@@ -51,12 +51,17 @@ export function queryWords(text: string): QueryWord[] {
  * @example foldText('Zürich Café') // 'zurich cafe'
  */
 export function foldText(text: string): string {
+  // ASCII has nothing to decompose, no marks and nothing to recompose: only case to fold.
+  if (ASCII.test(text)) return text.toLowerCase();
   return text
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
     .normalize('NFC')
     .toLowerCase();
 }
+
+/** Printable ASCII, tabs and line breaks (other text takes the whole folding, which is right for any text). */
+const ASCII = /^[\t\n\r -~]*$/;
 
 /** Words joined by in-word punctuation: "next.js", "e-mail", "pre-seed", "y-combinator". */
 const JOINED = /[\p{L}\p{N}]+(?:[.\-_'’+/][\p{L}\p{N}]+)+/gu;
@@ -122,28 +127,32 @@ export function forgetQueryStems(): void {
 }
 
 /**
+ * lunr's tokenizer splits where its separator matches, testing one UTF-16 unit at a time: a
+ * character beyond the BMP is two units, neither a letter alone, so it separates words too.
+ * This is that split in one pass of one regular expression: lunr's own made a `Token` and a
+ * metadata object per word and ran the separator once per character, a quarter of indexing
+ * (docs/performance.md, thirteenth sitting). tests/unit/tokens.test.ts holds it to lunr's.
+ */
+const INDEX_SEPARATOR = /(?:[^\p{L}\p{N}]|[\u{10000}-\u{10FFFF}])+/u;
+
+/**
  * The index terms of one field's text, exactly as the lunr builder derives them (`indexText`,
- * tokenizer with SEPARATOR, then INDEX_PIPELINE), repeats kept.
+ * lunr's tokenizer with SEPARATOR, then INDEX_PIPELINE), repeats kept.
  * @param memo each word's term (`null`: a stop word), shared across calls: a build indexing
  * thousands of records stems each distinct word once instead of every time it occurs
  * @example fieldTerms('Cloud credits for startups') // ['cloud', 'credit', 'startup']
  */
 export function fieldTerms(text: string, memo?: Map<string, string | null>): string[] {
-  const previous = lunr.tokenizer.separator;
-  lunr.tokenizer.separator = SEPARATOR;
-  try {
-    const terms: string[] = [];
-    for (const token of lunr.tokenizer(indexText(text))) {
-      const word = token.toString();
-      let term = memo?.get(word);
-      if (term === undefined) {
-        term = processToken(word) ?? null;
-        memo?.set(word, term);
-      }
-      if (term !== null) terms.push(term);
+  const terms: string[] = [];
+  // lunr lower-cases the whole text before it splits it.
+  for (const word of indexText(text).toLowerCase().split(INDEX_SEPARATOR)) {
+    if (word === '') continue;
+    let term = memo?.get(word);
+    if (term === undefined) {
+      term = processToken(word) ?? null;
+      memo?.set(word, term);
     }
-    return terms;
-  } finally {
-    lunr.tokenizer.separator = previous;
+    if (term !== null) terms.push(term);
   }
+  return terms;
 }

@@ -1,7 +1,8 @@
 /**
  * The whole content pipeline: parse → validate → derive → index. The same steps serve
  * `npm run build`, `npm run check` (without indexing) and the re-index after an admin write;
- * the build and `check` parse and validate big catalogs in worker threads (`runPipelineOnCores`).
+ * the build and `check` parse and validate big catalogs in worker threads (`runPipelineOnCores`),
+ * and the build indexes their deals in one more.
  */
 import { availableParallelism } from 'node:os';
 import type { CatalogData, SearchPostings } from '../catalog/catalog.ts';
@@ -14,7 +15,9 @@ import { deriveCatalog } from './derive.ts';
 import { hasErrors, type Diagnostic, type StageResult } from './diagnostics.ts';
 import { parseEntry, parseYamlFile, type ParsedEntry, type SourceFile } from './parse.ts';
 import type { ContentSources } from './read-content.ts';
-import { buildDealIndex, buildStartupIndex } from './search-index.ts';
+import { buildDealIndex, buildStartupIndex, type BuiltIndex } from './search-index.ts';
+import { buildIndexInWorker } from './index-in-worker.ts';
+import { DEAL_FIELDS, dealFieldTexts } from '../catalog/index-fields.ts';
 import type { Deal } from '../schemas/deal.ts';
 import type { Startup } from '../schemas/startup.ts';
 import { checkInWorkers } from './check-in-workers.ts';
@@ -84,7 +87,7 @@ export async function runPipelineInWorkers(sources: ContentSources, options: Pip
   const checked = await checkInWorkers(sources, settings.rules, workers);
   const deals = validRecords(checked.deals, diagnostics);
   const startups = validRecords(checked.startups, diagnostics);
-  return completed(settings, deals, startups, diagnostics, options);
+  return completedOnCores(settings, deals, startups, diagnostics, options);
 }
 
 /**
@@ -120,34 +123,61 @@ function readSettings(sources: ContentSources, options: PipelineOptions, diagnos
 function completed(settings: Settings, deals: Deal[], startups: Startup[], diagnostics: Diagnostic[], options: PipelineOptions): StageResult<BuiltCatalog | undefined> {
   const { site, categories, synonyms } = settings;
   if (!site || !categories || hasErrors(diagnostics)) return { value: undefined, diagnostics };
+  const data = catalogData(site, categories, synonyms, deals, startups);
+  if (options.index === false) return { value: withoutIndexes(data), diagnostics };
+  return { value: withIndexes(data, buildDealIndex(data.deals, data.categories), buildStartupIndex(data.startups)), diagnostics };
+}
 
-  // Drafts are validated like every record, then kept apart: public outputs are made from `data.deals`/`startups` only.
+/**
+ * `completed` with the deals' index built in a worker thread (index-in-worker.ts) while this
+ * thread derives the catalog and indexes the startups: after the check workers, this part of a
+ * big build otherwise ran on one core.
+ */
+async function completedOnCores(settings: Settings, deals: Deal[], startups: Startup[], diagnostics: Diagnostic[], options: PipelineOptions): Promise<StageResult<BuiltCatalog | undefined>> {
+  const { site, categories, synonyms } = settings;
+  if (!site || !categories || hasErrors(diagnostics) || options.index === false) return completed(settings, deals, startups, diagnostics, options);
+  // The published deals in the catalog's order, as `deriveCatalog` will sort them: the order
+  // ends on the slug, which is unique, so sorting the same records again gives the same list.
+  const dealIndex = buildIndexInWorker(DEAL_FIELDS, splitDrafts(deals).published.sort(compareDeals), (deal) => dealFieldTexts(deal, categories));
+  // Handled even if this thread throws before awaiting it (the worker's error is then moot).
+  dealIndex.catch(() => undefined);
+  const data = catalogData(site, categories, synonyms, deals, startups);
+  const startupIndex = buildStartupIndex(data.startups);
+  const built = await dealIndex;
+  if (built.postings.refs.some((id, doc) => id !== data.deals[doc]?.id) || built.postings.refs.length !== data.deals.length) {
+    throw new Error("the deals' index was built in another order than the catalog's");
+  }
+  return { value: withIndexes(data, built, startupIndex), diagnostics };
+}
+
+/** Drafts apart (validated like every record, kept out of every public output), and the derived catalog. */
+function catalogData(site: Site, categories: CategoriesFile, synonyms: SynonymsFile | undefined, deals: Deal[], startups: Startup[]): CatalogData {
   const dealRecords = splitDrafts(deals);
   const startupRecords = splitDrafts(startups);
-  const data: CatalogData = {
+  return {
     ...deriveCatalog(site, categories, dealRecords.published, startupRecords.published, synonyms),
     drafts: { deals: dealRecords.drafts.sort(compareDeals), startups: startupRecords.drafts.sort(compareStartups) },
   };
-  if (options.index === false) {
-    const empty = {
-      refs: [],
-      terms: [],
-      stats: { fields: [], boosts: [], averageFieldLength: [], documentCount: 0 },
-      starts: new Int32Array(1),
-      docs: new Int32Array(0),
-      weights: new Int32Array(0),
-    };
-    const none = function* (): Generator<Buffer> {
-      yield Buffer.from('{}');
-    };
-    return { value: { data, lunr: { deals: none, startups: none }, postings: { deals: empty, startups: empty } }, diagnostics };
-  }
-  const dealIndex = buildDealIndex(data.deals, data.categories);
-  const startupIndex = buildStartupIndex(data.startups);
-  return {
-    value: { data, lunr: { deals: dealIndex.lunrJson, startups: startupIndex.lunrJson }, postings: { deals: dealIndex.postings, startups: startupIndex.postings } },
-    diagnostics,
+}
+
+function withIndexes(data: CatalogData, deals: BuiltIndex, startups: BuiltIndex): BuiltCatalog {
+  return { data, lunr: { deals: deals.lunrJson, startups: startups.lunrJson }, postings: { deals: deals.postings, startups: startups.postings } };
+}
+
+/** The catalog for `check`, which builds no index. */
+function withoutIndexes(data: CatalogData): BuiltCatalog {
+  const empty = {
+    refs: [],
+    terms: [],
+    stats: { fields: [], boosts: [], averageFieldLength: [], documentCount: 0 },
+    starts: new Int32Array(1),
+    docs: new Int32Array(0),
+    weights: new Int32Array(0),
   };
+  const none = function* (): Generator<Buffer> {
+    yield Buffer.from('{}');
+  };
+  return { data, lunr: { deals: none, startups: none }, postings: { deals: empty, startups: empty } };
 }
 
 /** The records of entries that passed validation; the problems go to `diagnostics`. */

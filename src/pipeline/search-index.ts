@@ -58,6 +58,25 @@ export function buildStartupIndex(startups: readonly Startup[]): BuiltIndex {
  * @example buildIndex({ title: 10 }, [{ id: 'd-1' }], () => ['Cloud credits']).postings.terms // ['cloud', 'credit']
  */
 export function buildIndex<T extends { id: string }>(fields: Record<string, number>, records: readonly T[], texts: (record: T) => string[]): BuiltIndex {
+  return indexOfParts(indexParts(fields, records, texts));
+}
+
+/**
+ * What an index is made of, as a worker thread sends it (index-in-worker.ts): the postings, and
+ * each sorted term's lunr `_index`, from which lunr's JSON is made when asked.
+ */
+export interface IndexParts {
+  postings: PostingsLayout;
+  termIndexes: Int32Array;
+}
+
+/** The index made of `parts`. */
+export function indexOfParts({ postings, termIndexes }: IndexParts): BuiltIndex {
+  return { postings, lunrJson: lazyLunrJson(postings, termIndexes) };
+}
+
+/** `buildIndex`'s work, before lunr's JSON is made lazy. */
+export function indexParts<T extends { id: string }>(fields: Record<string, number>, records: readonly T[], texts: (record: T) => string[]): IndexParts {
   const names = Object.keys(fields);
   const fieldCount = names.length;
   const collected = collectTerms(fieldCount, records, texts);
@@ -98,7 +117,7 @@ export function buildIndex<T extends { id: string }>(fields: Record<string, numb
       postings.weights[at] = weight;
     },
   );
-  return { postings, lunrJson: lazyLunrJson(postings, termIndexes) };
+  return { postings, termIndexes };
 }
 
 // --- internal ---
