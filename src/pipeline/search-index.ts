@@ -70,9 +70,12 @@ export interface IndexParts {
   termIndexes: Int32Array;
 }
 
-/** The index made of `parts`. */
+/**
+ * The index made of `parts`, lunr's JSON made when asked. The closure is made here, apart from
+ * `indexParts`, whose scope would keep all of the collected terms alive with the postings.
+ */
 export function indexOfParts({ postings, termIndexes }: IndexParts): BuiltIndex {
-  return { postings, lunrJson: lazyLunrJson(postings, termIndexes) };
+  return { postings, lunrJson: () => lunrJsonChunks(postings, termIndexes) };
 }
 
 /** `buildIndex`'s work, before lunr's JSON is made lazy. */
@@ -230,14 +233,6 @@ function weigh(collected: CollectedTerms, boosts: readonly number[], documentCou
       place(term, field, doc, fieldWeight(idf[term] as number, slotFrequency[at] as number, fieldLength[slot] as number, averageFieldLength[field] as number, boosts[field] as number));
     }
   }
-}
-
-/**
- * `lunrJsonChunks` when asked. Made out here, not in `buildIndex`: a closure made there would
- * share its scope, and keep all of the collected terms alive with the postings.
- */
-function lazyLunrJson(layout: PostingsLayout, termIndexes: Int32Array): () => Generator<Buffer> {
-  return () => lunrJsonChunks(layout, termIndexes);
 }
 
 /**
