@@ -193,6 +193,25 @@ function rankBy<T>(records: readonly T[], text: (r: T) => string): Int32Array {
 
 function indexed(source: PostingsLayout | SearchIndex, records: readonly { id: string }[]): IndexedSearch {
   const index = 'scratch' in source ? source : loadSearchIndex(source);
-  const positionById = new Map(records.map((r, i) => [r.id, i]));
-  return { index, positions: Int32Array.from(index.refs, (ref) => positionById.get(ref) ?? -1) };
+  return { index, positions: positionsOfRefs(index.refs, records) };
+}
+
+/**
+ * Each indexed document's position in `records` (-1 for none). The build indexes the records in
+ * their order, so document i is usually record i: checked one by one, and a map of every id made
+ * only when one is not (after a write, for one). At 50,000 deals and 100,000 startups the map
+ * for every document took about 210 ms of the start (`indexed` in the profile).
+ */
+function positionsOfRefs(refs: readonly string[], records: readonly { id: string }[]): Int32Array {
+  const positions = new Int32Array(refs.length);
+  let positionById: Map<string, number> | undefined;
+  for (let i = 0; i < refs.length; i++) {
+    const ref = refs[i] as string;
+    if (records[i]?.id === ref) positions[i] = i;
+    else {
+      positionById ??= new Map(records.map((r, p) => [r.id, p]));
+      positions[i] = positionById.get(ref) ?? -1;
+    }
+  }
+  return positions;
 }

@@ -47,6 +47,18 @@ async function built(): Promise<BuiltCatalog> {
   return result.value;
 }
 
+/** Each indexed document's position names the record with its ref (removed ones none): checked one by one, or by a map once they are out of step. */
+function expectPositionsOfRefs(catalog: Catalog): void {
+  for (const [search, records] of [
+    [catalog.dealSearch, catalog.deals],
+    [catalog.startupSearch, catalog.startups],
+  ] as const) {
+    const { refs, removed } = search.index;
+    const named = Array.from(search.positions, (position, i) => (removed?.[i] === 1 && position === -1 ? refs[i] : records[position]?.id));
+    expect(named).toEqual(refs);
+  }
+}
+
 const searchDeals = (catalog: Catalog, search: string) => listDeals(catalog, { search, status: 'all', scope: 'all' }).positions.map((p) => catalog.deals[p]?.slug);
 
 describe('the build', () => {
@@ -121,6 +133,11 @@ describe('the re-index after a write', () => {
     const draft = before.editable.dealBySlug.get('quokka-draft') as Deal;
     const after = afterWrite(before, { ...draft, draft: false });
     expect(searchDeals(after, DEAL_WORD)).toEqual(['quokka-draft']);
+    // The build's index is in the records' order; the new document is not.
+    expect(Array.from(before.dealSearch.positions)).toEqual(before.deals.map((_, i) => i));
+    expect(Array.from(after.dealSearch.positions)).not.toEqual(after.deals.map((_, i) => i));
+    expectPositionsOfRefs(before);
+    expectPositionsOfRefs(after);
     expect(after.drafts?.deals).toEqual([]);
     expect(after.dealBySlug.get('quokka-draft')).not.toHaveProperty('draft');
   });
@@ -131,6 +148,7 @@ describe('the re-index after a write', () => {
     const aws = before.dealBySlug.get('aws-activate') as Deal;
     expect(searchDeals(before, 'activate')).toContain('aws-activate');
     const after = afterWrite(before, { ...aws, draft: true });
+    expectPositionsOfRefs(after);
     expect(after.dealBySlug.has('aws-activate')).toBe(false);
     expect(searchDeals(after, 'activate')).not.toContain('aws-activate');
     expect(after.drafts?.deals.map((d) => d.slug)).toContain('aws-activate');
