@@ -148,6 +148,29 @@ test('a change someone staged outside the content is not swept into the store co
   expect(git(repo, 'diff', '--cached', '--name-only')).toBe('package.json');
 });
 
+test('a repository without a commit opens (the content folder inside it), and its first write is its first commit', async () => {
+  const repo = join(work, 'no-commit');
+  await mkdir(join(repo, 'content', 'deals'), { recursive: true });
+  git(repo, 'init', '-q', '-b', 'main');
+  const store = await GitStore.open(join(repo, 'content'));
+  expect(await store.status()).toMatchObject({ commit: undefined, writable: false });
+  await store.commit([{ path: 'deals/first.md', text: 'first\n' }], { message: 'Add first', author });
+  expect(git(repo, 'rev-list', '--count', 'HEAD')).toBe('1');
+  expect(git(repo, 'show', '--name-only', '--format=', 'HEAD')).toBe('content/deals/first.md');
+  expect((await store.status()).commit).toBe(git(repo, 'rev-parse', 'HEAD'));
+});
+
+test('a folder outside any repository opens, and refuses writes as unavailable', async () => {
+  const folder = await mkdtemp(join(tmpdir(), 'deals-no-repository-'));
+  try {
+    const store = await GitStore.open(folder);
+    expect(await store.status()).toMatchObject({ commit: undefined, writable: false, problem: 'the content folder is not inside a git repository' });
+    await expect(store.commit([{ path: 'deals/first.md', text: 'first\n' }], { message: 'Add first', author })).rejects.toThrow(/not inside a git repository/);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+});
+
 describe('with a remote', () => {
   let remote: string;
   let a: string;
