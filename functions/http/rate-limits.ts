@@ -4,7 +4,11 @@
  * If Redis fails, each instance falls back to its own memory limits (logged), never a 500.
  */
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+// The three classes from their own files: the package's index loads a limiter for every store it supports (functions/vendor-modules.d.ts).
+import RateLimiterMemory from 'rate-limiter-flexible/lib/RateLimiterMemory.js';
+import RateLimiterRedis from 'rate-limiter-flexible/lib/RateLimiterRedis.js';
+import RateLimiterRes from 'rate-limiter-flexible/lib/RateLimiterRes.js';
 import type { Logger } from '../ops/log.ts';
 import { limitKey } from './limit-key.ts';
 

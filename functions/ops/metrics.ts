@@ -4,7 +4,11 @@
  * the app (http/app.ts) at METRICS_PATH to loopback clients only.
  */
 
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+// The classes from their own files: prom-client's index also loads its default metrics and with them OpenTelemetry's API (functions/vendor-modules.d.ts), which only a scrape needs.
+import Counter from 'prom-client/lib/counter.js';
+import Gauge from 'prom-client/lib/gauge.js';
+import Histogram from 'prom-client/lib/histogram.js';
+import Registry from 'prom-client/lib/registry.js';
 
 const BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
@@ -12,12 +16,13 @@ const BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
  * prom-client's default process metrics (event-loop lag, GC, heap, CPU, handles), once per
  * process: they describe the process, whichever server in it is scraped.
  */
-let processRegistry: Registry | undefined;
-function processMetrics(): Registry {
-  if (!processRegistry) {
-    processRegistry = new Registry();
-    collectDefaultMetrics({ register: processRegistry });
-  }
+let processRegistry: Promise<Registry> | undefined;
+function processMetrics(): Promise<Registry> {
+  processRegistry ??= import('prom-client/lib/defaultMetrics.js').then(({ default: collectDefaultMetrics }) => {
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry });
+    return registry;
+  });
   return processRegistry;
 }
 
@@ -47,7 +52,7 @@ export class Metrics {
 
   /** The exposition text (Prometheus text format 0.0.4): this server's series, then the process's. */
   async render(): Promise<string> {
-    return Registry.merge([this.registry, processMetrics()]).metrics();
+    return Registry.merge([this.registry, await processMetrics()]).metrics();
   }
 }
 
