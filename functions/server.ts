@@ -16,7 +16,7 @@ import { readBuiltCommit } from './store/content-sync.ts';
 import { migrateSubmissions } from './submissions/migrate.ts';
 import { startAlertTimer } from './members/alerts.ts';
 import { startSignUpSweep } from './auth/sign-up-sweep.ts';
-import { startDevLoop, type DevLoop } from './dev/dev-loop.ts';
+import type { DevLoop } from './dev/dev-loop.ts';
 
 export interface RunningServer {
   server: Server;
@@ -58,7 +58,8 @@ export async function startServer(config: Config, log: Logger = createLogger(), 
   const site = await openSite(deps);
   const stopAlerts = startAlertTimer(deps);
   const stopSignUpSweep = startSignUpSweep(deps);
-  const dev = options.dev ? await startDevLoop(deps) : undefined;
+  // Imported only for `npm run dev`: a served build never loads the preview loop.
+  const dev = options.dev ? await (await import('./dev/dev-loop.ts')).startDevLoop(deps) : undefined;
   const server = createNodeServer(createApp(deps, { site: dev ? dev.site(site) : site }), { trustProxyHops: config.trustProxyHops, log });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

@@ -61,9 +61,11 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
 const HUMP = /(?<=\p{Ll}\p{M}*)(?=[\p{Lu}\p{Lt}])/u;
 const LINKING_WORDS = new Set(['a', 'an', 'and', 'for', 'of', 'the']);
 
-const segmenter = new Intl.Segmenter('und', { granularity: 'grapheme' });
+/** Made on first use: making one takes 16 ms, and the server imports this module at start for its constants. */
+let segmenter: Intl.Segmenter | undefined;
 
 function graphemes(text: string): Iterable<string> {
+  segmenter ??= new Intl.Segmenter('und', { granularity: 'grapheme' });
   return [...segmenter.segment(text)].map((s) => s.segment);
 }
 
