@@ -37,8 +37,10 @@ export async function runServer(config: Config, options: { dev?: boolean; lastGo
   if (options.lastGood) await refresh();
   process.send?.({ listening: running.url });
   console.error(`serving on ${running.url} (process ${process.pid})`);
-  // The compile cache (scripts/_compile-cache.ts) is otherwise written only at exit, which a killed server never reaches.
-  flushCompileCache();
+  // The compile cache (scripts/_compile-cache.ts) is otherwise written only at exit, which a killed
+  // server never reaches. Written a little later, not before the first answers: it takes 26-44 ms
+  // at every start, nothing compiled or not (docs/performance.md, fourteenth sitting).
+  setTimeout(flushCompileCache, COMPILE_CACHE_FLUSH_MS).unref();
   // Hand edits in the content folder (a `git pull` by hand, a fixed file): re-read the tree, as a pull would.
   // Not in dev, which watches: there SIGHUP keeps its meaning (the terminal closed) and ends the process.
   if (!dev) {
@@ -55,3 +57,6 @@ export async function runServer(config: Config, options: { dev?: boolean; lastGo
   }
   return running;
 }
+
+/** When the compile cache is written after the server starts listening. */
+const COMPILE_CACHE_FLUSH_MS = 5000;
