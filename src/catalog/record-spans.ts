@@ -50,10 +50,10 @@ export interface CatalogFile {
 
 /**
  * The catalog in `file` (`generated/catalog.json`). When `spans` fit it, each record is parsed
- * from its own bytes and reads its description from them (text-in-file.ts): the heap never holds
- * the descriptions, nor all records at once twice, and 150,000 small parses took 420 ms where
- * one of the 117 MB text took 1,660. Otherwise the whole text is parsed, as a build without
- * spans needs.
+ * from its own bytes, its description left out, and reads that from them (text-in-file.ts): the
+ * heap never holds the descriptions, nor all records at once twice, and 150,000 small parses
+ * took 420 ms where one of the 117 MB text took 1,660. Otherwise the whole text is parsed, as a
+ * build without spans needs.
  */
 export function readCatalogFile(file: Buffer, spans: RecordSpans | undefined): CatalogFile {
   const bySpans = spans && recordsBySpans(file, spans);
@@ -87,16 +87,16 @@ function recordsBySpans(file: Buffer, spans: RecordSpans): CatalogFile | undefin
   try {
     const data = JSON.parse(rest + file.toString('utf8', at)) as CatalogData;
     if (data.version !== spans.version || !LISTS.every((list) => Array.isArray(data[list]) && data[list].length === 0)) return undefined;
-    const reading = readingFromFile(file);
+    const read = readingFromFile(file);
     for (const list of LISTS) {
       const bounds = spans[list];
       const records: object[] = Array.from({ length: bounds.length / 2 });
       (data as Record<typeof list, object[]>)[list] = records;
       for (let i = 0; i < records.length; i++) {
         const [start, end] = [bounds[2 * i] as number, bounds[2 * i + 1] as number];
-        const record: unknown = JSON.parse(file.toString('utf8', start, end));
+        const record = read(start, end);
         if (typeof record !== 'object' || record === null || Array.isArray(record)) return undefined;
-        records[i] = reading(record, start, end);
+        records[i] = record;
       }
     }
     const json = recordBytesInFile(file, data, spans);
