@@ -6,7 +6,7 @@
 import type { Scope } from '../schemas/category.ts';
 import { LIMIT_CAP, type DealListQuery } from '../schemas/query.ts';
 import { DEAL_STATUSES, type Deal } from '../schemas/deal.ts';
-import { dealFactsOf, EXPIRED, FEATURED, PROGRAMS, RECOMMENDED, StatsCounter } from './deal-facts.ts';
+import { dealFactsOf, EXPIRED, FEATURED, factTable, PROGRAMS, RECOMMENDED, StatsCounter } from './deal-facts.ts';
 import { regionsOverlap } from '../schemas/program.ts';
 import type { Catalog } from './catalog.ts';
 import { dealSortOrder } from './order.ts';
@@ -48,12 +48,18 @@ export function listDeals(catalog: Catalog, query: DealListQuery): DealList {
   const wanted = (query.featured ? FEATURED : 0) | (query.recommended ? RECOMMENDED : 0);
   const region = query.region;
   const byDeal = query.equity === 'none' || query.stage !== undefined || region !== undefined;
-  const matches = (position: number): boolean => {
-    const marks = facts.marks[position] as number;
+  // What the deal facts decide, asked once per fact key (a table kept per filter) rather than once per deal.
+  const byFacts = (categoryAt: number, marks: number, statusAt: number): boolean => {
     if (scopeMark !== -1 && (marks & PROGRAMS) !== scopeMark) return false;
-    if (query.status === undefined ? facts.status[position] === EXPIRED : status !== -1 && facts.status[position] !== status) return false;
-    if (category !== undefined && facts.category[position] !== categoryIndex) return false;
-    if ((marks & wanted) !== wanted) return false;
+    if (query.status === undefined ? statusAt === EXPIRED : status !== -1 && statusAt !== status) return false;
+    if (category !== undefined && categoryAt !== categoryIndex) return false;
+    return (marks & wanted) === wanted;
+  };
+  const statsKey = filterKey(catalog, query, scope, category);
+  const kept = factTableOf(catalog, statsKey, byFacts);
+  const { key } = facts;
+  const matches = (position: number): boolean => {
+    if (kept[key[position] as number] !== 1) return false;
     if (!byDeal) return true;
     const deal = catalog.deals[position] as Deal;
     // Program facts: a deal that does not state the fact does not match (docs/api.md).
@@ -71,27 +77,28 @@ export function listDeals(catalog: Catalog, query: DealListQuery): DealList {
     const hits = searchWithSynonyms(catalog, query.search);
     const at = (i: number) => positions[hits.docs[i] as number] as number;
     // One pass over what may be tens of thousands of hits: filter, and count for the stats.
-    const kept: number[] = [];
+    const { kept: hitsKept } = hits;
+    let keptCount = 0;
     const counter = new StatsCounter(facts, scope);
     for (let i = 0; i < hits.count; i++) {
       const position = at(i);
       if (!matches(position)) continue;
-      kept.push(i);
+      hitsKept[keptCount++] = i;
       counter.add(position);
     }
+    const found = hitsKept.subarray(0, keptCount);
     // DESIGN: the ranking rules (docs/api.md), then the default order (featured, recommended,
     // lastUpdated, title), which `catalog.deals` is already in: paid placement only breaks ties.
     // Another `sort` goes after the first rule (more words matched first), before the others.
     const { words } = hits;
     const ordered = bySort
-      ? topK(kept, (a, b) => (words[b] as number) - (words[a] as number) || bySort(at(a), at(b)) || compareHitsAt(hits, a, b) || at(a) - at(b), limit)
-      : topK(kept, (a, b) => compareHitsAt(hits, a, b) || at(a) - at(b), limit);
+      ? topK(found, (a, b) => (words[b] as number) - (words[a] as number) || bySort(at(a), at(b)) || compareHitsAt(hits, a, b) || at(a) - at(b), limit)
+      : topK(found, (a, b) => compareHitsAt(hits, a, b) || at(a) - at(b), limit);
     return { positions: ordered.map(at), stats: counter.result() };
   }
   const candidates = positionsToRead(catalog.dealsByCategory, category, catalog.deals.length);
   // The stats of a filter are counted once per catalog; after that, a list in the default order
   // reads only as far as its `limit`.
-  const statsKey = filterKey(catalog, query, scope, category);
   const known = statsKey === undefined ? undefined : knownStats.get(catalog)?.get(statsKey);
   if (known && !bySort && limit !== undefined) {
     const positions: number[] = [];
@@ -156,6 +163,19 @@ const knownStats = new WeakMap<Catalog, Map<string, DealStats>>();
 function filterKey(catalog: Catalog, query: DealListQuery, scope: Scope | 'all', category: string | undefined): string | undefined {
   if (category !== undefined && !catalog.dealsByCategory.has(category)) return undefined;
   return [scope, category, query.status, query.featured, query.recommended, query.equity, query.stage, query.region].join('|');
+}
+
+/** Each filter's fact table (`factTable`), per catalog, as `knownStats`: the keys are bounded the same way. */
+const knownTables = new WeakMap<Catalog, Map<string, Uint8Array>>();
+
+/** The fact table of the filter `statsKey` names (made once per catalog), or made for this query when it has no key. */
+function factTableOf(catalog: Catalog, statsKey: string | undefined, keep: Parameters<typeof factTable>[1]): Uint8Array {
+  if (statsKey === undefined) return factTable(catalog.dealFacts, keep);
+  let tables = knownTables.get(catalog);
+  if (!tables) knownTables.set(catalog, (tables = new Map()));
+  let table = tables.get(statsKey);
+  if (!table) tables.set(statsKey, (table = factTable(catalog.dealFacts, keep)));
+  return table;
 }
 
 function remember(catalog: Catalog, key: string, stats: DealStats): void {

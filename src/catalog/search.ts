@@ -43,6 +43,13 @@ export interface HitColumns {
   wordRanks: Float64Array;
   typos: Int32Array;
   inexact: Int32Array;
+  /**
+   * Room for the hits a caller keeps (hit numbers, filtered), as many as there can be hits,
+   * reused like the rest. A list grown by `push` to the tens of thousands of hits of a common
+   * word cost 470 µs of a 600 µs uncached search at 50,000 deals: each growth past 128 KB is a
+   * large object on fresh pages (docs/performance.md, fourteenth sitting).
+   */
+  kept: Int32Array;
 }
 
 /** Postings of one term in one field: parallel arrays of document positions and weights. */
@@ -321,7 +328,24 @@ export function searchColumns(index: SearchIndex, words: readonly QueryWord[]): 
     terms.forEach((term, t) => {
       const cost = costs[t] as number;
       for (const { docs, weights } of index.postings.get(term) ?? []) {
-        for (let i = 0; i < docs.length; i++) add(docs[i] as number, weights[i] as number, cost);
+        // `add` written out, in the loop met once per posting: with the call, the 50,000-deal
+        // bench searches took 276-284 µs here against 239-265 written out, and in some
+        // processes V8 left `add` a function of its own (docs/performance.md, fourteenth sitting).
+        for (let i = 0; i < docs.length; i++) {
+          const doc = docs[i] as number;
+          if (removed !== undefined && removed[doc] === 1) continue;
+          const weight = weights[i] as number;
+          if (clauseStamps[doc] !== clauseStamp) {
+            clauseStamps[doc] = clauseStamp;
+            clauseDocs[clauseCount++] = doc;
+          } else if (cost > (clauseCost[doc] as number)) continue;
+          else if (cost === clauseCost[doc]) {
+            clauseScore[doc] = (clauseScore[doc] as number) + weight;
+            continue;
+          }
+          clauseCost[doc] = cost;
+          clauseScore[doc] = weight;
+        }
       }
     });
     for (const parts of own.splits) allOf(index, parts, (doc, weight) => add(doc, weight, SPLIT_COST));
@@ -443,6 +467,7 @@ function emptyColumns(n: number): HitColumns {
     wordRanks: new Float64Array(n),
     typos: new Int32Array(n),
     inexact: new Int32Array(n),
+    kept: new Int32Array(n),
   };
 }
 

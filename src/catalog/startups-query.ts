@@ -44,10 +44,10 @@ export function listStartups(catalog: Catalog, query: StartupListQuery): Startup
     // The index's own columns (read before any other search): hit numbers, not an object per hit.
     const hits = searchColumns(index, queryWords(query.search));
     const at = (i: number) => positions[hits.docs[i] as number] as number;
-    const kept: number[] = [];
-    for (let i = 0; i < hits.count; i++) if (matches(at(i))) kept.push(i);
+    let keptCount = 0;
+    for (let i = 0; i < hits.count; i++) if (matches(at(i))) hits.kept[keptCount++] = i;
     // docs/api.md "Search: matching and ranking", rules 1–4, then name.
-    const ordered = topK(kept, (a, b) => compareHitsAt(hits, a, b) || (rank[at(a)] as number) - (rank[at(b)] as number));
+    const ordered = topK(hits.kept.subarray(0, keptCount), (a, b) => compareHitsAt(hits, a, b) || (rank[at(a)] as number) - (rank[at(b)] as number));
     return { positions: ordered.map(at), total: ordered.length };
   }
   const positions: number[] = [];
