@@ -15,6 +15,7 @@ import { queryWords } from './tokens.ts';
 import { expandQuery } from './synonyms.ts';
 import { topK } from './top.ts';
 import { positionsToRead } from './category-positions.ts';
+import { inOrder, sortOrder } from './sort-orders.ts';
 
 /** SPEC "Deal list statistics". */
 export interface DealStats {
@@ -69,7 +70,8 @@ export function listDeals(catalog: Catalog, query: DealListQuery): DealList {
     return true;
   };
   const sorted = dealSortOrder(query.sort);
-  const bySort = sorted && ((a: number, b: number) => sorted(catalog.deals[a] as Deal, catalog.deals[b] as Deal));
+  const order = sorted && sortOrder(catalog, query.sort as string, sorted);
+  const bySort = order && ((a: number, b: number) => (order.rank[a] as number) - (order.rank[b] as number));
   const limit = query.limit === undefined ? undefined : Math.min(query.limit, LIMIT_CAP);
 
   if (query.search !== undefined && query.search.trim() !== '') {
@@ -96,11 +98,12 @@ export function listDeals(catalog: Catalog, query: DealListQuery): DealList {
       : topK(found, (a, b) => compareHitsAt(hits, a, b) || at(a) - at(b), limit);
     return { positions: ordered.map(at), stats: counter.result() };
   }
-  const candidates = positionsToRead(catalog.dealsByCategory, category, catalog.deals.length);
-  // The stats of a filter are counted once per catalog; after that, a list in the default order
-  // reads only as far as its `limit`.
+  // In the default order (the catalog's), or the sort's, prepared once per catalog.
+  const toRead = positionsToRead(catalog.dealsByCategory, category, catalog.deals.length);
+  const candidates = order ? inOrder(order, toRead) : toRead;
+  // The stats of a filter are counted once per catalog; after that, a list reads only as far as its `limit`.
   const known = statsKey === undefined ? undefined : knownStats.get(catalog)?.get(statsKey);
-  if (known && !bySort && limit !== undefined) {
+  if (known && limit !== undefined) {
     const positions: number[] = [];
     for (const position of candidates) {
       if (positions.length === limit) break;
@@ -117,8 +120,6 @@ export function listDeals(catalog: Catalog, query: DealListQuery): DealList {
   }
   const stats = counter.result();
   if (statsKey !== undefined) remember(catalog, statsKey, stats);
-  // `catalog.deals` is already in the default order, which breaks a sort's ties.
-  if (bySort) return { positions: topK(all, (a, b) => bySort(a, b) || a - b, limit), stats };
   return { positions: limit === undefined ? all : all.slice(0, limit), stats };
 }
 

@@ -1,6 +1,7 @@
 /**
- * GET /deals filters and stats as `listDeals` reads them (deal facts, one number per deal:
- * deal-facts.ts `factKey`, a table per filter, counts by key) against a plain reading of the
+ * GET /deals filters, sorts and stats as `listDeals` reads them (deal facts, one number per deal:
+ * deal-facts.ts `factKey`, a table per filter, counts by key; sort orders prepared once:
+ * sort-orders.ts) against a plain reading of the
  * deals themselves (SPEC "Deal list statistics", DESIGN: default scope `deals`, expired left out
  * unless asked for, stats over every match before `limit`), over random queries on the sample
  * catalog and the `facts` fixture.
@@ -10,6 +11,10 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createCatalog, type Catalog } from '../../src/catalog/catalog.ts';
 import { effectiveScope, listDeals, type DealStats } from '../../src/catalog/deals-query.ts';
+import { dealSortOrder } from '../../src/catalog/order.ts';
+import { compareHits, searchWords, type SearchHit } from '../../src/catalog/search.ts';
+import { expandQuery } from '../../src/catalog/synonyms.ts';
+import { queryWords } from '../../src/catalog/tokens.ts';
 import { runPipeline } from '../../src/pipeline/build.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
 import { DEAL_STATUSES, type Deal } from '../../src/schemas/deal.ts';
@@ -64,16 +69,20 @@ const query = (catalog: Catalog): fc.Arbitrary<DealListQuery> =>
       featured: fc.boolean(),
       recommended: fc.boolean(),
       limit: fc.integer({ min: 1, max: 30 }),
+      sort: fc.constantFrom('value', 'expiry', 'newest', 'relevance'),
     },
     { requiredKeys: [] },
   ) as fc.Arbitrary<DealListQuery>;
 
 describe.each(['sample', 'facts'])('filters and stats on the %s catalog', (name) => {
-  test('the deals listed and their stats are those of a plain reading of every deal', () => {
+  test('the deals listed (in the sort asked for) and their stats are those of a plain reading of every deal', () => {
     const catalog = catalogs[name] as Catalog;
     fc.assert(
       fc.property(query(catalog), (q) => {
+        const compare = dealSortOrder(q.sort);
         const expected = catalog.deals.flatMap((deal, position) => (passes(catalog, deal, q) ? [position] : []));
+        // A sort, ties in the default order (the catalog's).
+        if (compare) expected.sort((a, b) => compare(catalog.deals[a] as Deal, catalog.deals[b] as Deal) || a - b);
         const list = listDeals(catalog, q);
         expect(list.positions).toEqual(q.limit === undefined ? expected : expected.slice(0, q.limit));
         expect(list.stats).toEqual(
@@ -99,6 +108,27 @@ describe.each(['sample', 'facts'])('filters and stats on the %s catalog', (name)
         for (const deal of hits) expect(passes(catalog, deal, q)).toBe(true);
         expect(all.stats).toEqual(statsOf(hits, effectiveScope(catalog, q)));
         expect(listDeals(catalog, { ...q, search: searched.join(' ') }).stats).toEqual(all.stats);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('with search and a sort: more words matched first, then the sort (ties kept), then relevance, then the default order', () => {
+    const catalog = catalogs[name] as Catalog;
+    const { index, positions } = catalog.dealSearch;
+    const words = [...new Set(catalog.deals.flatMap((deal) => `${deal.title} ${deal.provider} ${deal.category}`.toLowerCase().split(/[^a-z0-9]+/)))].filter((w) => w.length > 2);
+    fc.assert(
+      fc.property(query(catalog), fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 3 }), (q, searched) => {
+        const text = searched.join(' ');
+        const compare = dealSortOrder(q.sort);
+        // Editors' synonyms search more than the words: this reference reads the words alone.
+        if (!compare || expandQuery(text, catalog.synonymTable).length > 0) return;
+        const dealOf = (hit: SearchHit) => catalog.deals[positions[hit.doc] as number] as Deal;
+        const expected = searchWords(index, queryWords(text))
+          .filter((hit) => passes(catalog, dealOf(hit), q))
+          .sort((a, b) => b.words - a.words || compare(dealOf(a), dealOf(b)) || compareHits(a, b) || (positions[a.doc] as number) - (positions[b.doc] as number))
+          .map((hit) => positions[hit.doc] as number);
+        expect(listDeals(catalog, { ...q, search: text, limit: undefined }).positions).toEqual(expected);
       }),
       { numRuns: 300 },
     );
