@@ -206,12 +206,28 @@ describe('what ran', () => {
   });
 });
 
-/** The arguments `npm start` gives node, and the Node.js version the project depends on. */
-async function startScript(): Promise<{ start: string[]; nodeVersion: string | undefined }> {
+/**
+ * The arguments `npm start` gives node, the environment it sets before them (`NAME=value`, or
+ * `NAME=${NAME:-value}`, which keeps an operator's own: the value), and the Node.js version the
+ * project depends on.
+ */
+async function startScript(): Promise<{ start: string[]; env: Record<string, string>; nodeVersion: string | undefined }> {
   const manifest = JSON.parse(await readFile(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string }; dependencies: Record<string, string> };
-  const [node, ...start] = manifest.scripts.start.split(' ');
+  const words = manifest.scripts.start.split(' ');
+  const env: Record<string, string> = {};
+  while (/^\w+=/.test(words[0] ?? '')) {
+    const [name, value] = assignment(words.shift() as string);
+    env[name] = /^\$\{(\w+):-(.*)\}$/.exec(value)?.[2] ?? value;
+  }
+  const [node, ...start] = words;
   expect(node).toBe('node');
-  return { start, nodeVersion: manifest.dependencies.node };
+  return { start, env, nodeVersion: manifest.dependencies.node };
+}
+
+/** `NAME=value` as its name and value (the value may hold `=`). */
+function assignment(pair: string): [string, string] {
+  const at = pair.indexOf('=');
+  return [pair.slice(0, at), pair.slice(at + 1)];
 }
 
 /** A Dockerfile's instructions (continuation lines joined, comments dropped), by stage. */
@@ -265,25 +281,17 @@ describe('the container file and the systemd unit (no container engine or system
     expect(check(new URL(a.url).port)).toBe(0);
     expect(check(String(await freePort()))).toBe(1);
     const volumes = JSON.parse(last('VOLUME').slice(7)) as string[];
-    const env = Object.fromEntries(
-      runtime.lines
-        .filter((line) => line.startsWith('ENV '))
-        .flatMap((line) =>
-          line
-            .slice(4)
-            .trim()
-            .split(/\s+/)
-            .map((pair) => pair.split('=')),
-        ),
-    );
+    const env = Object.fromEntries(runtime.lines.filter((line) => line.startsWith('ENV ')).flatMap((line) => line.slice(4).trim().split(/\s+/).map(assignment)));
     expect(env.HOST).toBe('0.0.0.0');
     expect(env.TRUST_PROXY_HOPS).toBeUndefined();
     expect(volumes).toContain(env.DATA_DIR);
     expect(volumes.some((volume) => env.CONTENT_DIR?.startsWith(`${volume}/`))).toBe(true);
     expect(last('EXPOSE')).toBe(`EXPOSE ${env.PORT}`);
     // `npm start` itself, on the project's Node.js (a production dependency, so `npm ci --omit=dev` installs it).
-    const { start, nodeVersion } = await startScript();
+    const { start, env: startEnv, nodeVersion } = await startScript();
     expect(JSON.parse(last('CMD').slice(4))).toEqual(['node_modules/.bin/node', ...start]);
+    // What `npm start` sets in its environment, the image sets too.
+    for (const [name, value] of Object.entries(startEnv)) expect(env[name], name).toBe(value);
     expect(nodeVersion).toMatch(/^24\./);
 
     const ignored = (await readFile(join(PROJECT_ROOT, '.dockerignore'), 'utf8')).split('\n');
@@ -308,7 +316,8 @@ describe('the container file and the systemd unit (no container engine or system
     for (const [, key, value] of text.matchAll(/^(\w+)=(.*)$/gm)) settings.set(key as string, [...(settings.get(key as string) ?? []), value as string]);
     const one = (key: string) => settings.get(key)?.at(-1);
     expect(one('User')).toMatch(/^(?!root$)\w+$/);
-    expect(one('ExecStart')).toBe(['/opt/deals-catalog/node_modules/.bin/node', ...(await startScript()).start].join(' '));
+    const { start, env: startEnv } = await startScript();
+    expect(one('ExecStart')).toBe(['/opt/deals-catalog/node_modules/.bin/node', ...start].join(' '));
     expect(one('ExecReload')).toBe('/bin/kill -HUP $MAINPID');
     expect(one('Restart')).toBe('on-failure');
     expect(one('EnvironmentFile')).toBeDefined();
@@ -317,8 +326,10 @@ describe('the container file and the systemd unit (no container engine or system
     // V8 compiles code at run time: this would stop the server.
     expect(settings.has('MemoryDenyWriteExecute')).toBe(false);
     // Every folder the server writes is writable under ProtectSystem=strict.
-    const env = Object.fromEntries((settings.get('Environment') ?? []).flatMap((line) => line.split(/\s+/).map((pair) => pair.split('='))));
+    const env = Object.fromEntries((settings.get('Environment') ?? []).flatMap((line) => line.split(/\s+/).map(assignment)));
     expect(env.PORT).toBe('%i');
+    // What `npm start` sets in its environment, the unit sets too.
+    for (const [name, value] of Object.entries(startEnv)) expect(env[name], name).toBe(value);
     const writable = (settings.get('ReadWritePaths') ?? []).flatMap((line) => line.split(/\s+/)).filter((path) => !path.startsWith('-'));
     for (const name of ['CONTENT_DIR', 'DATA_DIR', 'GENERATED_DIR', 'DIST_DIR']) {
       const folder = env[name] ?? '';
