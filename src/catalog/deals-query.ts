@@ -15,7 +15,8 @@ import { queryWords } from './tokens.ts';
 import { expandQuery } from './synonyms.ts';
 import { topK } from './top.ts';
 import { positionsToRead } from './category-positions.ts';
-import { inOrder, sortOrder } from './sort-orders.ts';
+import { sortOrder } from './sort-orders.ts';
+import { PerCatalog } from './per-catalog.ts';
 
 /** SPEC "Deal list statistics". */
 export interface DealStats {
@@ -98,11 +99,12 @@ export function listDeals(catalog: Catalog, query: DealListQuery): DealList {
       : topK(found, (a, b) => compareHitsAt(hits, a, b) || at(a) - at(b), limit);
     return { positions: ordered.map(at), stats: counter.result() };
   }
-  // In the default order (the catalog's), or the sort's, prepared once per catalog.
-  const toRead = positionsToRead(catalog.dealsByCategory, category, catalog.deals.length);
-  const candidates = order ? inOrder(order, toRead) : toRead;
+  // In the default order (the catalog's): a category's positions alone. In a sort's order,
+  // prepared once per catalog: walked whole, the fact table leaving out the other categories,
+  // which costs less than sorting a category's positions by place on every request.
+  const candidates = order ? order.positions : positionsToRead(catalog.dealsByCategory, category, catalog.deals.length);
   // The stats of a filter are counted once per catalog; after that, a list reads only as far as its `limit`.
-  const known = statsKey === undefined ? undefined : knownStats.get(catalog)?.get(statsKey);
+  const known = statsKey === undefined ? undefined : knownStats.peek(catalog, statsKey);
   if (known && limit !== undefined) {
     const positions: number[] = [];
     for (const position of candidates) {
@@ -119,7 +121,8 @@ export function listDeals(catalog: Catalog, query: DealListQuery): DealList {
     counter.add(position);
   }
   const stats = counter.result();
-  if (statsKey !== undefined) remember(catalog, statsKey, stats);
+  // Frozen: the same object answers every later request with this filter.
+  if (statsKey !== undefined) knownStats.keep(catalog, statsKey, Object.freeze({ ...stats, byCategory: Object.freeze(stats.byCategory) }) as DealStats);
   return { positions: limit === undefined ? all : all.slice(0, limit), stats };
 }
 
@@ -154,7 +157,7 @@ export function effectiveScope(catalog: Catalog, query: DealListQuery): Scope | 
 // --- internal ---
 
 /** Stats of the filters asked for, per catalog (a write makes a new catalog, so they never go stale). */
-const knownStats = new WeakMap<Catalog, Map<string, DealStats>>();
+const knownStats = new PerCatalog<DealStats>();
 
 /**
  * What decides a filter's matches, as a key: every parameter but `search`, `sort` and `limit`.
@@ -167,23 +170,12 @@ function filterKey(catalog: Catalog, query: DealListQuery, scope: Scope | 'all',
 }
 
 /** Each filter's fact table (`factTable`), per catalog, as `knownStats`: the keys are bounded the same way. */
-const knownTables = new WeakMap<Catalog, Map<string, Uint8Array>>();
+const knownTables = new PerCatalog<Uint8Array>();
 
 /** The fact table of the filter `statsKey` names (made once per catalog), or made for this query when it has no key. */
 function factTableOf(catalog: Catalog, statsKey: string | undefined, keep: Parameters<typeof factTable>[1]): Uint8Array {
-  if (statsKey === undefined) return factTable(catalog.dealFacts, keep);
-  let tables = knownTables.get(catalog);
-  if (!tables) knownTables.set(catalog, (tables = new Map()));
-  let table = tables.get(statsKey);
-  if (!table) tables.set(statsKey, (table = factTable(catalog.dealFacts, keep)));
-  return table;
-}
-
-function remember(catalog: Catalog, key: string, stats: DealStats): void {
-  let kept = knownStats.get(catalog);
-  if (!kept) knownStats.set(catalog, (kept = new Map()));
-  // Frozen: the same object answers every later request with this filter.
-  kept.set(key, Object.freeze({ ...stats, byCategory: Object.freeze(stats.byCategory) }) as DealStats);
+  const make = () => factTable(catalog.dealFacts, keep);
+  return statsKey === undefined ? make() : knownTables.of(catalog, statsKey, make);
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 import type { Deal } from '../schemas/deal.ts';
 import type { Catalog } from './catalog.ts';
+import { PerCatalog } from './per-catalog.ts';
 
 export interface SortOrder {
   /** Every position, in the order, ties in the default order (the catalog's). */
@@ -21,23 +22,12 @@ export interface SortOrder {
  * @example const { positions } = sortOrder(catalog, 'value', dealSortOrder('value'))
  */
 export function sortOrder(catalog: Catalog, name: string, compare: (a: Deal, b: Deal) => number): SortOrder {
-  let orders = prepared.get(catalog);
-  if (!orders) prepared.set(catalog, (orders = new Map()));
-  let order = orders.get(name);
-  if (!order) orders.set(name, (order = prepare(catalog.deals, compare)));
-  return order;
-}
-
-/** `positions` (ascending) in the order's sequence: the prepared order itself when they are every deal, else sorted by place. */
-export function inOrder(order: SortOrder, positions: Int32Array): Int32Array {
-  if (positions.length === order.positions.length) return order.positions;
-  const { rank } = order;
-  return Int32Array.from(positions).sort((a, b) => (rank[a] as number) - (rank[b] as number) || a - b);
+  return prepared.of(catalog, name, () => prepare(catalog.deals, compare));
 }
 
 // --- internal ---
 
-const prepared = new WeakMap<Catalog, Map<string, SortOrder>>();
+const prepared = new PerCatalog<SortOrder>();
 
 function prepare(deals: readonly Deal[], compare: (a: Deal, b: Deal) => number): SortOrder {
   const positions = Int32Array.from({ length: deals.length }, (_, i) => i).sort((a, b) => compare(deals[a] as Deal, deals[b] as Deal) || a - b);
