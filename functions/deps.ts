@@ -101,7 +101,7 @@ export function createDeps(
   redis?: RedisLink,
   submissionStore: SubmissionStore = openSubmissionStore(config, log),
 ): Deps {
-  let state = createCatalogState(catalog, PINNED, { eager: true });
+  let state = createCatalogState(catalog, PINNED);
   const clock = () => new Date();
   // The desk reads the time through `deps.clock`, which tests move (the e-mail retention sweep).
   const submissions = new SubmissionDesk(submissionStore, {

@@ -16,6 +16,12 @@ export interface CatalogState {
   catalog: Catalog;
   /** The answer of a pinned route (by cache key), computed on first use. */
   pinned: (key: string) => Answer | undefined;
+  /**
+   * Compute every pinned answer now, and compress them at the best level, one answer and one
+   * coding at a time. The server calls it for its first catalog once it listens; after a
+   * write, pinned answers are computed when first asked for, and compressed fast.
+   */
+  prepare: () => Promise<void>;
 }
 
 /** Compute an answer for a route and query string; used for pinning and caching alike. */
@@ -33,12 +39,12 @@ export interface Pin {
 const pinnedBySource = new WeakMap<object, Map<string, Answer>>();
 
 /**
- * Wrap a catalog with its answers. With `eager`, pinned answers are computed (and compressed
- * at the best level) now, for the first catalog a process loads; after a write they are
- * computed when first asked for, and a deals-only write keeps the startups answer.
- * @example createCatalogState(catalog, pins, { eager: true })
+ * Wrap a catalog with its answers. Pinned answers are computed when first asked for (or by
+ * `prepare`), and a deals-only write keeps the startups answer.
+ * @example createCatalogState(catalog, pins)
  */
-export function createCatalogState(catalog: Catalog, pins: readonly Pin[], options: { eager?: boolean } = {}): CatalogState {
+export function createCatalogState(catalog: Catalog, pins: readonly Pin[]): CatalogState {
+  let preparing = false;
   const byKey = new Map(pins.map((pin) => [pin.key, pin]));
   const pinned = (key: string): Answer | undefined => {
     const pin = byKey.get(key);
@@ -50,16 +56,18 @@ export function createCatalogState(catalog: Catalog, pins: readonly Pin[], optio
     if (!answer) {
       answer = forKeeping(pin.compute(catalog, new URLSearchParams()));
       answers.set(key, answer);
-      if (!options.eager) void precompress(answer, 'fast').catch(() => undefined);
+      if (!preparing) void precompress(answer, 'fast').catch(() => undefined);
     }
     return answer;
   };
-  // Computed right after start-up work, so the server can listen first; a request that comes
-  // earlier computes its answer itself. Compressed one answer and one coding at a time: at 50,000
-  // deals the four jobs at once took both cores for seconds while the server was still starting.
-  // A failed compression stays in the answer, for the request asking for that coding to report.
-  if (options.eager) setImmediate(() => void precompressInTurn(pins.map((pin) => pinned(pin.key))));
-  return { catalog, pinned };
+  // Compressed one answer and one coding at a time: at 50,000 deals the four jobs at once took
+  // both cores for seconds while the server was still starting. A failed compression stays in
+  // the answer, for the request asking for that coding to report.
+  const prepare = (): Promise<void> => {
+    preparing = true;
+    return precompressInTurn(pins.map((pin) => pinned(pin.key)));
+  };
+  return { catalog, pinned, prepare };
 }
 
 /** Load the prebuilt catalog, with its drafts, from `generated/`. */

@@ -43,8 +43,9 @@ export const LIVE_PAGE_ROUTE = '/live/page/';
 /** Remember what the site is built from (the catalog the server starts with). */
 export function builtSite(catalog: Catalog): BuiltSite {
   const deals = new WeakMap<Deal, string>();
-  for (const [slug, deal] of catalog.dealBySlug) deals.set(deal, slug);
-  return { version: catalog.version, deals, dealSlugs: new Set(catalog.dealBySlug.keys()), startups: new WeakRef(catalog.startups) };
+  // From the records, not `dealBySlug`, which is made on first use (the build keeps slugs unique).
+  for (const deal of catalog.deals) deals.set(deal, deal.slug);
+  return { version: catalog.version, deals, dealSlugs: new Set(catalog.deals.map((deal) => deal.slug)), startups: new WeakRef(catalog.startups) };
 }
 
 /**

@@ -8,13 +8,14 @@ import type { Site } from '../schemas/site.ts';
 import type { Startup } from '../schemas/startup.ts';
 import type { SynonymsFile } from '../schemas/synonyms.ts';
 import type { Drafts } from './drafts.ts';
-import { compareTitles } from './order.ts';
 import { positionsBy } from './category-positions.ts';
 import { dealFactsOf, type DealFacts } from './deal-facts.ts';
 import { loadSearchIndex, withDocuments, type PostingsLayout, type SearchIndex } from './search.ts';
 import { dealFieldTexts, startupFieldTexts } from './index-fields.ts';
 import { compileSynonyms, type SynonymTable } from './synonyms.ts';
 import { RecordBytes } from './record-bytes.ts';
+import { LazyMap } from './lazy-map.ts';
+import { compareTitles } from './order.ts';
 
 /** What the build writes to `generated/catalog.json`: records already in default order. */
 export interface CatalogData {
@@ -40,21 +41,21 @@ export interface Catalog extends CatalogData {
   /** Each deal's JSON as UTF-8, by position: answers are assembled from these bytes. */
   dealJson: RecordBytes;
   startupJson: RecordBytes;
-  /** Rank of each deal's title (and each startup's name) in title order, for cheap tie-breaks. */
-  dealTitleRank: Int32Array;
-  startupNameRank: Int32Array;
+  /** Rank of each startup's name in title order, for cheap tie-breaks: made on first use (a startup search), and kept while the startups are. */
+  startupNameRank: () => Int32Array;
   /** Positions in `deals` (and `startups`) of each category's records, ascending: a category filter reads only these. */
   dealsByCategory: Map<string, Int32Array>;
   startupsByCategory: Map<string, Int32Array>;
   /** Status, marks, scope (`dealScope`) and category of each deal in typed arrays, for filters and stats. */
   dealFacts: DealFacts;
   scopeByCategory: Map<string, Scope>;
-  dealBySlug: Map<string, Deal>;
-  dealById: Map<string, Deal>;
+  /** The lookup maps are made on first use (lazy-map.ts). */
+  dealBySlug: ReadonlyMap<string, Deal>;
+  dealById: ReadonlyMap<string, Deal>;
   /** Position in `deals` of each deal, by slug: where a single deal's bytes are in `dealJson`. */
-  dealPositionBySlug: Map<string, number>;
-  startupBySlug: Map<string, Startup>;
-  startupById: Map<string, Startup>;
+  dealPositionBySlug: ReadonlyMap<string, number>;
+  startupBySlug: ReadonlyMap<string, Startup>;
+  startupById: ReadonlyMap<string, Startup>;
   /** Position in `deals` of each deal's lunr document, by index document number. */
   dealSearch: IndexedSearch;
   startupSearch: IndexedSearch;
@@ -114,10 +115,23 @@ export function withChangedStartups(previous: Catalog, data: CatalogData, change
   return { ...data, ...pick(previous, DEAL_PARTS), ...startups, editable: { ...previous.editable, ...editableStartups(data, startups) } };
 }
 
+/**
+ * Make the lookup maps and the name rank that are otherwise made on first use (lazy-map.ts), one
+ * at a time with the event loop free between them: the server calls it once it listens, and a
+ * request that comes meanwhile waits for one map at most (26-93 ms at 100,000 records).
+ */
+export async function prepareLookups(catalog: Catalog): Promise<void> {
+  const maps = [catalog.dealBySlug, catalog.dealPositionBySlug, catalog.dealById, catalog.startupBySlug, catalog.startupById];
+  for (const make of [...maps.map((map) => () => map.size), catalog.startupNameRank]) {
+    await new Promise((resolve) => setImmediate(resolve));
+    make();
+  }
+}
+
 // --- internal ---
 
 /** What a catalog derives from its deals (and categories), rebuilt when they change. */
-const DEAL_PARTS = ['dealJson', 'dealsByCategory', 'dealTitleRank', 'scopeByCategory', 'dealFacts', 'dealBySlug', 'dealById', 'dealPositionBySlug', 'dealSearch', 'synonymTable'] as const;
+const DEAL_PARTS = ['dealJson', 'dealsByCategory', 'scopeByCategory', 'dealFacts', 'dealBySlug', 'dealById', 'dealPositionBySlug', 'dealSearch', 'synonymTable'] as const;
 /** What a catalog derives from its startups. */
 const STARTUP_PARTS = ['startupJson', 'startupsByCategory', 'startupNameRank', 'startupBySlug', 'startupById', 'startupSearch'] as const;
 
@@ -126,12 +140,11 @@ function dealParts(data: CatalogData, dealIndex: PostingsLayout | SearchIndex, d
   return {
     dealJson,
     dealsByCategory: positionsBy(data.deals, (d) => d.category),
-    dealTitleRank: rankBy(data.deals, (d) => d.title),
     scopeByCategory,
     dealFacts: dealFactsOf(data.deals, (deal) => scopeByCategory.get(deal.category) ?? 'deals'),
-    dealBySlug: new Map(data.deals.map((d) => [d.slug, d])),
-    dealPositionBySlug: new Map(data.deals.map((d, i) => [d.slug, i])),
-    dealById: new Map(data.deals.map((d) => [d.id, d])),
+    dealBySlug: new LazyMap((map) => data.deals.forEach((d) => map.set(d.slug, d))),
+    dealPositionBySlug: new LazyMap((map) => data.deals.forEach((d, i) => map.set(d.slug, i))),
+    dealById: new LazyMap((map) => data.deals.forEach((d) => map.set(d.id, d))),
     dealSearch: indexed(dealIndex, data.deals),
     synonymTable: compileSynonyms(data.synonyms),
   };
@@ -141,9 +154,9 @@ function startupParts(data: CatalogData, startupIndex: PostingsLayout | SearchIn
   return {
     startupJson,
     startupsByCategory: positionsBy(data.startups, (s) => s.category),
-    startupNameRank: rankBy(data.startups, (s) => s.name),
-    startupBySlug: new Map(data.startups.map((s) => [s.slug, s])),
-    startupById: new Map(data.startups.map((s) => [s.id, s])),
+    startupNameRank: once(() => rankBy(data.startups, (s) => s.name)),
+    startupBySlug: new LazyMap((map) => data.startups.forEach((s) => map.set(s.slug, s))),
+    startupById: new LazyMap((map) => data.startups.forEach((s) => map.set(s.id, s))),
     startupSearch: indexed(startupIndex, data.startups),
   };
 }
@@ -162,7 +175,11 @@ function editableStartups(data: CatalogData, startups: Pick<Catalog, 'startupByS
 
 /** A published records' map with the drafts added under `key` (the same map when there are none). */
 function withDrafts<T>(published: ReadonlyMap<string, T>, drafts: readonly T[], key: (record: T) => string): ReadonlyMap<string, T> {
-  return drafts.length === 0 ? published : new Map([...published, ...drafts.map((draft): [string, T] => [key(draft), draft])]);
+  if (drafts.length === 0) return published;
+  return new LazyMap((map) => {
+    published.forEach((record, at) => map.set(at, record));
+    for (const draft of drafts) map.set(key(draft), draft);
+  });
 }
 
 /**
@@ -182,6 +199,12 @@ function reindexed<T extends { id: string; draft?: boolean | undefined }>(index:
 /** The parts named, taken over from a catalog whose records they describe did not change. */
 function pick<K extends keyof Catalog>(catalog: Catalog, keys: readonly K[]): Pick<Catalog, K> {
   return Object.fromEntries(keys.map((key) => [key, catalog[key]])) as Pick<Catalog, K>;
+}
+
+/** `make`'s value, made on the first call. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }
 
 function rankBy<T>(records: readonly T[], text: (r: T) => string): Int32Array {

@@ -40,7 +40,7 @@ export function listStartups(catalog: Catalog, query: StartupListQuery): Startup
 
   if (query.search !== undefined && query.search.trim() !== '') {
     const { index, positions } = catalog.startupSearch;
-    const rank = catalog.startupNameRank;
+    const rank = catalog.startupNameRank();
     // The index's own columns (read before any other search): hit numbers, not an object per hit.
     const hits = searchColumns(index, queryWords(query.search));
     const at = (i: number) => positions[hits.docs[i] as number] as number;

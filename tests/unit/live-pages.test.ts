@@ -80,7 +80,7 @@ describe('changedPage', () => {
     const script = `
       import { builtSite } from ${JSON.stringify(join(process.cwd(), 'functions/site/live-pages.ts'))};
       let deals = [{ slug: 'a' }, { slug: 'b' }];
-      const site = builtSite({ version: 'v1', dealBySlug: new Map(deals.map((d) => [d.slug, d])), startups: [] });
+      const site = builtSite({ version: 'v1', deals, startups: [] });
       const first = new WeakRef(deals[0]);
       deals = undefined;
       await new Promise((resolve) => setTimeout(resolve, 0));

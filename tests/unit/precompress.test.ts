@@ -43,7 +43,7 @@ test('a small body is not compressed', async () => {
   expect(answer.encoded).toEqual({});
 });
 
-test('the first catalog compresses its pinned answers in turn, after start-up work', async () => {
+test('prepare computes the pinned answers, and compresses them in turn (the server calls it once it listens)', async () => {
   const computed: Record<string, Answer> = {};
   // A source of its own per pin, as the deals and the startups are: each keeps its own answers.
   const pin = (key: string): Pin => {
@@ -51,14 +51,16 @@ test('the first catalog compresses its pinned answers in turn, after start-up wo
     return { key, source: () => source, compute: () => (computed[key] ??= answerOf(key)) };
   };
   const pins = [pin('deals'), pin('startups')];
-  const state = createCatalogState({} as Catalog, pins, { eager: true });
-  expect(Object.keys(computed)).toEqual([]);
+  const state = createCatalogState({} as Catalog, pins);
+  // Nothing before it is asked for.
   await new Promise((resolve) => setImmediate(resolve));
+  expect(Object.keys(computed)).toEqual([]);
+  const prepared = state.prepare();
+  expect(Object.keys(computed)).toEqual(['deals', 'startups']);
   const [deals, startups] = [state.pinned('deals') as Answer, state.pinned('startups') as Answer];
   expect(deals.encoded.br).toBeDefined();
   expect([deals.encoded.gzip, startups.encoded.br, startups.encoded.gzip]).toEqual([undefined, undefined, undefined]);
-  while (!startups.encoded.gzip) await new Promise((resolve) => setTimeout(resolve, 5));
-  await startups.encoded.gzip;
+  await prepared;
   for (const answer of [deals, startups]) expect(Object.keys(answer.encoded).sort()).toEqual(['br', 'gzip']);
 });
 

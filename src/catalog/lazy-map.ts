@@ -1,0 +1,60 @@
+/**
+ * A read-only map made from its entries on first use. The catalog's lookup maps (by slug, by
+ * id) are: at 50,000 deals and 100,000 startups the five took about 250 ms of the start, before
+ * the server could listen, while most processes answer lists and searches first
+ * (docs/performance.md, fifteenth sitting).
+ */
+export class LazyMap<K, V> implements ReadonlyMap<K, V> {
+  #map: Map<K, V> | undefined;
+  #fill: ((map: Map<K, V>) => void) | undefined;
+
+  /**
+   * `fill` sets the entries into the new map (no array per entry, as `new Map(entries)` takes).
+   * @example new LazyMap((map) => deals.forEach((deal) => map.set(deal.slug, deal)))
+   */
+  constructor(fill: (map: Map<K, V>) => void) {
+    this.#fill = fill;
+  }
+
+  get size(): number {
+    return this.#made().size;
+  }
+
+  get(key: K): V | undefined {
+    return this.#made().get(key);
+  }
+
+  has(key: K): boolean {
+    return this.#made().has(key);
+  }
+
+  forEach(each: (value: V, key: K, map: ReadonlyMap<K, V>) => void, thisArg?: unknown): void {
+    this.#made().forEach((value, key) => each.call(thisArg, value, key, this));
+  }
+
+  entries(): MapIterator<[K, V]> {
+    return this.#made().entries();
+  }
+
+  keys(): MapIterator<K> {
+    return this.#made().keys();
+  }
+
+  values(): MapIterator<V> {
+    return this.#made().values();
+  }
+
+  [Symbol.iterator](): MapIterator<[K, V]> {
+    return this.#made()[Symbol.iterator]();
+  }
+
+  #made(): Map<K, V> {
+    if (!this.#map) {
+      this.#map = new Map();
+      this.#fill?.(this.#map);
+      // What it was filled from is no longer needed.
+      this.#fill = undefined;
+    }
+    return this.#map;
+  }
+}
