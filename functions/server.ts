@@ -8,6 +8,7 @@ import { createNodeServer } from './adapters/node.ts';
 import { createApp } from './http/app.ts';
 import { openSite } from './site/open-site.ts';
 import { loadGeneratedCatalog } from './reads/catalog-state.ts';
+import type { CatalogFiles } from './reads/catalog-files.ts';
 import { prepareLookups } from '../src/catalog/catalog.ts';
 import { createDeps, type Deps } from './deps.ts';
 import { createLogger, type Logger } from './ops/log.ts';
@@ -30,14 +31,15 @@ export interface RunningServer {
 
 /**
  * @param options.dev watch the content folder and reload open pages on a save (`npm run dev`, functions/dev/)
+ * @param options.files the build's files, when the caller started reading them already (reads/catalog-files.ts)
  * @example const { url, close } = await startServer(loadConfig({ PORT: '0' }))
  */
-export async function startServer(config: Config, log: Logger = createLogger(), options: { dev?: boolean } = {}): Promise<RunningServer> {
+export async function startServer(config: Config, log: Logger = createLogger(), options: { dev?: boolean; files?: Promise<CatalogFiles> } = {}): Promise<RunningServer> {
   const secret = await loadSessionSecret(config.dataDir, config.sessionSecret);
   // At once: the store's git commands run while the catalog is parsed. Both finish before a
   // failure is thrown, so a missing catalog never stops the store half-way through its
   // recovery; the catalog's error comes first, as when they ran one after the other.
-  const catalogLoad = loadGeneratedCatalog(config.generatedDir);
+  const catalogLoad = loadGeneratedCatalog(config.generatedDir, options.files);
   const storeOpen = openContentStore(config);
   const builtFromRead = readBuiltCommit(config.generatedDir);
   await Promise.allSettled([catalogLoad, storeOpen, builtFromRead]);

@@ -3,12 +3,10 @@
  * per version of the records they list, precompressed). Other answers are kept in the one
  * prepared-answer cache (reads/prepared-cache.ts), by catalog version.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { createCatalog, type Catalog, type SearchPostings } from '../../src/catalog/catalog.ts';
 import { readCatalogFile, type RecordSpans } from '../../src/catalog/record-spans.ts';
 import { noDrafts, type Drafts } from '../../src/catalog/drafts.ts';
-import { CATALOG_FILE, DRAFTS_FILE, RECORD_SPANS_FILE, SEARCH_POSTINGS_FILE, SEARCH_POSTINGS_JSON_FILE } from '../../src/pipeline/emit.ts';
+import { readCatalogFiles, type CatalogFiles } from './catalog-files.ts';
 import { layoutOfJson, readPostingsFile, type JsonPostings } from '../../src/catalog/postings-file.ts';
 import { forKeeping, precompress, type Answer } from '../http/answer.ts';
 
@@ -70,18 +68,15 @@ export function createCatalogState(catalog: Catalog, pins: readonly Pin[]): Cata
   return { catalog, pinned, prepare };
 }
 
-/** Load the prebuilt catalog, with its drafts, from `generated/`. */
-export async function loadGeneratedCatalog(generatedDir: string): Promise<Catalog> {
-  const [file, spans, indexes, drafts] = await Promise.all([
-    readFile(join(generatedDir, CATALOG_FILE)),
-    // A build from before spans existed has none: the records are serialised here instead.
-    readJson<RecordSpans | undefined>(join(generatedDir, RECORD_SPANS_FILE), undefined),
-    readPostings(generatedDir),
-    // A build from before drafts existed has no drafts file: no drafts.
-    readJson<Drafts>(join(generatedDir, DRAFTS_FILE), noDrafts()),
-  ]);
-  const { data, json } = readCatalogFile(file, spans);
-  return createCatalog({ ...data, drafts }, indexes, json);
+/**
+ * Load the prebuilt catalog, with its drafts, from `generated/`: from `files` when the caller
+ * started reading them already (catalog-files.ts).
+ */
+export async function loadGeneratedCatalog(generatedDir: string, files: Promise<CatalogFiles> = readCatalogFiles(generatedDir)): Promise<Catalog> {
+  const { catalog: file, spans, postings, drafts } = await files;
+  const indexes: SearchPostings = 'binary' in postings ? readPostingsFile(postings.binary) : layoutsOfJson(JSON.parse(postings.json) as Record<keyof SearchPostings, JsonPostings>);
+  const { data, json } = readCatalogFile(file, spans === undefined ? undefined : (JSON.parse(spans) as RecordSpans));
+  return createCatalog({ ...data, drafts: drafts === undefined ? noDrafts() : (JSON.parse(drafts) as Drafts) }, indexes, json);
 }
 
 // --- internal ---
@@ -90,23 +85,6 @@ async function precompressInTurn(answers: readonly (Answer | undefined)[]): Prom
   for (const answer of answers) if (answer) await precompress(answer, 'best').catch(() => undefined);
 }
 
-/** The search postings: the binary file, or the JSON postings of a build from before it. */
-async function readPostings(generatedDir: string): Promise<SearchPostings> {
-  const file = await readFile(join(generatedDir, SEARCH_POSTINGS_FILE)).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
-  if (file) return readPostingsFile(file);
-  const json = await readJson<Record<keyof SearchPostings, JsonPostings>>(join(generatedDir, SEARCH_POSTINGS_JSON_FILE));
+function layoutsOfJson(json: Record<keyof SearchPostings, JsonPostings>): SearchPostings {
   return { deals: layoutOfJson(json.deals), startups: layoutOfJson(json.startups) };
-}
-
-/** A JSON file's value; `missing` (when given) for a file that does not exist. */
-async function readJson<T>(path: string, ...missing: [T?]): Promise<T> {
-  try {
-    return JSON.parse(await readFile(path, 'utf8')) as T;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && missing.length > 0) return missing[0] as T;
-    throw error;
-  }
 }

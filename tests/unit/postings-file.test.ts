@@ -12,7 +12,8 @@ import { search, loadSearchIndex, type PostingsLayout } from '../../src/catalog/
 import { layoutOfJson, PostingsFileError, postingsFileChunks, readPostingsFile, type JsonPostings } from '../../src/catalog/postings-file.ts';
 import type { SearchPostings } from '../../src/catalog/catalog.ts';
 import { runPipeline } from '../../src/pipeline/build.ts';
-import { emitCatalog, SEARCH_POSTINGS_FILE, SEARCH_POSTINGS_JSON_FILE } from '../../src/pipeline/emit.ts';
+import { emitCatalog } from '../../src/pipeline/emit.ts';
+import { SEARCH_POSTINGS_FILE, SEARCH_POSTINGS_JSON_FILE } from '../../src/pipeline/generated-files.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
 import { loadGeneratedCatalog } from '../../functions/reads/catalog-state.ts';
 

@@ -11,7 +11,8 @@ import type { CatalogData } from '../../src/catalog/catalog.ts';
 import type { RecordBytes } from '../../src/catalog/record-bytes.ts';
 import { catalogChunks, recordBytesInFile, type RecordSpans } from '../../src/catalog/record-spans.ts';
 import { runPipeline, type BuiltCatalog } from '../../src/pipeline/build.ts';
-import { CATALOG_FILE, emitCatalog, RECORD_SPANS_FILE } from '../../src/pipeline/emit.ts';
+import { emitCatalog } from '../../src/pipeline/emit.ts';
+import { CATALOG_FILE, RECORD_SPANS_FILE } from '../../src/pipeline/generated-files.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
 import { loadGeneratedCatalog } from '../../functions/reads/catalog-state.ts';
 

@@ -11,7 +11,8 @@ import { describe, expect, test } from 'vitest';
 import type { CatalogData } from '../../src/catalog/catalog.ts';
 import { catalogChunks, readCatalogFile, type RecordSpans } from '../../src/catalog/record-spans.ts';
 import { runPipeline } from '../../src/pipeline/build.ts';
-import { CATALOG_FILE, emitCatalog } from '../../src/pipeline/emit.ts';
+import { emitCatalog } from '../../src/pipeline/emit.ts';
+import { CATALOG_FILE } from '../../src/pipeline/generated-files.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
 import { loadGeneratedCatalog } from '../../functions/reads/catalog-state.ts';
 
