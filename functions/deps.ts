@@ -102,6 +102,12 @@ export function createDeps(
   submissionStore: SubmissionStore = openSubmissionStore(config, log),
 ): Deps {
   let state = createCatalogState(catalog, PINNED);
+  const site = builtSite(catalog);
+  const replace = (next: Catalog): void => {
+    // What the site was built from is taken before its catalog goes.
+    site.settle();
+    state = createCatalogState(next, PINNED);
+  };
   const clock = () => new Date();
   // The desk reads the time through `deps.clock`, which tests move (the e-mail retention sweep).
   const submissions = new SubmissionDesk(submissionStore, {
@@ -123,20 +129,16 @@ export function createDeps(
     config,
     log,
     clock,
-    builtSite: builtSite(catalog),
+    builtSite: site,
     state: () => state,
     prepared: new PreparedCache({ maxEntries: config.answerCacheEntries, maxBytes: config.answerCacheBytes, answers: config.answerCache }),
-    replaceCatalog: (next) => {
-      state = createCatalogState(next, PINNED);
-    },
+    replaceCatalog: replace,
     store,
     content: new ContentSync({
       store,
       log,
       current: () => state.catalog,
-      replace: (next) => {
-        state = createCatalogState(next, PINNED);
-      },
+      replace,
       today: () => utcDay(clock()),
       baseUrl: listenUrl(config),
       logosChanged: (changed) => logos.refresh(changed),

@@ -40,12 +40,38 @@ export type PageChange = { kind: 'live'; page: LivePage; path: string; markdown:
 /** Where Astro renders a live page (src/pages/live/page.astro). */
 export const LIVE_PAGE_ROUTE = '/live/page/';
 
-/** Remember what the site is built from (the catalog the server starts with). */
-export function builtSite(catalog: Catalog): BuiltSite {
-  const deals = new WeakMap<Deal, string>();
-  // From the records, not `dealBySlug`, which is made on first use (the build keeps slugs unique).
-  for (const deal of catalog.deals) deals.set(deal, deal.slug);
-  return { version: catalog.version, deals, dealSlugs: new Set(catalog.deals.map((deal) => deal.slug)), startups: new WeakRef(catalog.startups) };
+/**
+ * Remember what the site is built from (the catalog the server starts with). The deals' slugs are
+ * taken when first needed (a page asked for after a change), or by `settle`, which the process
+ * calls before it replaces that catalog, so that it is not held after: taking them cost 77 ms of
+ * the start at 50,000 deals (docs/performance.md, fifteenth sitting).
+ * @example const site = builtSite(catalog); site.settle(); replace(next)
+ */
+export function builtSite(catalog: Catalog): BuiltSite & { settle: () => void } {
+  let from: Catalog | undefined = catalog;
+  let taken: Pick<BuiltSite, 'deals' | 'dealSlugs'> | undefined;
+  const take = (): Pick<BuiltSite, 'deals' | 'dealSlugs'> => {
+    if (!taken) {
+      const deals = new WeakMap<Deal, string>();
+      const records = from?.deals ?? [];
+      // From the records, not `dealBySlug`, which is made on first use (the build keeps slugs unique).
+      for (const deal of records) deals.set(deal, deal.slug);
+      taken = { deals, dealSlugs: new Set(records.map((deal) => deal.slug)) };
+      from = undefined;
+    }
+    return taken;
+  };
+  return {
+    version: catalog.version,
+    get deals() {
+      return take().deals;
+    },
+    get dealSlugs() {
+      return take().dealSlugs;
+    },
+    startups: new WeakRef(catalog.startups),
+    settle: () => void take(),
+  };
 }
 
 /**

@@ -81,6 +81,8 @@ describe('changedPage', () => {
       import { builtSite } from ${JSON.stringify(join(process.cwd(), 'functions/site/live-pages.ts'))};
       let deals = [{ slug: 'a' }, { slug: 'b' }];
       const site = builtSite({ version: 'v1', deals, startups: [] });
+      // As the process does before it replaces the catalog.
+      site.settle();
       const first = new WeakRef(deals[0]);
       deals = undefined;
       await new Promise((resolve) => setTimeout(resolve, 0));
