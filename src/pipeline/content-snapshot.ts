@@ -38,8 +38,6 @@ export class ContentSnapshot {
   readonly categories: CategoriesFile;
   readonly synonyms: SynonymsFile | undefined;
   readonly version: string;
-  /** Every deal by slug, drafts included (a draft's slug and id are taken too). */
-  readonly deals: ReadonlyMap<string, Deal>;
   readonly startups: readonly Startup[];
   /** The deals as the catalog holds them: the same array, so a startups change keeps every answer made of it. */
   private readonly dealList: readonly Deal[];
@@ -53,7 +51,6 @@ export class ContentSnapshot {
     this.startups = data.startups;
     this.synonyms = data.synonyms;
     this.drafts = data.drafts ?? noDrafts();
-    this.deals = new Map(DEAL_FILES.records(this.data()).map((d) => [d.slug, d]));
   }
 
   /** `withChanges` for deals. */
@@ -97,7 +94,7 @@ export class ContentSnapshot {
 
     // Files hold the validated records (defaults filled, links normalised), as a build reads them back.
     const records = new Map(checked.value.changed.map((r) => [r.slug, r]));
-    const byId = originals.size > 0 ? new Map(kind.records(this.data()).map((r) => [r.id, r])) : new Map<string, T>();
+    const byId = originals.size > 0 ? this.byId(kind, new Set(checked.value.changed.map((r) => r.id))) : new Map<string, T>();
     let edited = false;
     const files = fresh.map(({ slug }) => {
       const record = records.get(slug) as T;
@@ -119,9 +116,6 @@ export class ContentSnapshot {
    * whose file went.
    */
   withFiles<T extends ContentRecord>(kind: RecordFiles<T>, files: readonly RecordFile[], removals: readonly string[], today: string): StageResult<ChangedCatalog<T> | undefined> {
-    const current = new Map(kind.records(this.data()).map((r) => [r.slug, r]));
-    const next = new Map(current);
-    for (const slug of removals) next.delete(slug);
     const diagnostics: Diagnostic[] = [];
     const changed: T[] = [];
     for (const file of files) {
@@ -133,26 +127,55 @@ export class ContentSnapshot {
       // `draft: false` is stored as no `draft` key, as a build keeps it (a publish leaves no `draft: false` line).
       const validated = checked.value[0]?.record;
       const record = validated && withoutDraftFlag(validated);
-      if (record) {
-        next.set(record.slug, record);
-        changed.push(record);
-      }
+      if (record) changed.push(record);
     }
-    diagnostics.push(...duplicateIds(kind, next, changed));
+    const { records, removedIds } = this.afterChange(kind, changed, removals);
+    diagnostics.push(...duplicateIds(kind, records, changed));
     if (hasErrors(diagnostics)) return { value: undefined, diagnostics };
 
-    const removedIds = removals.map((slug) => current.get(slug)?.id).filter((id): id is string => id !== undefined);
     const version = createHash('sha256')
       .update(JSON.stringify([this.version, kind.folder, changed, removedIds]))
       .digest('hex')
       .slice(0, 16);
     // The other kind did not change: the same (sorted) array keeps every answer built from it.
     // The drafts among this kind's records are kept apart, as a build keeps them (catalog/drafts.ts).
-    const data = kind.withRecords({ ...this.data(), version }, [...next.values()].sort(kind.compare));
+    const data = kind.withRecords({ ...this.data(), version }, records.sort(kind.compare));
     return { value: { data, changed, removedIds, files: [...files] }, diagnostics: [] };
   }
 
   // --- internal ---
+
+  /**
+   * This kind's records after `upserts` (by slug; a later one wins) and `removals` (slugs): each
+   * kept record where it was, an upsert in place of the record it replaces or after them all.
+   * One walk over the records, no map of them all: at 50,000 deals two such maps took about
+   * 250 ms of every admin write (profile of 12 writes).
+   */
+  private afterChange<T extends ContentRecord>(kind: RecordFiles<T>, upserts: readonly T[], removals: readonly string[]): { records: T[]; removedIds: string[] } {
+    const pending = new Map(upserts.map((record) => [record.slug, record]));
+    const gone = new Set(removals);
+    const goneIds = new Map<string, string>();
+    const records: T[] = [];
+    for (const record of kind.records(this.data())) {
+      if (gone.has(record.slug)) {
+        goneIds.set(record.slug, record.id);
+        continue;
+      }
+      const upsert = pending.get(record.slug);
+      pending.delete(record.slug);
+      records.push(upsert ?? record);
+    }
+    records.push(...pending.values());
+    const removedIds = removals.map((slug) => goneIds.get(slug)).filter((id): id is string => id !== undefined);
+    return { records, removedIds };
+  }
+
+  /** This kind's records (drafts included) whose id is one of `ids`, by id. */
+  private byId<T extends ContentRecord>(kind: RecordFiles<T>, ids: ReadonlySet<string>): Map<string, T> {
+    const found = new Map<string, T>();
+    for (const record of kind.records(this.data())) if (ids.has(record.id)) found.set(record.id, record);
+    return found;
+  }
 
   private data(): CatalogData {
     return {
@@ -169,10 +192,17 @@ export class ContentSnapshot {
 
 // --- internal ---
 
-function duplicateIds<T extends ContentRecord>(kind: RecordFiles<T>, records: ReadonlyMap<string, T>, changed: readonly T[]): Diagnostic[] {
-  const diagnostics: Diagnostic[] = [];
+/** An error for each changed record whose id another record (by slug) in `records` has too. */
+function duplicateIds<T extends ContentRecord>(kind: RecordFiles<T>, records: readonly T[], changed: readonly T[]): Diagnostic[] {
+  const changedIds = new Set(changed.map((record) => record.id));
   const slugsById = new Map<string, string[]>();
-  for (const record of records.values()) slugsById.set(record.id, [...(slugsById.get(record.id) ?? []), record.slug]);
+  for (const record of records) {
+    if (!changedIds.has(record.id)) continue;
+    const slugs = slugsById.get(record.id);
+    if (slugs) slugs.push(record.slug);
+    else slugsById.set(record.id, [record.slug]);
+  }
+  const diagnostics: Diagnostic[] = [];
   for (const record of changed) {
     for (const otherSlug of slugsById.get(record.id) ?? []) {
       if (otherSlug !== record.slug) {

@@ -201,7 +201,7 @@ describe('the write path (ContentSnapshot, as record-writes.ts uses it)', () => 
     const built = runPipeline(await readContent(contentDir), { today: TODAY, index: false });
     const snapshot = new ContentSnapshot(built.value!.data);
     const original = await readFile(join(contentDir, 'deals', 'aws-activate.md'), 'utf8');
-    const aws = snapshot.deals.get('aws-activate') as Deal;
+    const aws = built.value!.data.deals.find((d) => d.slug === 'aws-activate') as Deal;
     const fresh = { ...aws, id: 'd-new00001', slug: 'fresh-deal', title: 'Fresh' };
     const next = snapshot.withDealChanges([{ ...aws, value: 'Up to $5,000 in AWS credits' }, fresh], [], TODAY, new Map([['aws-activate', original]]));
     expect(next.diagnostics).toEqual([]);
