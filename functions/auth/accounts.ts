@@ -17,6 +17,7 @@ import type { PlanStore } from '../billing/plan-store.ts';
 import type { SubmissionLinkStore } from '../members/submission-links.ts';
 import { MIN_SECRET_BYTES } from './session.ts';
 import { normalizeEmail, type Account } from './users.ts';
+import { isMissing } from '../../src/missing-file.ts';
 
 /** How long a read of an account is reused (a change made elsewhere, such as `npm run admin`, shows within this). */
 const FRESH_MS = 2000;
@@ -192,7 +193,7 @@ export async function loadSessionSecret(dataDir: string, configured: string | un
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (!isMissing(error)) throw error;
     // Written whole or not at all; when another process got there first, theirs is read.
     await createFileAtomic(file, randomBytes(32).toString('base64url'));
     text = await readFile(file, 'utf8');

@@ -9,6 +9,7 @@ import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path';
 import type { Mail } from '../notify/messages.ts';
 import { normalizeEmail } from './users.ts';
+import { ifMissing } from '../../src/missing-file.ts';
 
 /** One message in the outbox, as a member's export lists it (its link is left out). */
 export type OutboxMail = {
@@ -60,11 +61,11 @@ const FILE_NAME = /^[\dT-]+Z-[0-9a-f]{8}-([a-z_-]+)\.txt$/;
 
 /** The outbox files addressed to `email`, with their head (the lines before the text), sorted by name. */
 async function filesTo(dir: string, email: string): Promise<{ name: string; head: string }[]> {
-  const names = await readdir(dir).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? [] : Promise.reject(error)));
+  const names = await readdir(dir).catch(ifMissing<string[]>([]));
   const wanted = normalizeEmail(email);
   const found: { name: string; head: string }[] = [];
   for (const name of names.filter((n) => FILE_NAME.test(n)).sort()) {
-    const text = await readFile(join(dir, name), 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? '' : Promise.reject(error)));
+    const text = await readFile(join(dir, name), 'utf8').catch(ifMissing(''));
     const head = text.slice(0, Math.max(0, text.indexOf('\n\n')));
     const to = /^To: (.*)$/m.exec(head)?.[1];
     if (to !== undefined && normalizeEmail(to) === wanted) found.push({ name, head });

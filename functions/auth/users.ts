@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { ifMissing } from '../../src/missing-file.ts';
 
 export const ROLES = ['admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
@@ -33,11 +34,6 @@ export const normalizeEmail = (email: string): string => email.trim().toLowerCas
 
 /** Every account in an accounts file of earlier versions (none when there is no file). */
 export async function readAccounts(file: string): Promise<Account[]> {
-  try {
-    const parsed = JSON.parse(await readFile(file, 'utf8')) as { accounts?: Account[] };
-    return parsed.accounts ?? [];
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+  const text = await readFile(file, 'utf8').catch(ifMissing(undefined));
+  return text === undefined ? [] : ((JSON.parse(text) as { accounts?: Account[] }).accounts ?? []);
 }

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import * as z from 'zod';
 import { writeFileAtomic } from '../store/durable-file.ts';
+import { ifMissing } from '../../src/missing-file.ts';
 
 /** Every verdict, in the order reports list them: the good one first, then by how sure the finding is. */
 export const VERDICTS = ['ok', 'moved', 'gone', 'soft-404', 'home-redirect', 'parked', 'timeout', 'tls', 'error'] as const;
@@ -73,13 +74,8 @@ export function countVerdicts(links: readonly Pick<LinkResult, 'verdict'>[]): Re
  * @example const report = await readLinkReport(join(config.dataDir, LINK_REPORT_JSON));
  */
 export async function readLinkReport(path: string): Promise<LinkReport | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const text = await readFile(path, 'utf8').catch(ifMissing(undefined));
+  if (text === undefined) return undefined;
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -8,6 +8,7 @@
 import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CATALOG_FILE, DRAFTS_FILE, RECORD_SPANS_FILE, SEARCH_POSTINGS_FILE, SEARCH_POSTINGS_JSON_FILE } from '../../src/pipeline/generated-files.ts';
+import { ifMissing } from '../../src/missing-file.ts';
 
 export interface CatalogFiles {
   catalog: Buffer;
@@ -42,7 +43,7 @@ export function readCatalogFiles(generatedDir: string): Promise<CatalogFiles> {
 // --- internal ---
 
 async function readPostings(generatedDir: string): Promise<CatalogFiles['postings']> {
-  const binary = await readWhole(join(generatedDir, SEARCH_POSTINGS_FILE)).catch(ignoreMissing);
+  const binary = await readWhole(join(generatedDir, SEARCH_POSTINGS_FILE)).catch(ifMissing(undefined));
   return binary ? { binary } : { json: await readFile(join(generatedDir, SEARCH_POSTINGS_JSON_FILE), 'utf8') };
 }
 
@@ -69,10 +70,5 @@ async function readWhole(path: string): Promise<Buffer> {
 }
 
 async function readIfThere(path: string): Promise<string | undefined> {
-  return readFile(path, 'utf8').catch(ignoreMissing);
-}
-
-function ignoreMissing(error: NodeJS.ErrnoException): undefined {
-  if (error.code === 'ENOENT') return undefined;
-  throw error;
+  return readFile(path, 'utf8').catch(ifMissing(undefined));
 }

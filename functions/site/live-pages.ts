@@ -13,6 +13,7 @@
  */
 import type { Catalog } from '../../src/catalog/catalog.ts';
 import type { LivePage } from '../../src/live-page.ts';
+import { once } from '../../src/catalog/once.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
 import type { Startup } from '../../src/schemas/startup.ts';
 import type { LiveLogos } from './live-logos.ts';
@@ -48,19 +49,7 @@ export const LIVE_PAGE_ROUTE = '/live/page/';
  * @example const site = builtSite(catalog); site.settle(); replace(next)
  */
 export function builtSite(catalog: Catalog): BuiltSite & { settle: () => void } {
-  let from: Catalog | undefined = catalog;
-  let taken: Pick<BuiltSite, 'deals' | 'dealSlugs'> | undefined;
-  const take = (): Pick<BuiltSite, 'deals' | 'dealSlugs'> => {
-    if (!taken) {
-      const deals = new WeakMap<Deal, string>();
-      const records = from?.deals ?? [];
-      // From the records, not `dealBySlug`, which is made on first use (the build keeps slugs unique).
-      for (const deal of records) deals.set(deal, deal.slug);
-      taken = { deals, dealSlugs: new Set(records.map((deal) => deal.slug)) };
-      from = undefined;
-    }
-    return taken;
-  };
+  const take = once(slugsTaker(catalog.deals));
   return {
     version: catalog.version,
     get deals() {
@@ -107,6 +96,19 @@ export function changedPage(pathname: string, built: BuiltSite, live: Catalog, l
 }
 
 // --- internal ---
+
+/**
+ * What takes the built deals' slugs. Made apart from `builtSite`, so that only this closure holds
+ * the deals (until `once` lets it go), not the getters `builtSite` returns.
+ */
+function slugsTaker(records: readonly Deal[]): () => Pick<BuiltSite, 'deals' | 'dealSlugs'> {
+  return () => {
+    const deals = new WeakMap<Deal, string>();
+    // From the records, not `dealBySlug`, which is made on first use (the build keeps slugs unique).
+    for (const deal of records) deals.set(deal, deal.slug);
+    return { deals, dealSlugs: new Set(records.map((deal) => deal.slug)) };
+  };
+}
 
 /** `/`, `/deals/`, `/deals/<slug>/`, `/programs/`, `/startups/[<slug>/]`, `/categories/<slug>/`, each also as `index.html` / `index.md`. */
 const PAGE_PATH = /^\/(?:(deals|programs|startups|categories)(?:\/([a-z0-9-]+))?\/?)?(index\.(?:html|md))?$/;

@@ -29,6 +29,7 @@ import {
 import { commitFiles, fileLog, lineLog, readAt, readBlobs } from './git-history.ts';
 import { authorOf, listContentFolder, PUSH_ATTEMPTS, pushPause, readContentBytes, readContentFile, safeCommitInfo, STORE_COMMITTER } from './store-rules.ts';
 import { WriteQueue } from './write-queue.ts';
+import { ifMissing } from '../../src/missing-file.ts';
 
 const run = promisify(execFile);
 const JOURNAL = 'deals-store-journal.json';
@@ -235,7 +236,7 @@ export class GitStore implements ContentStore {
       await writeDurably(join(repo.gitDir, JOURNAL), JSON.stringify({ paths: repoPaths }));
       for (const change of changes) {
         const file = join(this.root, change.path);
-        if (change.text === null) await unlink(file).catch(ignoreMissing);
+        if (change.text === null) await unlink(file).catch(ifMissing(undefined));
         else await this.writeAtomically(file, change.text);
       }
       const head = this.ownsRepository ? await this.commitByPlumbing(repoPaths, info) : await this.commitByPorcelain(changes, repoPaths, info);
@@ -313,7 +314,7 @@ export class GitStore implements ContentStore {
     for (const [i, change] of changes.entries()) {
       const file = join(this.root, change.path);
       const before = previous[i];
-      if (before === undefined) await unlink(file).catch(ignoreMissing);
+      if (before === undefined) await unlink(file).catch(ifMissing(undefined));
       else await writeFile(file, before);
     }
     if (this.repo) await rm(join(this.repo.gitDir, JOURNAL), { force: true });
@@ -338,7 +339,7 @@ export class GitStore implements ContentStore {
         () => false,
       );
       if (tracked) await this.git(['checkout', '-q', 'HEAD', '--', path]);
-      else await unlink(join(this.repo.top, path)).catch(ignoreMissing);
+      else await unlink(join(this.repo.top, path)).catch(ifMissing(undefined));
       const folder = dirname(join(this.repo.top, path));
       for (const name of await readdir(folder).catch(() => [] as string[])) {
         if (/^\.\d+-\d+\.tmp$/.test(name)) await rm(join(folder, name), { force: true });
@@ -389,10 +390,6 @@ function isRejectedPush(error: unknown): boolean {
 
 function isConflict(error: unknown): boolean {
   return /conflict|could not apply/i.test(`${String((error as { stderr?: unknown }).stderr ?? '')}${String((error as { stdout?: unknown }).stdout ?? '')}`);
-}
-
-function ignoreMissing(error: NodeJS.ErrnoException): void {
-  if (error.code !== 'ENOENT') throw error;
 }
 
 /**

@@ -36,6 +36,7 @@ import { GitObjects, readAt } from './git-objects.ts';
 import { pushCommit } from './smart-http-push.ts';
 import { authorOf, listContentFolder, pushPause, readContentFile, safeCommitInfo, STORE_COMMITTER } from './store-rules.ts';
 import { WriteQueue } from './write-queue.ts';
+import { ifMissing } from '../../src/missing-file.ts';
 
 /** Where the content lives: a repository reached over HTTP(S). */
 export interface HttpGitRemote {
@@ -323,9 +324,7 @@ async function replaceFile(file: string, bytes: Uint8Array): Promise<void> {
 
 /** Remove a file of the clone, and the folders it leaves empty (up to `root`), as a git checkout does. */
 async function removeFile(file: string, root: string): Promise<void> {
-  await unlink(file).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error;
-  });
+  await unlink(file).catch(ifMissing(undefined));
   for (let folder = dirname(file); folder.startsWith(`${root}/`); folder = dirname(folder)) {
     if ((await readdir(folder).catch(() => ['?'])).length > 0) break;
     await rmdir(folder).catch(() => undefined);

@@ -7,6 +7,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { assertSafePath, type CommitInfo } from './content-store.ts';
+import { ifMissing } from '../../src/missing-file.ts';
 
 /** The committer of every commit the store makes (the author is the admin): how the history tells them from hand commits. */
 export const STORE_COMMITTER = { name: 'Deals catalog', email: 'catalog@localhost' };
@@ -58,20 +59,11 @@ export async function readContentFile(root: string, path: string): Promise<strin
 /** The same file as bytes (a logo image): what a rollback puts back exactly. */
 export async function readContentBytes(root: string, path: string): Promise<Buffer | undefined> {
   assertSafePath(path);
-  try {
-    return await readFile(join(root, path));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  return readFile(join(root, path)).catch(ifMissing(undefined));
 }
 
 /** Names of the files directly in a folder of `root`, hidden ones left out (empty when it does not exist). */
 export async function listContentFolder(root: string, folder: string): Promise<string[]> {
-  try {
-    return (await readdir(join(root, folder))).filter((name) => !name.startsWith('.')).sort();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+  const names = await readdir(join(root, folder)).catch(ifMissing<string[]>([]));
+  return names.filter((name) => !name.startsWith('.')).sort();
 }

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { syncPath, writeFileAtomic } from '../store/durable-file.ts';
 import { WriteQueue } from '../store/write-queue.ts';
 import { duplicateKey, SUBMISSION_ID, SubmissionStoreUnavailableError, type Admission, type PutOutcome, type StatusFilter, type SubmissionRecord, type SubmissionStore } from './store.ts';
+import { ifMissing } from '../../src/missing-file.ts';
 
 /** What the index keeps of each record: enough to filter, order, count and find it. */
 interface Entry {
@@ -205,10 +206,5 @@ function newestFirst(a: Entry, b: Entry): number {
 
 /** Names in a folder; none when it does not exist yet. */
 async function names(folder: string): Promise<string[]> {
-  try {
-    return await readdir(folder);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+  return readdir(folder).catch(ifMissing<string[]>([]));
 }

@@ -15,6 +15,7 @@ import { dealFieldTexts, startupFieldTexts } from './index-fields.ts';
 import { compileSynonyms, type SynonymTable } from './synonyms.ts';
 import { RecordBytes } from './record-bytes.ts';
 import { LazyMap } from './lazy-map.ts';
+import { once } from './once.ts';
 import { compareTitles } from './order.ts';
 
 /** What the build writes to `generated/catalog.json`: records already in default order. */
@@ -116,12 +117,12 @@ export function withChangedStartups(previous: Catalog, data: CatalogData, change
 }
 
 /**
- * Make the lookup maps and the name rank that are otherwise made on first use (lazy-map.ts), one
- * at a time with the event loop free between them: the server calls it once it listens, and a
+ * Make the lookup maps (every part that is a `LazyMap`) and the name rank that are otherwise made
+ * on first use, one at a time with the event loop free between them: the server calls it once it listens, and a
  * request that comes meanwhile waits for one map at most (26-93 ms at 100,000 records).
  */
 export async function prepareLookups(catalog: Catalog): Promise<void> {
-  const maps = [catalog.dealBySlug, catalog.dealPositionBySlug, catalog.dealById, catalog.startupBySlug, catalog.startupById];
+  const maps = Object.values(catalog).filter((part): part is LazyMap<unknown, unknown> => part instanceof LazyMap);
   for (const make of [...maps.map((map) => () => map.size), catalog.startupNameRank]) {
     await new Promise((resolve) => setImmediate(resolve));
     make();
@@ -199,12 +200,6 @@ function reindexed<T extends { id: string; draft?: boolean | undefined }>(index:
 /** The parts named, taken over from a catalog whose records they describe did not change. */
 function pick<K extends keyof Catalog>(catalog: Catalog, keys: readonly K[]): Pick<Catalog, K> {
   return Object.fromEntries(keys.map((key) => [key, catalog[key]])) as Pick<Catalog, K>;
-}
-
-/** `make`'s value, made on the first call. */
-function once<T>(make: () => T): () => T {
-  let made: { value: T } | undefined;
-  return () => (made ??= { value: make() }).value;
 }
 
 function rankBy<T>(records: readonly T[], text: (r: T) => string): Int32Array {

@@ -1,3 +1,5 @@
+import { once } from './once.ts';
+
 /**
  * A read-only map made from its entries on first use. The catalog's lookup maps (by slug, by
  * id) are: at 50,000 deals and 100,000 startups the five took about 250 ms of the start, before
@@ -5,15 +7,18 @@
  * (docs/performance.md, fifteenth sitting).
  */
 export class LazyMap<K, V> implements ReadonlyMap<K, V> {
-  #map: Map<K, V> | undefined;
-  #fill: ((map: Map<K, V>) => void) | undefined;
+  readonly #made: () => Map<K, V>;
 
   /**
    * `fill` sets the entries into the new map (no array per entry, as `new Map(entries)` takes).
    * @example new LazyMap((map) => deals.forEach((deal) => map.set(deal.slug, deal)))
    */
   constructor(fill: (map: Map<K, V>) => void) {
-    this.#fill = fill;
+    this.#made = once(() => {
+      const map = new Map<K, V>();
+      fill(map);
+      return map;
+    });
   }
 
   get size(): number {
@@ -46,15 +51,5 @@ export class LazyMap<K, V> implements ReadonlyMap<K, V> {
 
   [Symbol.iterator](): MapIterator<[K, V]> {
     return this.#made()[Symbol.iterator]();
-  }
-
-  #made(): Map<K, V> {
-    if (!this.#map) {
-      this.#map = new Map();
-      this.#fill?.(this.#map);
-      // What it was filled from is no longer needed.
-      this.#fill = undefined;
-    }
-    return this.#map;
   }
 }

@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import type { SourceFile } from './parse.ts';
+import { isMissing } from '../missing-file.ts';
 
 export interface ContentSources {
   /** The content folder as diagnostics show it, such as `content`. */
@@ -38,7 +39,7 @@ export async function readContent(contentDir: string, displayRoot = join(content
     try {
       return { path: show(path), text: readFileSync(path, 'utf8') };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      if (isMissing(error)) return undefined;
       throw error;
     }
   };
@@ -47,7 +48,7 @@ export async function readContent(contentDir: string, displayRoot = join(content
     try {
       names = readdirSync(join(contentDir, folder));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      if (isMissing(error)) return [];
       throw error;
     }
     const paths = names
