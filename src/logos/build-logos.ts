@@ -95,6 +95,7 @@ export async function buildLogos(data: CatalogData, options: LogoOptions): Promi
       const reason = item.problems.at(-1)?.reason ?? 'no logo given';
       report.reasons[reason] = (report.reasons[reason] ?? 0) + 1;
     }
+    if (item.problems.length === 0) continue;
     const where = show(join(options.contentDir, item.record.kind, `${item.record.slug}.md`));
     const instead = item.source === 'url' ? 'logoUrl' : 'monogram';
     for (const problem of item.problems) report.notes.push(`logo: ${where}: ${problem.note}; ${instead} instead`);

@@ -25,10 +25,10 @@ import { validateCategories, validateDeals, validateSite, validateStartups, vali
 
 export interface BuiltCatalog {
   data: CatalogData;
-  /** Serialized lunr indexes (`JSON.stringify` of `lunr.Index#toJSON`), made as UTF-8 chunks when asked, as written to `search-index.json`. */
-  lunr: { deals: () => Iterable<Uint8Array>; startups: () => Iterable<Uint8Array> };
-  /** The same indexes as the postings the runtime searches (catalog/search.ts `PostingsLayout`). */
+  /** The search indexes as the postings the runtime searches (catalog/search.ts `PostingsLayout`). */
   postings: SearchPostings;
+  /** Each index's sorted terms' lunr `_index`: with the postings, what lunr's JSON (`search-index.json`) is made of (`lunrJsonChunks`). */
+  termIndexes: { deals: Int32Array; startups: Int32Array };
 }
 
 export interface PipelineOptions {
@@ -161,7 +161,7 @@ function catalogData(site: Site, categories: CategoriesFile, synonyms: SynonymsF
 }
 
 function withIndexes(data: CatalogData, deals: BuiltIndex, startups: BuiltIndex): BuiltCatalog {
-  return { data, lunr: { deals: deals.lunrJson, startups: startups.lunrJson }, postings: { deals: deals.postings, startups: startups.postings } };
+  return { data, postings: { deals: deals.postings, startups: startups.postings }, termIndexes: { deals: deals.termIndexes, startups: startups.termIndexes } };
 }
 
 /** The catalog for `check`, which builds no index. */
@@ -174,10 +174,7 @@ function withoutIndexes(data: CatalogData): BuiltCatalog {
     docs: new Int32Array(0),
     weights: new Int32Array(0),
   };
-  const none = function* (): Generator<Buffer> {
-    yield Buffer.from('{}');
-  };
-  return { data, lunr: { deals: none, startups: none }, postings: { deals: empty, startups: empty } };
+  return { data, postings: { deals: empty, startups: empty }, termIndexes: { deals: new Int32Array(0), startups: new Int32Array(0) } };
 }
 
 /** The records of entries that passed validation; the problems go to `diagnostics`. */

@@ -6,12 +6,14 @@
  * each kind planted in it (some in different batches).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { pipelineWorkers, runPipeline, runPipelineInWorkers, type BuiltCatalog } from '../../src/pipeline/build.ts';
 import { readContent, type ContentFiles } from '../../src/pipeline/read-content.ts';
+import { lunrJsonChunks } from '../../src/pipeline/search-index.ts';
+import { writeSearchIndex } from '../../src/pipeline/emit.ts';
 import type { StageResult } from '../../src/pipeline/diagnostics.ts';
 import { FIXTURES } from '../helpers/server.ts';
 
@@ -27,7 +29,7 @@ function comparable(result: StageResult<BuiltCatalog | undefined>) {
   return {
     diagnostics: result.diagnostics,
     data: value?.data,
-    lunr: value && { deals: text(value.lunr.deals()), startups: text(value.lunr.startups()) },
+    lunr: value && { deals: text(lunrJsonChunks(value.postings.deals, value.termIndexes.deals)), startups: text(lunrJsonChunks(value.postings.startups, value.termIndexes.startups)) },
     postings: value && JSON.stringify(value.postings, (_key, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Int32Array) : v)),
   };
 }
@@ -107,6 +109,29 @@ describe('checking files in worker threads', () => {
     expect(alone.data?.drafts?.deals.length).toBeGreaterThan(40);
     expect(alone.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(spread).toEqual(alone);
+
+    // search-index.json: the deals' lunr JSON written by a worker into the file, the startups'
+    // copied after it, gives the bytes written one after the other in this thread.
+    const built = runPipeline(await readContent(content), { today: TODAY }).value as BuiltCatalog;
+    const [here, inWorker] = [join(scratch, 'search-index-here.json'), join(scratch, 'search-index-worker.json')];
+    await writeSearchIndex(here, built, false);
+    await writeSearchIndex(inWorker, built, true);
+    const text = readFileSync(here, 'utf8');
+    expect(readFileSync(inWorker, 'utf8')).toBe(text);
+    expect(text).toBe(`{"deals":${alone.lunr?.deals},"startups":${alone.lunr?.startups}}`);
+    expect(readdirSync(scratch).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  test('search-index.json in a worker: a failed worker fails the write and leaves no file, nor any temp file', async () => {
+    const built = runPipeline(await readContent(join(FIXTURES, 'valid')), { today: TODAY }).value as BuiltCatalog;
+    const path = join(scratch, 'no-such-folder', 'search-index.json');
+    await expect(writeSearchIndex(path, built, true)).rejects.toThrow();
+    const folder = join(scratch, 'failing-worker');
+    mkdirSync(folder);
+    // Postings that are not a layout (no refs): the worker throws, this thread's part is written.
+    const broken = { ...built, postings: { ...built.postings, deals: { ...built.postings.deals, refs: null as unknown as string[] } } };
+    await expect(writeSearchIndex(join(folder, 'search-index.json'), broken, true)).rejects.toThrow(/lunr JSON worker|null/);
+    expect(readdirSync(folder)).toEqual([]);
   });
 
   test("the deals' index worker is heard when it finishes before this thread (more startups than deals), in a process of its own", async () => {
