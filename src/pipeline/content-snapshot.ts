@@ -89,12 +89,12 @@ export class ContentSnapshot {
       }
     }
     if (hasErrors(diagnostics)) return { value: undefined, diagnostics };
-    const checked = this.withFiles(kind, fresh, removals, today);
-    if (!checked.value) return checked;
+    const checked = this.readFiles(kind, fresh, today);
+    if (hasErrors(checked.diagnostics)) return this.withRead(kind, fresh, checked.changed, removals, checked.diagnostics);
 
     // Files hold the validated records (defaults filled, links normalised), as a build reads them back.
-    const records = new Map(checked.value.changed.map((r) => [r.slug, r]));
-    const byId = originals.size > 0 ? this.byId(kind, new Set(checked.value.changed.map((r) => r.id))) : new Map<string, T>();
+    const records = new Map(checked.changed.map((r) => [r.slug, r]));
+    const byId = originals.size > 0 ? this.byId(kind, new Set(checked.changed.map((r) => r.id))) : new Map<string, T>();
     let edited = false;
     const files = fresh.map(({ slug }) => {
       const record = records.get(slug) as T;
@@ -104,10 +104,9 @@ export class ContentSnapshot {
       edited = true;
       return { slug, text: editedRecordFileText(kind, original, before, record) };
     });
-    if (!edited) return { value: { ...checked.value, files }, diagnostics: checked.diagnostics };
     // An edited file also keeps what it held beyond the catalog's copy (a hand edit not yet
     // indexed): what is served is read back from the files as written.
-    return this.withFiles(kind, files, removals, today);
+    return edited ? this.withFiles(kind, files, removals, today) : this.withRead(kind, files, checked.changed, removals);
   }
 
   /**
@@ -116,6 +115,14 @@ export class ContentSnapshot {
    * whose file went.
    */
   withFiles<T extends ContentRecord>(kind: RecordFiles<T>, files: readonly RecordFile[], removals: readonly string[], today: string): StageResult<ChangedCatalog<T> | undefined> {
+    const { changed, diagnostics } = this.readFiles(kind, files, today);
+    return this.withRead(kind, files, changed, removals, diagnostics);
+  }
+
+  // --- internal ---
+
+  /** The records `files` hold, each through the same parse → validate path as a build, or the problems. */
+  private readFiles<T extends ContentRecord>(kind: RecordFiles<T>, files: readonly RecordFile[], today: string): { changed: T[]; diagnostics: Diagnostic[] } {
     const diagnostics: Diagnostic[] = [];
     const changed: T[] = [];
     for (const file of files) {
@@ -129,8 +136,22 @@ export class ContentSnapshot {
       const record = validated && withoutDraftFlag(validated);
       if (record) changed.push(record);
     }
+    return { changed, diagnostics };
+  }
+
+  /**
+   * The catalog with `changed` (read from `files`) upserted and `removals` gone, or, when reading
+   * them gave errors (`problems`) or an id is then taken twice, all of those problems.
+   */
+  private withRead<T extends ContentRecord>(
+    kind: RecordFiles<T>,
+    files: readonly RecordFile[],
+    changed: T[],
+    removals: readonly string[],
+    problems: readonly Diagnostic[] = [],
+  ): StageResult<ChangedCatalog<T> | undefined> {
     const { records, removedIds } = this.afterChange(kind, changed, removals);
-    diagnostics.push(...duplicateIds(kind, records, changed));
+    const diagnostics = [...problems, ...duplicateIds(kind, records, changed)];
     if (hasErrors(diagnostics)) return { value: undefined, diagnostics };
 
     const version = createHash('sha256')
@@ -142,8 +163,6 @@ export class ContentSnapshot {
     const data = kind.withRecords({ ...this.data(), version }, records.sort(kind.compare));
     return { value: { data, changed, removedIds, files: [...files] }, diagnostics: [] };
   }
-
-  // --- internal ---
 
   /**
    * This kind's records after `upserts` (by slug; a later one wins) and `removals` (slugs): each
