@@ -184,7 +184,8 @@ export class ContentSnapshot {
       pending.delete(record.slug);
       records.push(upsert ?? record);
     }
-    records.push(...pending.values());
+    // A loop, not a spread: a pull may bring every file of a big catalog.
+    for (const upsert of pending.values()) records.push(upsert);
     const removedIds = removals.map((slug) => goneIds.get(slug)).filter((id): id is string => id !== undefined);
     return { records, removedIds };
   }

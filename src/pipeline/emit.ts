@@ -26,7 +26,7 @@ export async function emitCatalog(outDir: string, built: BuiltCatalog): Promise<
   // of numbers at a time). The catalog and lunr's index are written at once: a big catalog's
   // deals' part of the index is made by a worker thread meanwhile (`writeSearchIndex`).
   const spans: RecordSpans = { version: data.version, deals: [], startups: [] };
-  await Promise.all([writeWhole(join(outDir, CATALOG_FILE), catalogChunks(data, spans)), writeSearchIndex(join(outDir, SEARCH_INDEX_FILE), built)]);
+  await allDone([writeWhole(join(outDir, CATALOG_FILE), catalogChunks(data, spans)), writeSearchIndex(join(outDir, SEARCH_INDEX_FILE), built)]);
   await writeWhole(join(outDir, SEARCH_POSTINGS_FILE), postingsFileChunks(built.postings));
   // An older build's JSON postings would be stale beside the new file.
   await rm(join(outDir, SEARCH_POSTINGS_JSON_FILE), { force: true });
@@ -56,8 +56,6 @@ export function precomputedStats(data: CatalogData) {
     allStatuses: Object.fromEntries(scopes.map((s) => [s, dealStats(inScope(s), s)])),
   };
 }
-
-// --- internal ---
 
 /**
  * Deals' postings from which their lunr JSON is made in a worker thread (lunr-json-in-worker.ts)
@@ -89,12 +87,10 @@ export async function writeSearchIndex(path: string, built: Pick<BuiltCatalog, '
   const temp = `${path}.${process.pid}.tmp`;
   const startupsTemp = `${path}.startups.${process.pid}.tmp`;
   try {
-    // Both settled before anything is removed: a write still under way would make its file again.
-    const parts = await Promise.allSettled([
+    await allDone([
       writeLunrJsonInWorker({ path: temp, prefix: '{"deals":', postings: postings.deals, termIndexes: termIndexes.deals }),
       writeFile(startupsTemp, lunrJsonChunks(postings.startups, termIndexes.startups)),
     ]);
-    for (const part of parts) if (part.status === 'rejected') throw part.reason;
     await appendFile(
       temp,
       (async function* () {
@@ -107,6 +103,16 @@ export async function writeSearchIndex(path: string, built: Pick<BuiltCatalog, '
   } finally {
     await Promise.all([rm(startupsTemp, { force: true }), rm(temp, { force: true })]);
   }
+}
+
+// --- internal ---
+
+/**
+ * Every write finished, then the first failure thrown, if any: a write still under way when
+ * another fails would make its file again after the clean-up, or hold the build open.
+ */
+async function allDone(writes: readonly Promise<void>[]): Promise<void> {
+  for (const write of await Promise.allSettled(writes)) if (write.status === 'rejected') throw write.reason;
 }
 
 /** Write a file whole: a temp file, then rename; `text` may come in pieces, each written as it comes. */
