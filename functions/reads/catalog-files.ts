@@ -3,7 +3,8 @@
  * The serve process starts reading them before it imports the server's modules
  * (scripts/_serve-process.ts), so that the disk and the thread pool work while the main thread
  * compiles: at 50,000 deals and 100,000 startups they are 170 MB (docs/performance.md,
- * fifteenth sitting). This module imports only Node's own, for that reason.
+ * fifteenth sitting). For that reason it imports only Node's own and two modules that import
+ * nothing (the file names, the ENOENT helper).
  */
 import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -6,7 +6,7 @@
  * and field texts, and sends back the postings' typed arrays without copying them.
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { indexOfParts, type BuiltIndex, type IndexParts } from './search-index.ts';
+import type { BuiltIndex } from './search-index.ts';
 
 /** What the worker is started with. */
 export interface IndexJob {
@@ -39,7 +39,7 @@ export async function buildIndexInWorker<T extends { id: string }>(fields: Recor
     resourceLimits: WORKER_LIMITS,
   });
   try {
-    const parts = await new Promise<IndexParts>((resolve, reject) => {
+    return await new Promise<BuiltIndex>((resolve, reject) => {
       port1.once('message', resolve);
       port1.once('messageerror', reject);
       worker.once('error', reject);
@@ -48,11 +48,10 @@ export async function buildIndexInWorker<T extends { id: string }>(fields: Recor
       // startups failed every time without this).
       worker.once('exit', (code) => {
         const waiting = receiveMessageOnPort(port1);
-        if (waiting) resolve(waiting.message as IndexParts);
+        if (waiting) resolve(waiting.message as BuiltIndex);
         else reject(new Error(`the search index worker stopped (exit code ${code})`));
       });
     });
-    return indexOfParts(parts);
   } finally {
     port1.close();
     await worker.terminate();

@@ -4,10 +4,10 @@
  */
 import { workerData } from 'node:worker_threads';
 import type { IndexJob } from './index-in-worker.ts';
-import { indexParts } from './search-index.ts';
+import { buildIndex } from './search-index.ts';
 
 const { fields, ids, texts, port } = workerData as IndexJob;
-const parts = indexParts(
+const parts = buildIndex(
   fields,
   ids.map((id, at) => ({ id, at })),
   // Each record's texts are read once; let go of them as they are, not all at the end.
@@ -18,7 +18,7 @@ const parts = indexParts(
   },
 );
 const { starts, docs, weights } = parts.postings;
-// Each array was made with its own ArrayBuffer (never a shared one) by indexParts.
+// Each array was made with its own ArrayBuffer (never a shared one) by buildIndex.
 port.postMessage(
   parts,
   [starts, docs, weights, parts.termIndexes].map((array) => array.buffer as ArrayBuffer),

@@ -22,20 +22,19 @@ import { Utf8Chunks } from '../catalog/utf8-chunks.ts';
 import type { CategoriesFile } from '../schemas/category.ts';
 import { fieldWeight, runStarts, termIdf, type PostingsLayout } from '../catalog/search.ts';
 
-/** An index as the runtime loads it and as lunr serializes it (JSON text). */
+/**
+ * An index as the runtime loads it and as lunr serializes it, as the build (or a worker thread,
+ * index-in-worker.ts) makes it: the postings, and each sorted term's lunr `_index`, from which
+ * lunr's JSON is made as it is written (`lunrJsonChunks`): never one string of it all (at
+ * 150,000 records lunr's index is 196 MB, which as a string held the build at 1.7 GB), and never
+ * all of it in memory at once (as chunks kept from the indexing to the writing, it was 196 MB of
+ * the build's peak).
+ */
 export interface BuiltIndex {
   /** The postings, with the statistics a write needs to index a changed record in place. */
   postings: PostingsLayout;
   /** Each sorted term's lunr `_index`: what `lunrJsonChunks` needs beside the postings. */
   termIndexes: Int32Array;
-  /**
-   * `JSON.stringify(index.toJSON())` of the same index built by `lunr.Builder`, made from the
-   * postings when asked (the build asks as it writes `search-index.json`), as UTF-8 chunks of
-   * about a MiB: never one string of it all (at 150,000 records lunr's index is 196 MB, which as
-   * a string held the build at 1.7 GB), and never all of it in memory at once (as chunks kept
-   * from the indexing to the writing, it was 196 MB of the build's peak).
-   */
-  lunrJson: () => Generator<Buffer>;
 }
 
 /**
@@ -60,28 +59,6 @@ export function buildStartupIndex(startups: readonly Startup[]): BuiltIndex {
  * @example buildIndex({ title: 10 }, [{ id: 'd-1' }], () => ['Cloud credits']).postings.terms // ['cloud', 'credit']
  */
 export function buildIndex<T extends { id: string }>(fields: Record<string, number>, records: readonly T[], texts: (record: T) => string[]): BuiltIndex {
-  return indexOfParts(indexParts(fields, records, texts));
-}
-
-/**
- * What an index is made of, as a worker thread sends it (index-in-worker.ts): the postings, and
- * each sorted term's lunr `_index`, from which lunr's JSON is made when asked.
- */
-export interface IndexParts {
-  postings: PostingsLayout;
-  termIndexes: Int32Array;
-}
-
-/**
- * The index made of `parts`, lunr's JSON made when asked. The closure is made here, apart from
- * `indexParts`, whose scope would keep all of the collected terms alive with the postings.
- */
-export function indexOfParts({ postings, termIndexes }: IndexParts): BuiltIndex {
-  return { postings, termIndexes, lunrJson: () => lunrJsonChunks(postings, termIndexes) };
-}
-
-/** `buildIndex`'s work, before lunr's JSON is made lazy. */
-export function indexParts<T extends { id: string }>(fields: Record<string, number>, records: readonly T[], texts: (record: T) => string[]): IndexParts {
   const names = Object.keys(fields);
   const fieldCount = names.length;
   const collected = collectTerms(fieldCount, records, texts);
