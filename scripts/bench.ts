@@ -111,6 +111,9 @@ await writeFile(join(OUT, 'answers.json'), JSON.stringify(answers));
 const baseline = await startChild(join(ROOT, 'scripts', 'bench', 'baseline-server.ts'), {}, [join(OUT, 'answers.json')]);
 const warm = await startChild(join(ROOT, 'scripts', 'serve.ts'), env);
 say(`- server start to first answer (answer cache on), compile cache filled by the first start: ${Math.round(warm.startMs)} ms (${cpuAt(warm)}); per 1,000 records: ${perThousand(warm.startMs)} ms`);
+// Its start work done too before it is measured, as the first server's was: at 50,000 deals the
+// pinned answers take about 11 s of brotli after the first answer, which ran into the first cases.
+await settled(warm.child);
 
 say('');
 for (const c of cases) say(`- ${c.name}: ${c.what}`);
@@ -118,17 +121,27 @@ say('');
 say('| case | baseline req/s | cache off req/s | ratio | cache on req/s | ratio | p99 ms baseline / off / on |');
 say('|---|---|---|---|---|---|---|');
 const searchCase = cases[1] as (typeof cases)[number];
+const cpuRows: string[] = [];
 for (const c of cases) {
   const measured: Round[] = [];
   for (let round = 0; round < rounds; round++) {
     // Warmed in the first round only: later rounds find each side as the one before left it.
-    const base = round === 0 ? await measure(baseline.url, c.paths, 1) : await load(baseline.url, c.paths);
-    const off = round === 0 ? await measure(cold.url, c.paths, 1) : await load(cold.url, c.paths);
-    const on = round === 0 ? await measure(warm.url, c.paths, c === searchCase ? 3 : 1) : await load(warm.url, c.paths);
+    const base = round === 0 ? await measure(baseline, c.paths, 1) : await load(baseline, c.paths);
+    const off = round === 0 ? await measure(cold, c.paths, 1) : await load(cold, c.paths);
+    const on = round === 0 ? await measure(warm, c.paths, c === searchCase ? 3 : 1) : await load(warm, c.paths);
     measured.push({ base, off, on });
   }
   say(row(c.name, measured));
+  cpuRows.push(cpuRow(c.name, measured));
 }
+say('');
+say(
+  "CPU per answered request during the same measurements, in µs (user + system, from /proc), each the median of the rounds: the server, and the load generator (this process). Both share the machine, so a server that costs more per request also leaves the load generator less; the last column is the baseline's server CPU per request over ours, a ratio that does not depend on that sharing.",
+);
+say('');
+say('| case | server µs baseline / off / on | of it in the kernel | load generator µs baseline / off / on | server CPU ratio off / on |');
+say('|---|---|---|---|---|');
+for (const line of cpuRows) say(line);
 const rssCold = rss(cold.child);
 const rssWarm = rss(warm.child);
 say('');
@@ -154,7 +167,7 @@ const writer = (async () => {
     await new Promise((r) => setTimeout(r, 100));
   }
 })();
-const during = await load(warm.url, searchCase.paths);
+const during = await load(warm, searchCase.paths);
 writing = false;
 await writer;
 say(
@@ -173,21 +186,39 @@ interface Load {
   p99: number;
   non2xx: number;
   errors: number;
+  /** CPU per answered request, µs: the server's (and its kernel share), and this process's, which runs the load. */
+  cpu: { server: number; serverSystem: number; generator: number };
 }
 
-async function load(base: string, paths: string[], seconds = duration): Promise<Load> {
+/** A server under test: its process (for its CPU) and where it listens. */
+interface Side {
+  child: ChildProcess;
+  url: string;
+}
+
+async function load(side: Side, paths: string[], seconds = duration): Promise<Load> {
+  const server = cpuTimes(side.child);
+  const generator = process.cpuUsage();
   const result = await autocannon({
-    url: base,
+    url: side.url,
     connections,
     duration: seconds,
     requests: paths.map((path) => ({ method: 'GET', path })),
   });
+  const serverAfter = cpuTimes(side.child);
+  const generatorUsed = process.cpuUsage(generator);
+  const perRequest = (seconds: number) => (result.requests.total > 0 ? (seconds * 1e6) / result.requests.total : 0);
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
+    cpu: {
+      server: perRequest(serverAfter.user - server.user + serverAfter.system - server.system),
+      serverSystem: perRequest(serverAfter.system - server.system),
+      generator: perRequest((generatorUsed.user + generatorUsed.system) / 1e6),
+    },
   };
 }
 
@@ -199,10 +230,10 @@ async function load(base: string, paths: string[], seconds = duration): Promise<
  * server then also kept a compressed answer per path that the load never asks for (about 60 MB
  * more resident memory at 5,000 deals).
  */
-async function measure(base: string, paths: string[], warmSeconds: number): Promise<Load> {
-  for (let i = 0; i < paths.length; i += 16) await Promise.all(paths.slice(i, i + 16).map((path) => answered(base + path)));
-  await load(base, paths, warmSeconds);
-  return load(base, paths);
+async function measure(side: Side, paths: string[], warmSeconds: number): Promise<Load> {
+  for (let i = 0; i < paths.length; i += 16) await Promise.all(paths.slice(i, i + 16).map((path) => answered(side.url + path)));
+  await load(side, paths, warmSeconds);
+  return load(side, paths);
 }
 
 /** One round of a case: the three sides measured one after the other. */
@@ -218,11 +249,6 @@ function row(name: string, measured: readonly Round[]): string {
   const flags = measured.some((m) => sides.some((side) => m[side].non2xx || m[side].errors))
     ? ` (non-2xx ${sides.map((side) => sum(measured.map((m) => m[side].non2xx))).join('/')}, errors ${sides.map((side) => sum(measured.map((m) => m[side].errors))).join('/')})`
     : '';
-  const median = (values: number[]) =>
-    pct(
-      [...values].sort((a, b) => a - b),
-      50,
-    );
   const rps = (side: keyof Round) => Math.round(median(measured.map((m) => m[side].rps)));
   const p99 = (side: keyof Round) => median(measured.map((m) => m[side].p99));
   // A baseline that finished no request in the window (a 42 MB list at 50,000 deals, 4 s) has no ratio to give.
@@ -234,6 +260,23 @@ function row(name: string, measured: readonly Round[]): string {
     return `${median(ratios).toFixed(2)}${range}`;
   };
   return `| ${name}${flags} | ${rps('base')} | ${rps('off')} | ${ratio('off')} | ${rps('on')} | ${ratio('on')} | ${p99('base')} / ${p99('off')} / ${p99('on')} |`;
+}
+
+/** A case's CPU line: each side's CPU per request (the median over the rounds) and the baseline's over ours. */
+function cpuRow(name: string, measured: readonly Round[]): string {
+  const sides = ['base', 'off', 'on'] as const;
+  const of = (side: keyof Round, part: keyof Load['cpu']) => median(measured.map((m) => m[side].cpu[part]));
+  const each = (part: keyof Load['cpu']) => sides.map((side) => of(side, part).toFixed(1)).join(' / ');
+  // No ratio where a side answered nothing in the window (the baseline's 42 MB list at 50,000 deals).
+  const ratio = (side: 'off' | 'on') => (of(side, 'server') > 0 && of('base', 'server') > 0 ? (of('base', 'server') / of(side, 'server')).toFixed(2) : 'n/a');
+  return `| ${name} | ${each('server')} | ${each('serverSystem')} | ${each('generator')} | ${ratio('off')} / ${ratio('on')} |`;
+}
+
+function median(values: readonly number[]): number {
+  return pct(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 }
 
 function sum(values: number[]): number {

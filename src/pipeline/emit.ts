@@ -105,6 +105,15 @@ export async function writeSearchIndex(path: string, built: Pick<BuiltCatalog, '
   }
 }
 
+/** Write the JSON Schema of every content type to `<outDir>/schemas/` (for editors). */
+export async function emitJsonSchemas(outDir: string): Promise<string[]> {
+  const dir = join(outDir, 'schemas');
+  await mkdir(dir, { recursive: true });
+  const schemas = Object.entries(contentJsonSchemas());
+  await Promise.all(schemas.map(([name, schema]) => writeWhole(join(dir, name), `${JSON.stringify(schema, null, 2)}\n`)));
+  return schemas.map(([name]) => join(dir, name));
+}
+
 // --- internal ---
 
 /**
@@ -120,13 +129,4 @@ async function writeWhole(path: string, text: string | Iterable<string | Uint8Ar
   const temp = `${path}.${process.pid}.tmp`;
   await writeFile(temp, text);
   await rename(temp, path);
-}
-
-/** Write the JSON Schema of every content type to `<outDir>/schemas/` (for editors). */
-export async function emitJsonSchemas(outDir: string): Promise<string[]> {
-  const dir = join(outDir, 'schemas');
-  await mkdir(dir, { recursive: true });
-  const schemas = Object.entries(contentJsonSchemas());
-  await Promise.all(schemas.map(([name, schema]) => writeWhole(join(dir, name), `${JSON.stringify(schema, null, 2)}\n`)));
-  return schemas.map(([name]) => join(dir, name));
 }
