@@ -7,6 +7,12 @@
 import lunr from 'lunr';
 import type { IndexStats, PostingsLayout } from '../../src/catalog/search.ts';
 import { INDEX_PIPELINE, indexText, SEPARATOR } from '../../src/catalog/tokens.ts';
+import { lunrJsonChunks } from '../../src/pipeline/search-index.ts';
+
+/** lunr's JSON of a built index as one string, as `search-index.json` holds it. */
+export function lunrJsonText(postings: PostingsLayout, termIndexes: Int32Array): string {
+  return Buffer.concat([...lunrJsonChunks(postings, termIndexes)]).toString('utf8');
+}
 
 /** `lunr(config)` over `records` (ref `id`, `fields` with their boosts), keeping hold of the builder for its statistics. */
 export function lunrReference<T extends { id: string }>(fields: Record<string, number>, records: readonly T[], texts: (r: T) => string[]): { lunr: object; stats: IndexStats } {

@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { pipelineWorkers, runPipeline, runPipelineInWorkers, type BuiltCatalog } from '../../src/pipeline/build.ts';
 import { readContent, type ContentFiles } from '../../src/pipeline/read-content.ts';
-import { lunrJsonChunks } from '../../src/pipeline/search-index.ts';
 import { writeSearchIndex } from '../../src/pipeline/emit.ts';
 import type { StageResult } from '../../src/pipeline/diagnostics.ts';
 import { FIXTURES } from '../helpers/server.ts';
+import { lunrJsonText } from '../helpers/lunr-reference.ts';
 
 const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
 const TODAY = '2026-11-21';
@@ -25,11 +25,10 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 /** What a build made, in comparable form: the lunr JSON as text, the postings' typed arrays as arrays. */
 function comparable(result: StageResult<BuiltCatalog | undefined>) {
   const value = result.value;
-  const text = (chunks: Iterable<Uint8Array>) => Buffer.concat([...chunks]).toString('utf8');
   return {
     diagnostics: result.diagnostics,
     data: value?.data,
-    lunr: value && { deals: text(lunrJsonChunks(value.postings.deals, value.termIndexes.deals)), startups: text(lunrJsonChunks(value.postings.startups, value.termIndexes.startups)) },
+    lunr: value && { deals: lunrJsonText(value.postings.deals, value.termIndexes.deals), startups: lunrJsonText(value.postings.startups, value.termIndexes.startups) },
     postings: value && JSON.stringify(value.postings, (_key, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Int32Array) : v)),
   };
 }

@@ -21,13 +21,13 @@ import { emitCatalog, precomputedStats } from '../../src/pipeline/emit.ts';
 import { CATALOG_FILE, DRAFTS_FILE, SEARCH_INDEX_FILE, SEARCH_POSTINGS_FILE, STATS_FILE } from '../../src/pipeline/generated-files.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
 import { STARTUP_FILES } from '../../src/pipeline/record-files.ts';
-import { lunrJsonChunks } from '../../src/pipeline/search-index.ts';
 import { loadGeneratedCatalog } from '../../functions/reads/catalog-state.ts';
 import { nextCatalog } from '../../functions/store/next-catalog.ts';
 import { GitStore } from '../../functions/store/git-store.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
 import type { Startup } from '../../src/schemas/startup.ts';
 import { FIXTURES } from '../helpers/server.ts';
+import { lunrJsonText } from '../helpers/lunr-reference.ts';
 
 const TODAY = '2026-11-21';
 /** Words found nowhere else in the fixture, so any trace of a draft shows. */
@@ -80,7 +80,7 @@ describe('the build', () => {
     const catalog = createCatalog(value.data, value.postings);
     expect(searchDeals(catalog, DEAL_WORD)).toEqual([]);
     expect(listStartups(catalog, { search: STARTUP_WORD }).positions).toEqual([]);
-    const lunrText = Buffer.concat([...lunrJsonChunks(value.postings.deals, value.termIndexes.deals), ...lunrJsonChunks(value.postings.startups, value.termIndexes.startups)]).toString();
+    const lunrText = lunrJsonText(value.postings.deals, value.termIndexes.deals) + lunrJsonText(value.postings.startups, value.termIndexes.startups);
     expect(lunrText).toContain('"invertedIndex"');
     expect(lunrText).not.toMatch(new RegExp(`${DEAL_WORD}|${STARTUP_WORD}|draft0001`));
     expect(JSON.stringify(value.postings)).not.toMatch(new RegExp(`${DEAL_WORD}|${STARTUP_WORD}|draft0001`));

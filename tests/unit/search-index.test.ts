@@ -11,12 +11,12 @@ import { describe, expect, test } from 'vitest';
 import { DEAL_FIELDS, dealFieldTexts, STARTUP_FIELDS, startupFieldTexts } from '../../src/catalog/index-fields.ts';
 import { runPipeline } from '../../src/pipeline/build.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
-import { buildDealIndex, buildIndex, buildStartupIndex, lunrJsonChunks, type BuiltIndex } from '../../src/pipeline/search-index.ts';
-import { lunrReference, plainLayout, referenceLayout } from '../helpers/lunr-reference.ts';
+import { buildDealIndex, buildIndex, buildStartupIndex, type BuiltIndex } from '../../src/pipeline/search-index.ts';
+import { lunrJsonText, lunrReference, plainLayout, referenceLayout } from '../helpers/lunr-reference.ts';
 
 /** The built index against lunr.Builder's over the same records. */
 function expectSameAsLunr(built: BuiltIndex, reference: ReturnType<typeof lunrReference>): void {
-  expect(Buffer.concat([...lunrJsonChunks(built.postings, built.termIndexes)]).toString()).toBe(JSON.stringify(reference.lunr));
+  expect(lunrJsonText(built.postings, built.termIndexes)).toBe(JSON.stringify(reference.lunr));
   expect(built.postings.stats).toEqual(reference.stats);
   expect(plainLayout(built.postings)).toEqual(referenceLayout(reference.lunr, reference.stats));
 }
@@ -36,7 +36,7 @@ describe('the starter catalog', async () => {
   test(`startups (${startups.length}) too, and the index loads into lunr and answers as lunr's own`, () => {
     const built = buildStartupIndex(startups);
     expectSameAsLunr(built, lunrReference(STARTUP_FIELDS, startups, startupFieldTexts));
-    const index = lunr.Index.load(JSON.parse(Buffer.concat([...lunrJsonChunks(built.postings, built.termIndexes)]).toString()) as object);
+    const index = lunr.Index.load(JSON.parse(lunrJsonText(built.postings, built.termIndexes)) as object);
     expect(index.search('saas').length).toBeGreaterThan(0);
   });
 });

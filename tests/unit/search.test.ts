@@ -30,7 +30,8 @@ import { foldText, MAX_QUERY_WORDS, queryWords } from '../../src/catalog/tokens.
 import { layoutOfJson } from '../../src/catalog/postings-file.ts';
 import { runPipeline } from '../../src/pipeline/build.ts';
 import { readContent } from '../../src/pipeline/read-content.ts';
-import { buildDealIndex, lunrJsonChunks } from '../../src/pipeline/search-index.ts';
+import { buildDealIndex } from '../../src/pipeline/search-index.ts';
+import { lunrJsonText } from '../helpers/lunr-reference.ts';
 import { DealSchema, type Deal } from '../../src/schemas/deal.ts';
 import { FIXTURES } from '../helpers/server.ts';
 import { seededRandom as random } from '../../scripts/seeded-random.ts';
@@ -95,7 +96,7 @@ interface Corpus {
 
 function corpus(deals: readonly Deal[]): Corpus {
   const built = buildDealIndex(deals);
-  return { lunr: lunr.Index.load(JSON.parse(Buffer.concat([...lunrJsonChunks(built.postings, built.termIndexes)]).toString()) as object), index: loadSearchIndex(built.postings) };
+  return { lunr: lunr.Index.load(JSON.parse(lunrJsonText(built.postings, built.termIndexes)) as object), index: loadSearchIndex(built.postings) };
 }
 
 /** The evaluator's results, by ref. */
