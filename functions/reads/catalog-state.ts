@@ -75,8 +75,8 @@ export function createCatalogState(catalog: Catalog, pins: readonly Pin[]): Cata
 export async function loadGeneratedCatalog(generatedDir: string, files: Promise<CatalogFiles> = readCatalogFiles(generatedDir)): Promise<Catalog> {
   const { catalog: file, spans, postings, drafts } = await files;
   const indexes: SearchPostings = 'binary' in postings ? readPostingsFile(postings.binary) : layoutsOfJson(JSON.parse(postings.json) as Record<keyof SearchPostings, JsonPostings>);
-  const { data, json } = readCatalogFile(file, spans === undefined ? undefined : (JSON.parse(spans) as RecordSpans));
-  return createCatalog({ ...data, drafts: drafts === undefined ? noDrafts() : (JSON.parse(drafts) as Drafts) }, indexes, json);
+  const { data, json, later } = readCatalogFile(file, spans === undefined ? undefined : (JSON.parse(spans) as RecordSpans));
+  return createCatalog({ ...data, drafts: drafts === undefined ? noDrafts() : (JSON.parse(drafts) as Drafts) }, indexes, json, later);
 }
 
 // --- internal ---

@@ -31,7 +31,7 @@ export async function getHealth(request: Request, deps: SessionDeps & Pick<Deps,
   if (sync.problem) problems.push(sync.problem.startsWith('pull') ? 'content_pull_failed' : sync.problem.startsWith('content') ? 'content_invalid' : 'content_stale');
   if (redis === 'down') problems.push('redis_down');
   const { catalog } = deps.state();
-  const summary = { success: true, status: problems.length === 0 ? 'ok' : 'degraded', problems, catalogVersion: catalog.version, deals: catalog.deals.length, startups: catalog.startups.length };
+  const summary = { success: true, status: problems.length === 0 ? 'ok' : 'degraded', problems, catalogVersion: catalog.version, deals: catalog.dealJson.length, startups: catalog.startupJson.length };
   if (!(await mayReadDetails(request, deps, context))) return answerResponse(request, jsonAnswer(200, summary, { 'Cache-Control': 'no-store' }));
   const body = {
     ...summary,

@@ -42,14 +42,15 @@ export type PageChange = { kind: 'live'; page: LivePage; path: string; markdown:
 export const LIVE_PAGE_ROUTE = '/live/page/';
 
 /**
- * Remember what the site is built from (the catalog the server starts with). The deals' slugs are
- * taken when first needed (a page asked for after a change), or by `settle`, which the process
- * calls before it replaces that catalog, so that it is not held after: taking them cost 77 ms of
- * the start at 50,000 deals (docs/performance.md, fifteenth sitting).
+ * Remember what the site is built from (the catalog the server starts with). The deals' slugs and
+ * the listings are taken when first needed (a page asked for after a change), or by `settle`,
+ * which the process calls before it replaces that catalog, so that it is not held after: taking
+ * them cost 77 ms of the start at 50,000 deals (docs/performance.md, fifteenth sitting), and
+ * reading the records then would parse them before the first answer (records-in-file.ts).
  * @example const site = builtSite(catalog); site.settle(); replace(next)
  */
 export function builtSite(catalog: Catalog): BuiltSite & { settle: () => void } {
-  const take = once(slugsTaker(catalog.deals));
+  const take = once(taker(catalog));
   return {
     version: catalog.version,
     get deals() {
@@ -58,7 +59,9 @@ export function builtSite(catalog: Catalog): BuiltSite & { settle: () => void } 
     get dealSlugs() {
       return take().dealSlugs;
     },
-    startups: new WeakRef(catalog.startups),
+    get startups() {
+      return take().startups;
+    },
     settle: () => void take(),
   };
 }
@@ -101,12 +104,17 @@ export function changedPage(pathname: string, built: BuiltSite, live: Catalog, l
  * What takes the built deals' slugs. Made apart from `builtSite`, so that only this closure holds
  * the deals (until `once` lets it go), not the getters `builtSite` returns.
  */
-function slugsTaker(records: readonly Deal[]): () => Pick<BuiltSite, 'deals' | 'dealSlugs'> {
+/**
+ * What `builtSite` takes, made when first asked for. A function of its own: a closure made in
+ * `builtSite` would keep the catalog in the scope its getters share, and with it every record.
+ */
+function taker(catalog: Pick<Catalog, 'deals' | 'startups'>): () => Omit<BuiltSite, 'version'> {
   return () => {
+    const records = catalog.deals;
     const deals = new WeakMap<Deal, string>();
     // From the records, not `dealBySlug`, which is made on first use (the build keeps slugs unique).
     for (const deal of records) deals.set(deal, deal.slug);
-    return { deals, dealSlugs: new Set(records.map((deal) => deal.slug)) };
+    return { deals, dealSlugs: new Set(records.map((deal) => deal.slug)), startups: new WeakRef(catalog.startups) };
   };
 }
 

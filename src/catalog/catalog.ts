@@ -14,6 +14,7 @@ import { loadSearchIndex, withDocuments, type PostingsLayout, type SearchIndex }
 import { dealFieldTexts, startupFieldTexts } from './index-fields.ts';
 import { compileSynonyms, type SynonymTable } from './synonyms.ts';
 import { RecordBytes } from './record-bytes.ts';
+import { idsDigest, type DealSummary, type LaterRecords, type StartupSummary } from './record-spans.ts';
 import { LazyMap } from './lazy-map.ts';
 import { once } from './once.ts';
 import { compareTitles } from './order.ts';
@@ -64,6 +65,11 @@ export interface Catalog extends CatalogData {
   synonymTable: SynonymTable;
   /** Every record an admin may change or preview, drafts included, by slug and by id: never for public answers. */
   editable: EditableRecords;
+  /**
+   * Parse the records not parsed yet, a slice at a time with the event loop free between
+   * (records-in-file.ts); resolves at once when every record is. The server calls it once it listens.
+   */
+  parseRecords: () => Promise<void>;
 }
 
 /** The published records' lookup maps with the drafts (catalog/drafts.ts) added: a draft's slug and id stay taken. */
@@ -82,13 +88,27 @@ export interface IndexedSearch {
 
 /**
  * Assemble the runtime catalog. `json`: the records' bytes as the build wrote them
- * (`RecordBytes.inFile`); without it, every record is serialised here.
+ * (`RecordBytes.inFile`); without it, every record is serialised here. `later`: the records are
+ * parsed when first read (record-spans.ts `readCatalogFile`), and what the catalog derives from
+ * every record at start is taken from their summaries; `catalog.deals` and `catalog.startups`
+ * then parse what is left when first read.
  * @example const catalog = createCatalog(JSON.parse(catalogJson), readPostingsFile(postingsBytes))
  */
-export function createCatalog(data: CatalogData, indexes: SearchPostings, json?: { deals: RecordBytes; startups: RecordBytes }): Catalog {
-  const deals = dealParts(data, indexes.deals, json?.deals ?? RecordBytes.of(data.deals));
-  const startups = startupParts(data, indexes.startups, json?.startups ?? RecordBytes.of(data.startups));
-  return { ...data, ...deals, ...startups, editable: { ...editableDeals(data, deals), ...editableStartups(data, startups) } };
+export function createCatalog(data: CatalogData, indexes: SearchPostings, json?: { deals: RecordBytes; startups: RecordBytes }, later?: LaterRecords): Catalog {
+  const dealRecords: Records<Deal, DealSummary> = later ? { all: () => later.deals.all(), summaries: later.summaries.deals, ids: later.ids.deals } : parsed(data.deals);
+  const startupRecords: Records<Startup, StartupSummary> = later ? { all: () => later.startups.all(), summaries: later.summaries.startups, ids: later.ids.startups } : parsed(data.startups);
+  const deals = dealParts(data, indexes.deals, json?.deals ?? RecordBytes.of(data.deals), dealRecords);
+  const startups = startupParts(indexes.startups, json?.startups ?? RecordBytes.of(data.startups), startupRecords);
+  const parseRecords = async (): Promise<void> => {
+    await later?.deals.parseInTurns();
+    await later?.startups.parseInTurns();
+  };
+  const catalog: Catalog = { ...data, ...deals, ...startups, editable: { ...editableDeals(data, deals), ...editableStartups(data, startups) }, parseRecords };
+  if (later) {
+    Object.defineProperty(catalog, 'deals', { get: dealRecords.all, enumerable: true, configurable: true });
+    Object.defineProperty(catalog, 'startups', { get: startupRecords.all, enumerable: true, configurable: true });
+  }
+  return catalog;
 }
 
 /**
@@ -102,26 +122,29 @@ export function withChangedDeals(previous: Catalog, data: CatalogData, changed: 
     data,
     reindexed(previous.dealSearch.index, changed, removedIds, (deal) => dealFieldTexts(deal, data.categories)),
     RecordBytes.of(data.deals, { records: previous.deals, bytes: previous.dealJson }),
+    parsed(data.deals),
   );
-  return { ...data, ...deals, ...pick(previous, STARTUP_PARTS), editable: { ...previous.editable, ...editableDeals(data, deals) } };
+  return { ...data, ...deals, ...pick(previous, STARTUP_PARTS), editable: { ...previous.editable, ...editableDeals(data, deals) }, parseRecords: PARSED };
 }
 
 /** The catalog after a startups-only change: the mirror of `withChangedDeals`. */
 export function withChangedStartups(previous: Catalog, data: CatalogData, changed: readonly Startup[], removedIds: readonly string[]): Catalog {
   const startups = startupParts(
-    data,
     reindexed(previous.startupSearch.index, changed, removedIds, startupFieldTexts),
     RecordBytes.of(data.startups, { records: previous.startups, bytes: previous.startupJson }),
+    parsed(data.startups),
   );
-  return { ...data, ...pick(previous, DEAL_PARTS), ...startups, editable: { ...previous.editable, ...editableStartups(data, startups) } };
+  return { ...data, ...pick(previous, DEAL_PARTS), ...startups, editable: { ...previous.editable, ...editableStartups(data, startups) }, parseRecords: PARSED };
 }
 
 /**
- * Make the lookup maps (every part that is a `LazyMap`) and the name rank that are otherwise made
- * on first use, one at a time with the event loop free between them: the server calls it once it listens, and a
- * request that comes meanwhile waits for one map at most (26-93 ms at 100,000 records).
+ * Parse the records not parsed yet, then make the lookup maps (every part that is a `LazyMap`) and
+ * the name rank that are otherwise made on first use, one at a time with the event loop free
+ * between them: the server calls it once it listens, and a request that comes meanwhile waits for
+ * one map at most (26-93 ms at 100,000 records).
  */
 export async function prepareLookups(catalog: Catalog): Promise<void> {
+  await catalog.parseRecords();
   const maps = Object.values(catalog).filter((part): part is LazyMap<unknown, unknown> => part instanceof LazyMap);
   for (const make of [...maps.map((map) => () => map.size), catalog.startupNameRank]) {
     await new Promise((resolve) => setImmediate(resolve));
@@ -173,29 +196,47 @@ const DEAL_PARTS = ['dealJson', 'dealsByCategory', 'scopeByCategory', 'dealFacts
 /** What a catalog derives from its startups. */
 const STARTUP_PARTS = ['startupJson', 'startupsByCategory', 'startupNameRank', 'startupBySlug', 'startupById', 'startupSearch'] as const;
 
-function dealParts(data: CatalogData, dealIndex: PostingsLayout | SearchIndex, dealJson: RecordBytes): Pick<Catalog, (typeof DEAL_PARTS)[number]> {
+/**
+ * A list of records as a catalog's parts are made from it: the records (parsed when first asked
+ * for, when they are parsed later) and what is read of every record at start (the records
+ * themselves, or their summaries from the build); `ids`, the digest of their ids when known.
+ */
+interface Records<T, S> {
+  all: () => readonly T[];
+  summaries: readonly S[];
+  ids?: string;
+}
+
+function parsed<T>(records: readonly T[]): Records<T, T> {
+  return { all: () => records, summaries: records };
+}
+
+/** `parseRecords` of a catalog whose records are all parsed. */
+const PARSED = (): Promise<void> => Promise.resolve();
+
+function dealParts(data: CatalogData, dealIndex: PostingsLayout | SearchIndex, dealJson: RecordBytes, deals: Records<Deal, DealSummary>): Pick<Catalog, (typeof DEAL_PARTS)[number]> {
   const scopeByCategory = new Map(data.categories.deals.map((c) => [c.slug, c.scope]));
   return {
     dealJson,
-    dealsByCategory: positionsBy(data.deals, (d) => d.category),
+    dealsByCategory: positionsBy(deals.summaries, (d) => d.category),
     scopeByCategory,
-    dealFacts: dealFactsOf(data.deals, (deal) => scopeByCategory.get(deal.category) ?? 'deals'),
-    dealBySlug: new LazyMap((map) => data.deals.forEach((d) => map.set(d.slug, d))),
-    dealPositionBySlug: new LazyMap((map) => data.deals.forEach((d, i) => map.set(d.slug, i))),
-    dealById: new LazyMap((map) => data.deals.forEach((d) => map.set(d.id, d))),
-    dealSearch: indexed(dealIndex, data.deals),
+    dealFacts: dealFactsOf(deals.summaries, (deal) => scopeByCategory.get(deal.category) ?? 'deals'),
+    dealBySlug: new LazyMap((map) => deals.all().forEach((d) => map.set(d.slug, d))),
+    dealPositionBySlug: new LazyMap((map) => deals.all().forEach((d, i) => map.set(d.slug, i))),
+    dealById: new LazyMap((map) => deals.all().forEach((d) => map.set(d.id, d))),
+    dealSearch: indexed(dealIndex, deals),
     synonymTable: compileSynonyms(data.synonyms),
   };
 }
 
-function startupParts(data: CatalogData, startupIndex: PostingsLayout | SearchIndex, startupJson: RecordBytes): Pick<Catalog, (typeof STARTUP_PARTS)[number]> {
+function startupParts(startupIndex: PostingsLayout | SearchIndex, startupJson: RecordBytes, startups: Records<Startup, StartupSummary>): Pick<Catalog, (typeof STARTUP_PARTS)[number]> {
   return {
     startupJson,
-    startupsByCategory: positionsBy(data.startups, (s) => s.category),
-    startupNameRank: once(() => rankBy(data.startups, (s) => s.name)),
-    startupBySlug: new LazyMap((map) => data.startups.forEach((s) => map.set(s.slug, s))),
-    startupById: new LazyMap((map) => data.startups.forEach((s) => map.set(s.id, s))),
-    startupSearch: indexed(startupIndex, data.startups),
+    startupsByCategory: positionsBy(startups.summaries, (s) => s.category),
+    startupNameRank: once(() => rankBy(startups.all(), (s) => s.name)),
+    startupBySlug: new LazyMap((map) => startups.all().forEach((s) => map.set(s.slug, s))),
+    startupById: new LazyMap((map) => startups.all().forEach((s) => map.set(s.id, s))),
+    startupSearch: indexed(startupIndex, startups),
   };
 }
 
@@ -246,7 +287,13 @@ function rankBy<T>(records: readonly T[], text: (r: T) => string): Int32Array {
   return rank;
 }
 
-function indexed(source: PostingsLayout | SearchIndex, records: readonly { id: string }[]): IndexedSearch {
+/**
+ * The index, and where each of its documents is among the records: read from the ids' digest when
+ * the records are not parsed yet (the build indexes record i as document i), found from the
+ * records' ids otherwise.
+ */
+function indexed(source: PostingsLayout | SearchIndex, records: Records<{ id: string }, unknown>): IndexedSearch {
   const index = 'scratch' in source ? source : loadSearchIndex(source);
-  return { index, positions: positionsOfRefs(index.refs, records) };
+  if (records.ids !== undefined && records.ids === idsDigest(index.refs)) return { index, positions: Int32Array.from(index.refs, (_, i) => i) };
+  return { index, positions: positionsOfRefs(index.refs, records.all()) };
 }

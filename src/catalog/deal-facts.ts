@@ -38,7 +38,7 @@ export const EXPIRED = DEAL_STATUSES.indexOf('expired');
  * The facts of `deals`, by position.
  * @example dealFactsOf(catalog.deals, (deal) => scopeByCategory.get(deal.category) ?? 'deals')
  */
-export function dealFactsOf(deals: readonly Deal[], scopeOf: (deal: Deal) => Scope): DealFacts {
+export function dealFactsOf<D extends Pick<Deal, 'category' | 'status' | 'featured' | 'recommended'>>(deals: readonly D[], scopeOf: (deal: D) => Scope): DealFacts {
   const categories = [...new Set(deals.map((deal) => deal.category))].sort();
   const categoryIndex = new Map(categories.map((name, i) => [name, i]));
   const facts: DealFacts = { status: new Uint8Array(deals.length), marks: new Uint8Array(deals.length), category: new Int32Array(deals.length), categories, key: new Int32Array(deals.length) };

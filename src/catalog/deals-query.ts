@@ -60,10 +60,12 @@ export function listDeals(catalog: Catalog, query: DealListQuery): DealList {
   const statsKey = filterKey(catalog, query, scope, category);
   const kept = factTableOf(catalog, statsKey, byFacts);
   const { key } = facts;
+  // Read only by filters the facts do not hold: reading it parses any record not parsed yet (records-in-file.ts).
+  const deals = byDeal ? catalog.deals : [];
   const matches = (position: number): boolean => {
     if (kept[key[position] as number] !== 1) return false;
     if (!byDeal) return true;
-    const deal = catalog.deals[position] as Deal;
+    const deal = deals[position] as Deal;
     // Program facts: a deal that does not state the fact does not match (docs/api.md).
     if (query.equity === 'none' && deal.equityPercent !== 0) return false;
     if (query.stage !== undefined && !deal.stages?.includes(query.stage)) return false;
@@ -102,7 +104,7 @@ export function listDeals(catalog: Catalog, query: DealListQuery): DealList {
   // In the default order (the catalog's): a category's positions alone. In a sort's order,
   // prepared once per catalog: walked whole, the fact table leaving out the other categories,
   // which costs less than sorting a category's positions by place on every request.
-  const candidates = order ? order.positions : positionsToRead(catalog.dealsByCategory, category, catalog.deals.length);
+  const candidates = order ? order.positions : positionsToRead(catalog.dealsByCategory, category, catalog.dealJson.length);
   // The stats of a filter are counted once per catalog; after that, a list reads only as far as its `limit`.
   const known = statsKey === undefined ? undefined : knownStats.peek(catalog, statsKey);
   if (known && limit !== undefined) {

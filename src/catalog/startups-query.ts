@@ -25,8 +25,9 @@ export function listStartups(catalog: Catalog, query: StartupListQuery): Startup
   const category = query.category?.toLowerCase();
   const source = query.source?.toLowerCase();
   const forSale = query.forSale === undefined ? undefined : query.forSale === 'true';
+  const { startups } = catalog;
   const matches = (position: number): boolean => {
-    const s = catalog.startups[position] as Startup;
+    const s = startups[position] as Startup;
     if (category !== undefined && s.category !== category) return false;
     if (country !== undefined && s.country !== country) return false;
     if (source !== undefined && s.source !== source) return false;
@@ -51,6 +52,6 @@ export function listStartups(catalog: Catalog, query: StartupListQuery): Startup
     return { positions: ordered.map(at), total: ordered.length };
   }
   const positions: number[] = [];
-  for (const position of positionsToRead(catalog.startupsByCategory, category, catalog.startups.length)) if (matches(position)) positions.push(position);
+  for (const position of positionsToRead(catalog.startupsByCategory, category, catalog.startupJson.length)) if (matches(position)) positions.push(position);
   return { positions, total: positions.length };
 }

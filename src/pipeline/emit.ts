@@ -11,7 +11,7 @@ import { noDrafts } from '../catalog/drafts.ts';
 import type { Scope } from '../schemas/category.ts';
 import { contentJsonSchemas } from '../schemas/json-schemas.ts';
 import type { BuiltCatalog } from './build.ts';
-import { catalogChunks, type RecordSpans } from '../catalog/record-spans.ts';
+import { catalogChunks, summariesOf, type RecordSpans } from '../catalog/record-spans.ts';
 import { postingsFileChunks } from '../catalog/postings-file.ts';
 import { writeLunrJsonInWorker } from './lunr-json-in-worker.ts';
 import { lunrJsonChunks } from './search-index.ts';
@@ -33,7 +33,7 @@ export async function emitCatalog(outDir: string, built: BuiltCatalog): Promise<
   await writeWhole(join(outDir, DRAFTS_FILE), JSON.stringify(drafts));
   await writeWhole(join(outDir, STATS_FILE), JSON.stringify(precomputedStats(data), null, 2));
   // The spans go last: a reader that finds them with another version's catalog ignores them.
-  await writeWhole(join(outDir, RECORD_SPANS_FILE), JSON.stringify(spans));
+  await writeWhole(join(outDir, RECORD_SPANS_FILE), JSON.stringify({ ...spans, summaries: summariesOf(data) }));
 }
 
 /** Stats per scope for the default status filter and for `status=all`, for pages and reports. */
