@@ -15,6 +15,7 @@ import { dealFieldTexts, startupFieldTexts } from './index-fields.ts';
 import { compileSynonyms, type SynonymTable } from './synonyms.ts';
 import { RecordBytes } from './record-bytes.ts';
 import { idsDigest, type DealSummary, type LaterRecords, type StartupSummary } from './record-spans.ts';
+import type { RecordsInFile } from './records-in-file.ts';
 import { LazyMap } from './lazy-map.ts';
 import { once } from './once.ts';
 import { compareTitles } from './order.ts';
@@ -95,14 +96,11 @@ export interface IndexedSearch {
  * @example const catalog = createCatalog(JSON.parse(catalogJson), readPostingsFile(postingsBytes))
  */
 export function createCatalog(data: CatalogData, indexes: SearchPostings, json?: { deals: RecordBytes; startups: RecordBytes }, later?: LaterRecords): Catalog {
-  const dealRecords: Records<Deal, DealSummary> = later ? { all: () => later.deals.all(), summaries: later.summaries.deals, ids: later.ids.deals } : parsed(data.deals);
-  const startupRecords: Records<Startup, StartupSummary> = later ? { all: () => later.startups.all(), summaries: later.summaries.startups, ids: later.ids.startups } : parsed(data.startups);
+  const dealRecords = later ? parsedLater(later.deals, later.summaries.deals, later.ids.deals) : parsed(data.deals);
+  const startupRecords = later ? parsedLater(later.startups, later.summaries.startups, later.ids.startups) : parsed(data.startups);
   const deals = dealParts(data, indexes.deals, json?.deals ?? RecordBytes.of(data.deals), dealRecords);
   const startups = startupParts(indexes.startups, json?.startups ?? RecordBytes.of(data.startups), startupRecords);
-  const parseRecords = async (): Promise<void> => {
-    await later?.deals.parseInTurns();
-    await later?.startups.parseInTurns();
-  };
+  const parseRecords = later ? inTurns(later.deals, later.startups) : PARSED;
   const catalog: Catalog = { ...data, ...deals, ...startups, editable: { ...editableDeals(data, deals), ...editableStartups(data, startups) }, parseRecords };
   if (later) {
     Object.defineProperty(catalog, 'deals', { get: dealRecords.all, enumerable: true, configurable: true });
@@ -209,6 +207,18 @@ interface Records<T, S> {
 
 function parsed<T>(records: readonly T[]): Records<T, T> {
   return { all: () => records, summaries: records };
+}
+
+/** Records parsed from the file when first read. Functions of their own: a closure keeps only what it reads, not the summaries. */
+function parsedLater<T, S>(file: RecordsInFile<T>, summaries: readonly S[], ids: string): Records<T, S> {
+  return { all: () => file.all(), summaries, ids };
+}
+
+function inTurns(deals: RecordsInFile<Deal>, startups: RecordsInFile<Startup>): () => Promise<void> {
+  return async () => {
+    await deals.parseInTurns();
+    await startups.parseInTurns();
+  };
 }
 
 /** `parseRecords` of a catalog whose records are all parsed. */

@@ -7,7 +7,8 @@
  * (record-spans.ts `RecordSummaries`).
  */
 export class RecordsInFile<T> {
-  readonly #parse: (position: number) => T;
+  /** Let go once every record is parsed, and with it what it reads from (the spans). */
+  #parse: ((position: number) => T) | undefined;
   readonly #count: number;
   readonly #records: T[] = [];
 
@@ -40,7 +41,10 @@ export class RecordsInFile<T> {
 
   #parseUntil(end: number): void {
     const records = this.#records;
-    while (records.length < end) records.push(this.#parse(records.length));
+    const parse = this.#parse;
+    if (parse === undefined) return;
+    while (records.length < end) records.push(parse(records.length));
+    if (this.done) this.#parse = undefined;
   }
 }
 
