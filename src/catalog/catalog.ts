@@ -304,6 +304,7 @@ function rankBy<T>(records: readonly T[], text: (r: T) => string): Int32Array {
  */
 function indexed(source: PostingsLayout | SearchIndex, records: Records<{ id: string }, unknown>): IndexedSearch {
   const index = 'scratch' in source ? source : loadSearchIndex(source);
-  if (records.ids !== undefined && records.ids === idsDigest(index.refs)) return { index, positions: Int32Array.from(index.refs, (_, i) => i) };
+  const inOrder = records.ids !== undefined && index.refs.length === records.summaries.length && records.ids === idsDigest(index.refs);
+  if (inOrder) return { index, positions: Int32Array.from(index.refs, (_, i) => i) };
   return { index, positions: positionsOfRefs(index.refs, records.all()) };
 }

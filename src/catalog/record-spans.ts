@@ -7,7 +7,7 @@
  * `JSON.stringify(record)`: parsing and serialising JSON gives back the text it parsed.
  */
 import { createHash } from 'node:crypto';
-import type { Deal } from '../schemas/deal.ts';
+import { DEAL_STATUSES, type Deal } from '../schemas/deal.ts';
 import type { Startup } from '../schemas/startup.ts';
 import type { CatalogData } from './catalog.ts';
 import { jsonChunks } from './utf8-chunks.ts';
@@ -193,10 +193,11 @@ function laterRecords(
   const [dealCount, startupCount] = [spans.deals.length / 2, spans.startups.length / 2];
   const { deals: d, startups: s } = summaries;
   const fits = (values: unknown, at: unknown, count: number): at is number[] =>
-    Array.isArray(values) && Array.isArray(at) && at.length === count && at.every((i) => Number.isInteger(i) && i >= 0 && i < values.length);
+    Array.isArray(values) && values.every((value) => typeof value === 'string') && Array.isArray(at) && at.length === count && at.every((i) => Number.isInteger(i) && i >= 0 && i < values.length);
   const flags = (at: unknown): at is number[] => Array.isArray(at) && at.length === dealCount && at.every((f) => f === 0 || f === 1);
   if (!d || !s || !fits(d.categories, d.category, dealCount) || !fits(d.statuses, d.status, dealCount) || !flags(d.featured) || !flags(d.recommended)) return undefined;
-  if (!fits(s.categories, s.category, startupCount) || typeof d.ids !== 'string' || typeof s.ids !== 'string') return undefined;
+  if (!fits(s.categories, s.category, startupCount) || !d.statuses.every((status) => (DEAL_STATUSES as readonly string[]).includes(status))) return undefined;
+  if (typeof d.ids !== 'string' || typeof s.ids !== 'string') return undefined;
   const deals = RecordBytes.inFile(file, spans.deals, dealCount);
   const startups = RecordBytes.inFile(file, spans.startups, startupCount);
   if (!deals || !startups) return undefined;

@@ -112,6 +112,8 @@ describe('records parsed after the first answers', () => {
       { ...deals, category: deals.category.slice(1) },
       { ...deals, category: deals.category.map(() => deals.categories.length) },
       { ...deals, status: deals.status.map(() => -1) },
+      { ...deals, statuses: deals.statuses.map(() => 'archived') },
+      { ...deals, categories: deals.categories.map(() => 7) },
       { ...deals, featured: deals.featured.map(() => 2) },
       { ...deals, ids: undefined },
     ];
