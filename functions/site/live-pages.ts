@@ -101,12 +101,8 @@ export function changedPage(pathname: string, built: BuiltSite, live: Catalog, l
 // --- internal ---
 
 /**
- * What takes the built deals' slugs. Made apart from `builtSite`, so that only this closure holds
- * the deals (until `once` lets it go), not the getters `builtSite` returns.
- */
-/**
- * What `builtSite` takes, made when first asked for. A function of its own: a closure made in
- * `builtSite` would keep the catalog in the scope its getters share, and with it every record.
+ * What `builtSite` takes, made when first asked for. Made apart from `builtSite`, so that only
+ * this closure holds the catalog (until `once` lets it go), not the getters `builtSite` returns.
  */
 function taker(catalog: Pick<Catalog, 'deals' | 'startups'>): () => Omit<BuiltSite, 'version'> {
   return () => {

@@ -99,8 +99,12 @@ export function* catalogChunks(data: Omit<CatalogData, 'drafts'>, spans: RecordS
  */
 export function recordBytesInFile(file: Uint8Array, data: CatalogData, spans: RecordSpans | undefined): { deals: RecordBytes; startups: RecordBytes } | undefined {
   if (!spans || spans.version !== data.version) return undefined;
-  const deals = RecordBytes.inFile(file, spans.deals, data.deals.length);
-  const startups = RecordBytes.inFile(file, spans.startups, data.startups.length);
+  return bytesOf(file, spans, data.deals.length, data.startups.length);
+}
+
+function bytesOf(file: Uint8Array, spans: RecordSpans, dealCount: number, startupCount: number): { deals: RecordBytes; startups: RecordBytes } | undefined {
+  const deals = RecordBytes.inFile(file, spans.deals, dealCount);
+  const startups = RecordBytes.inFile(file, spans.startups, startupCount);
   return deals && startups ? { deals, startups } : undefined;
 }
 
@@ -161,8 +165,11 @@ function recordsBySpans(file: Buffer, spans: RecordSpans): CatalogFile | undefin
       const record = read(bounds[2 * i] as number, bounds[2 * i + 1] as number);
       return typeof record === 'object' && record !== null && !Array.isArray(record) ? record : undefined;
     };
-    const later = spans.summaries && laterRecords(file, spans, spans.summaries, recordAt);
-    if (later) return { data, json: later.json, later: later.records };
+    // The spans tile the lists, so they give each list's count before any record is parsed.
+    const json = bytesOf(file, spans, spans.deals.length / 2, spans.startups.length / 2);
+    if (!json) return undefined;
+    const later = spans.summaries && laterRecords(spans, spans.summaries, recordAt);
+    if (later) return { data, json, later };
     for (const list of LISTS) {
       const records: object[] = Array.from({ length: spans[list].length / 2 });
       (data as Record<typeof list, object[]>)[list] = records;
@@ -172,8 +179,7 @@ function recordsBySpans(file: Buffer, spans: RecordSpans): CatalogFile | undefin
         records[i] = record;
       }
     }
-    const json = recordBytesInFile(file, data, spans);
-    return json && { data, json };
+    return { data, json };
   } catch {
     // A span that is not one record's JSON: these spans are not this file's.
     return undefined;
@@ -184,12 +190,7 @@ function recordsBySpans(file: Buffer, spans: RecordSpans): CatalogFile | undefin
  * The records to parse when first read, with their summaries; `undefined` when the summaries do
  * not describe as many records as the spans, or name a value they do not list.
  */
-function laterRecords(
-  file: Buffer,
-  spans: RecordSpans,
-  summaries: RecordSummaries,
-  recordAt: (list: (typeof LISTS)[number], i: number) => object | undefined,
-): { json: { deals: RecordBytes; startups: RecordBytes }; records: LaterRecords } | undefined {
+function laterRecords(spans: RecordSpans, summaries: RecordSummaries, recordAt: (list: (typeof LISTS)[number], i: number) => object | undefined): LaterRecords | undefined {
   const [dealCount, startupCount] = [spans.deals.length / 2, spans.startups.length / 2];
   const { deals: d, startups: s } = summaries;
   const fits = (values: unknown, at: unknown, count: number): at is number[] =>
@@ -198,9 +199,6 @@ function laterRecords(
   if (!d || !s || !fits(d.categories, d.category, dealCount) || !fits(d.statuses, d.status, dealCount) || !flags(d.featured) || !flags(d.recommended)) return undefined;
   if (!fits(s.categories, s.category, startupCount) || !d.statuses.every((status) => (DEAL_STATUSES as readonly string[]).includes(status))) return undefined;
   if (typeof d.ids !== 'string' || typeof s.ids !== 'string') return undefined;
-  const deals = RecordBytes.inFile(file, spans.deals, dealCount);
-  const startups = RecordBytes.inFile(file, spans.startups, startupCount);
-  if (!deals || !startups) return undefined;
   // Checked when parsed: the spans tile the lists of a catalog of their version, so each is one record's JSON.
   const parsed =
     <T>(list: (typeof LISTS)[number]) =>
@@ -210,21 +208,18 @@ function laterRecords(
       return record as T;
     };
   return {
-    json: { deals, startups },
-    records: {
-      deals: new RecordsInFile(dealCount, parsed<Deal>('deals')),
-      startups: new RecordsInFile(startupCount, parsed<Startup>('startups')),
-      summaries: {
-        deals: d.category.map((c, i) => ({
-          category: d.categories[c] as string,
-          status: d.statuses[d.status[i] as number] as Deal['status'],
-          featured: d.featured[i] === 1,
-          recommended: d.recommended[i] === 1,
-        })),
-        startups: s.category.map((c) => ({ category: s.categories[c] as string })),
-      },
-      ids: { deals: d.ids, startups: s.ids },
+    deals: new RecordsInFile(dealCount, parsed<Deal>('deals')),
+    startups: new RecordsInFile(startupCount, parsed<Startup>('startups')),
+    summaries: {
+      deals: d.category.map((c, i) => ({
+        category: d.categories[c] as string,
+        status: d.statuses[d.status[i] as number] as Deal['status'],
+        featured: d.featured[i] === 1,
+        recommended: d.recommended[i] === 1,
+      })),
+      startups: s.category.map((c) => ({ category: s.categories[c] as string })),
     },
+    ids: { deals: d.ids, startups: s.ids },
   };
 }
 
