@@ -5,5 +5,8 @@ export default defineConfig({
     include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Servers started as child processes run from source here (tests/integration/server-bundle.test.ts
+    // runs one from a bundle of its own); the browser and reliability suites run the bundle.
+    env: { SERVER_BUNDLE: 'off' },
   },
 });

@@ -7,5 +7,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     fileParallelism: false,
+    globalSetup: ['tests/helpers/server-bundle-setup.ts'],
   },
 });

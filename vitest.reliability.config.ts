@@ -8,5 +8,6 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 120_000,
     fileParallelism: false,
+    globalSetup: ['tests/helpers/server-bundle-setup.ts'],
   },
 });

@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { loadConfig } from '../functions/config.ts';
+import { freshServerBundle } from './_server-bundle.ts';
 import type { CatalogData } from '../src/catalog/catalog.ts';
 
 const { values } = parseArgs({
@@ -80,11 +81,13 @@ await run(fork(join(ROOT, 'scripts', 'admin.ts'), ['add', BENCH_ADMIN.email, '--
 // A compile cache of this run's own (scripts/serve.ts): empty for the first server, so its start
 // is a first start ever; filled for the second.
 const env = { CONTENT_DIR: contentDir, GENERATED_DIR: config.generatedDir, DIST_DIR: config.distDir, DATA_DIR: dataDir, RATE_LIMITS: 'off', NODE_COMPILE_CACHE: join(OUT, 'compile-cache') };
+// The servers run from the server bundle, as `npm run build` and `npm start` leave it.
+await freshServerBundle();
 const cold = await startChild(join(ROOT, 'scripts', 'serve.ts'), { ...env, ANSWER_CACHE: 'off' });
 say(`# Benchmark: ${catalog.deals.length} deals, ${catalog.startups.length} startups`);
 say('');
 say(
-  `State: Node ${process.version}; fresh synthetic catalog (npm run generate), content commit ${commit.slice(0, 12)} built before start; site not built (API only); rate limits off on both servers; autocannon ${connections} connections, ${duration} s per measurement; each side warmed right before each case by requesting every path of the case once, then 1 s of load (3 s for the cached search); ${rounds} round${rounds === 1 ? '' : 's'} per case of baseline, cache off and cache on one after the other, each figure the median of the rounds and each ratio the median of the rounds' ratios, with their range when there are several (the baseline moves by a tenth or more between runs on a shared machine).`,
+  `State: Node ${process.version}; fresh synthetic catalog (npm run generate), content commit ${commit.slice(0, 12)} built before start; site not built (API only); servers run from the server bundle (scripts/_server-bundle.ts); rate limits off on both servers; autocannon ${connections} connections, ${duration} s per measurement; each side warmed right before each case by requesting every path of the case once, then 1 s of load (3 s for the cached search); ${rounds} round${rounds === 1 ? '' : 's'} per case of baseline, cache off and cache on one after the other, each figure the median of the rounds and each ratio the median of the rounds' ratios, with their range when there are several (the baseline moves by a tenth or more between runs on a shared machine).`,
 );
 say('');
 const records = catalog.deals.length + catalog.startups.length;
@@ -114,6 +117,8 @@ say(`- server start to first answer (answer cache on), compile cache filled by t
 // Its start work done too before it is measured, as the first server's was: at 50,000 deals the
 // pinned answers take about 11 s of brotli after the first answer, which ran into the first cases.
 await settled(warm.child);
+// Once the cached server is idle, so that the two starts do not share the machine with its start work.
+say(`- the same start from source (SERVER_BUNDLE=off, compile cache filled by a first start from source): ${Math.round(await startFromSource())} ms`);
 
 say('');
 for (const c of cases) say(`- ${c.name}: ${c.what}`);
@@ -395,6 +400,20 @@ async function startChild(
   while (!(await answered(`${url}/api/v1/deals?limit=1`))) await new Promise((r) => setTimeout(r, 5));
   const startMs = performance.now() - started;
   return { child, url, startMs, startCpu: cpuTimes(child) };
+}
+
+/** Start to first answer of the server run from its sources, not its bundle, with a compile cache of their own filled first. */
+async function startFromSource(): Promise<number> {
+  const fromSource = { ...env, SERVER_BUNDLE: 'off', NODE_COMPILE_CACHE: join(OUT, 'compile-cache-source') };
+  let startMs = 0;
+  for (let run = 0; run < 2; run++) {
+    const server = await startChild(join(ROOT, 'scripts', 'serve.ts'), fromSource);
+    startMs = server.startMs;
+    const exited = new Promise((done) => server.child.once('exit', done));
+    server.child.kill();
+    await exited;
+  }
+  return startMs;
 }
 
 async function signIn(base: string): Promise<string> {

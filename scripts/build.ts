@@ -1,10 +1,12 @@
 /**
  * `npm run build`: the content (`generated/`), then the site (`dist/`), recorded as built from
  * the current inputs and settings, so `npm start` with the same settings serves this build
- * instead of building again. Exits non-zero, saying why, when either part fails.
+ * instead of building again; then the server's bundle, when its sources changed
+ * (scripts/_server-bundle.ts). Exits non-zero, saying why, when either part fails.
  */
 import { settings } from './_settings.ts';
 import { buildContent, buildInputs, buildSite, recordBuild } from './_build-steps.ts';
+import { freshServerBundle } from './_server-bundle.ts';
 
 const config = settings();
 // Taken before building: an edit made while the build runs makes the next start build again.
@@ -15,4 +17,5 @@ if (!(await buildSite(config))) {
   process.exit(1);
 }
 await recordBuild(config, inputs);
+await freshServerBundle();
 console.error(`built the site into ${config.distDir}; npm start serves it as it is`);

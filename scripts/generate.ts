@@ -7,7 +7,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import yaml from 'js-yaml';
-import { slugify } from '../src/schemas/fields.ts';
+import { slugify } from '../src/schemas/slugify.ts';
 import { seededRandom } from './seeded-random.ts';
 
 const { values } = parseArgs({

@@ -6,7 +6,8 @@
  * record's single answer. Drafts (`draft: true`, catalog/drafts.ts) are found, changed and
  * deleted like any record while no public answer shows them; PUT with `draft: false` publishes one.
  */
-import { slugify, SLUG_PATTERN } from '../../src/schemas/fields.ts';
+import { SLUG_PATTERN } from '../../src/schemas/fields.ts';
+import { slugify } from '../../src/schemas/slugify.ts';
 import type { Catalog } from '../../src/catalog/catalog.ts';
 import { ContentSnapshot } from '../../src/pipeline/content-snapshot.ts';
 import type { Diagnostic } from '../../src/pipeline/diagnostics.ts';

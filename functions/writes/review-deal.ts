@@ -6,7 +6,7 @@
  */
 import type { Catalog } from '../../src/catalog/catalog.ts';
 import { codeSpan } from '../../src/agents/markdown-policy.ts';
-import { slugify } from '../../src/schemas/fields.ts';
+import { slugify } from '../../src/schemas/slugify.ts';
 import type { Deal } from '../../src/schemas/deal.ts';
 import type { SubmissionRecord } from '../submissions/store.ts';
 

@@ -2,7 +2,6 @@
  * Shared field helpers for the content and API schemas: one definition of a slug, a date,
  * a link, so every resource validates them the same way.
  */
-import makeSlug from '@sindresorhus/slugify';
 import * as z from 'zod';
 
 /** URL-safe identifier: lowercase letters and digits, single hyphens between them. */
@@ -110,19 +109,6 @@ export function text(max = 500) {
 /** A list of short strings, such as tags or eligibility rules. */
 export function textList(maxItems = 50, maxLength = 300) {
   return z.array(text(maxLength)).max(maxItems);
-}
-
-/**
- * A slug made from free text (at most 80 characters, cut at a hyphen-free end); empty when the
- * text has no letters or digits to keep. Letters are transliterated, not dropped (issue 16):
- * `@sindresorhus/slugify` knows German, Cyrillic, Greek, Vietnamese… The one slug maker of
- * the project: admin creates, approved submissions and generated content all use it.
- * @example slugify('Stripe Atlas: $100 off') // 'stripe-atlas-100-off'
- * @example slugify('Москва Fund') // 'moskva-fund'
- */
-export function slugify(text: string): string {
-  // `decamelize` would split brand names: `GitHub` → `git-hub`.
-  return makeSlug(text, { decamelize: false }).slice(0, 80).replace(/-+$/, '');
 }
 
 // --- internal ---

@@ -258,6 +258,9 @@ describe('the container file and the systemd unit (no container engine or system
     expect(runs(build)).toContain('npm run build');
     expect(runtime.from).toBe('${NODE_IMAGE}');
     expect(runs(runtime)).toContain('npm ci --omit=dev');
+    // The server bundle is made in the image, after the last file it is made from is in place.
+    const bundled = runtime.lines.findIndex((line) => line.startsWith('RUN ') && line.includes('scripts/bundle-server.ts'));
+    expect(bundled).toBeGreaterThan(runtime.lines.findLastIndex((line) => line.startsWith('COPY ') && !line.includes('--chown')));
     expect(text).not.toMatch(/npm install/);
     // Every stage copied from is an earlier one.
     for (const [i, stage] of stages.entries()) {

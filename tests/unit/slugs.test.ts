@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { SLUG_PATTERN, slugify } from '../../src/schemas/fields.ts';
+import { SLUG_PATTERN } from '../../src/schemas/fields.ts';
+import { slugify } from '../../src/schemas/slugify.ts';
 
 describe('slugify', () => {
   test.each([
