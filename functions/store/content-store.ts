@@ -32,6 +32,8 @@ export interface ContentStore {
   commit(changes: readonly ContentChange[], info: CommitInfo): Promise<CommitResult>;
   /** The current commit and whether writes can be taken now. */
   status(): Promise<{ commit: string | undefined; writable: boolean; problem?: string }>;
+  /** The commit checked out when the store was opened, where opening read it: the start need not ask again. */
+  readonly headWhenOpened?: string | undefined;
   /** Bring in commits from the remote, if there is one (fast-forward); resolves with the new head. */
   pull(): Promise<{ commit: string | undefined; moved: boolean }>;
   /** Content paths (relative to the root) that differ between two commits; `undefined` when unknown. */

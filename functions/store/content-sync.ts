@@ -82,11 +82,12 @@ export class ContentSync {
   /**
    * Start following the store. `builtFrom` is the commit the loaded catalog was built from, when
    * the build recorded one; otherwise the catalog is taken to match the files as they are (as
-   * `npm start` ensures by rebuilding when content changed).
+   * `npm start` ensures by rebuilding when content changed). Called right after the store opens:
+   * the head its opening read, where it read one, is taken for the head now.
    */
   async start(pullEverySeconds: number, builtFrom?: string): Promise<void> {
     this.lastPullStartedMs = Date.now();
-    const head = (await this.options.store.status()).commit;
+    const head = this.options.store.headWhenOpened ?? (await this.options.store.status()).commit;
     this.indexed = builtFrom ?? head;
     // Served from a build older than the store's commits (`npm run serve` after writes): catch up.
     if (this.indexed !== head) void this.catchUp().catch(() => undefined);

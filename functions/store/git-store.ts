@@ -53,12 +53,15 @@ export class GitStore implements ContentStore {
   private sequence = 0;
   /** HEAD and its tree after our last commit (saves a git process per write); dropped whenever anything else moves HEAD. */
   private tip: { commit: string; tree: string } | undefined;
+  readonly headWhenOpened: string | undefined;
 
-  private constructor(root: string, repo: { top: string; gitDir: string } | undefined, remote: Required<GitRemote> | undefined, ownsRepository: boolean) {
+  private constructor(root: string, repo: { top: string; gitDir: string; head?: string } | undefined, remote: Required<GitRemote> | undefined, ownsRepository: boolean) {
     this.root = root;
-    this.repo = repo;
+    this.repo = repo && { top: repo.top, gitDir: repo.gitDir };
     this.remote = remote;
     this.ownsRepository = ownsRepository;
+    // Read with the repository's place, one git process fewer at start (10–20 ms); recovery never moves HEAD.
+    this.headWhenOpened = repo?.head;
   }
 
   /**
@@ -411,13 +414,13 @@ export async function committedStateOf(root: string): Promise<string | undefined
  * process for both, as each costs 20-30 ms at start on a small VM (`--verify -q HEAD` fails
  * quietly without a commit, after printing the rest).
  */
-async function repositoryOf(root: string): Promise<{ repo: { top: string; gitDir: string } | undefined; hasCommit: boolean }> {
+async function repositoryOf(root: string): Promise<{ repo: { top: string; gitDir: string; head?: string } | undefined; hasCommit: boolean }> {
   const [stdout, hasCommit] = await run('git', ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--verify', '-q', 'HEAD'], { cwd: root }).then(
     (done) => [done.stdout, true] as const,
     (error: { stdout?: unknown }) => [typeof error.stdout === 'string' ? error.stdout : '', false] as const,
   );
-  const [top, gitDir] = stdout.trim().split('\n');
-  return { repo: top && gitDir ? { top, gitDir } : undefined, hasCommit };
+  const [top, gitDir, head] = stdout.trim().split('\n');
+  return { repo: top && gitDir ? { top, gitDir, ...(hasCommit && head ? { head } : {}) } : undefined, hasCommit };
 }
 
 /** Whether the repository at `top` (which has a commit) tracks only files under `root`. */

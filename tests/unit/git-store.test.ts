@@ -231,3 +231,20 @@ describe('with a remote', () => {
     await expect(readFile(join(a, 'content', 'deals', 'unpublished.md'), 'utf8')).rejects.toThrow();
   });
 });
+
+test('opening reads the checked-out commit, so the start need not ask git again; none before a first commit or outside a repository', async () => {
+  const repo = await repository('head-when-opened');
+  const store = await GitStore.open(join(repo, 'content'));
+  expect(store.headWhenOpened).toBe(git(repo, 'rev-parse', 'HEAD'));
+  expect(store.headWhenOpened).toBe((await store.status()).commit);
+  const empty = join(work, 'head-when-opened-empty');
+  await mkdir(join(empty, 'content'), { recursive: true });
+  git(empty, 'init', '-q', '-b', 'main');
+  expect((await GitStore.open(join(empty, 'content'))).headWhenOpened).toBeUndefined();
+  const outside = await mkdtemp(join(tmpdir(), 'deals-no-repository-'));
+  try {
+    expect((await GitStore.open(outside)).headWhenOpened).toBeUndefined();
+  } finally {
+    await rm(outside, { recursive: true, force: true });
+  }
+});
