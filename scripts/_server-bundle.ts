@@ -33,11 +33,14 @@ const MANIFEST = 'manifest.json';
 const ALSO_MADE_FROM = ['scripts/_server-bundle.ts', 'package-lock.json', 'node_modules/.package-lock.json'];
 /** Loaded with `import()` on first use only: sharp (native code), and the optional integrations. */
 const LOADED_ON_FIRST_USE = ['sharp', 'stripe', 'nodemailer', 'pg', 'openid-client'];
-/** CommonJS packages in an ES module bundle still call `require` and read `__dirname`. */
+/**
+ * CommonJS packages in an ES module bundle still call `require` and read `__dirname`; `require`
+ * resolves from the project, wherever the bundle is kept.
+ */
 const COMMONJS_GLOBALS = [
   "import { createRequire as __bundleRequire } from 'node:module';",
   "import { fileURLToPath as __bundlePath } from 'node:url';",
-  'const require = __bundleRequire(import.meta.url);',
+  `const require = __bundleRequire(${JSON.stringify(pathToFileURL(join(ROOT, 'package.json')).href)});`,
   'const __filename = __bundlePath(import.meta.url);',
   "const __dirname = __filename.slice(0, __filename.lastIndexOf('/'));",
 ].join('\n');
@@ -109,7 +112,6 @@ export async function bundleServer(folder: string): Promise<void> {
     platform: 'node',
     format: 'esm',
     target: `node${process.versions.node.split('.')[0]}`,
-    external: LOADED_ON_FIRST_USE,
     banner: { js: COMMONJS_GLOBALS },
     // Error names and logged class names stay as written, though the bundle renames clashes.
     keepNames: true,
@@ -117,7 +119,7 @@ export async function bundleServer(folder: string): Promise<void> {
     metafile: true,
     write: false,
     logLevel: 'silent',
-    plugins: [sourcePlaces],
+    plugins: [sourcePlaces, packagesFromProject],
   });
   await mkdir(folder, { recursive: true });
   for (const file of result.outputFiles) await writeWhole(file.path, file.contents);
@@ -145,6 +147,25 @@ const sourcePlaces: Plugin = {
           .replaceAll('import.meta.dirname', JSON.stringify(dirname(path)))
           .replaceAll('import.meta.filename', JSON.stringify(path)),
       };
+    });
+  },
+};
+
+/**
+ * The packages left to Node are imported by their file in the project's `node_modules`, so they
+ * load wherever the bundle is kept (`SERVER_BUNDLE` outside the project has no `node_modules`
+ * above it). One that is not installed stays a bare name, failing on first use as from source.
+ */
+const packagesFromProject: Plugin = {
+  name: 'packages-from-project',
+  setup(build) {
+    const names = new RegExp(`^(${LOADED_ON_FIRST_USE.join('|')})$`);
+    build.onResolve({ filter: names }, ({ path }) => {
+      try {
+        return { path: import.meta.resolve(path), external: true };
+      } catch {
+        return { path, external: true };
+      }
     });
   },
 };

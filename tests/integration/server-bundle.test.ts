@@ -6,14 +6,15 @@
  * library and whose commit is found by search afterwards (the search index rebuilt on a
  * worker thread loaded from source).
  */
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bundleServer, staleBecause } from '../../scripts/_server-bundle.ts';
 import { FIXTURES, gitContentCopy } from '../helpers/server.ts';
-import { ADMIN, addAccount, call, eventually, git, login } from '../helpers/writes-harness.ts';
+import { ADMIN, PROJECT_ROOT, addAccount, call, eventually, git, login } from '../helpers/writes-harness.ts';
 import { buildGenerated } from '../helpers/build-generated.ts';
 import { startChildServer, type ChildServer } from '../helpers/child-server.ts';
 import { connectMcp } from '../helpers/agents-support.ts';
@@ -63,6 +64,17 @@ describe('when the bundle is used', () => {
     const inputs = Object.keys((JSON.parse(readFileSync(join(bundle, 'manifest.json'), 'utf8')) as { inputs: object }).inputs);
     expect(inputs).toEqual(expect.arrayContaining(['scripts/_serve-process.ts', 'functions/server.ts', 'src/catalog/catalog.ts', 'package-lock.json', 'node_modules/.package-lock.json']));
     expect(inputs.filter((path) => path.startsWith('node_modules/') && path !== 'node_modules/.package-lock.json')).toEqual([]);
+  });
+
+  test('the packages left to Node are imported from the project’s node_modules, so a bundle kept outside the project loads them', () => {
+    const text = readFileSync(join(bundle, 'server.mjs'), 'utf8');
+    const imported = [...text.matchAll(/import\("([^"]+)"\)/g)].map((match) => match[1] ?? '').filter((name) => !name.startsWith('node:'));
+    expect(imported.length).toBeGreaterThanOrEqual(5);
+    for (const name of imported) {
+      expect(name).toMatch(/^file:\/\/.*\/node_modules\//);
+      expect(existsSync(fileURLToPath(name)), name).toBe(true);
+    }
+    expect(text).toContain(`__bundleRequire(${JSON.stringify(pathToFileURL(join(PROJECT_ROOT, 'package.json')).href)})`);
   });
 
   test('a changed file, another Node or no bundle at all: not current, and it says why', () => {
