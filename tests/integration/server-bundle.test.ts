@@ -49,7 +49,7 @@ function serve(serverBundle: string): Promise<ChildServer> {
 }
 
 /** A copy of the bundle's manifest, changed by `edit`, in a folder of its own (without the bundle). */
-function changedManifest(name: string, edit: (manifest: { node: string; inputs: Record<string, [number, number]> }) => void): string {
+function changedManifest(name: string, edit: (manifest: { node: string; root: string; inputs: Record<string, [number, number]> }) => void): string {
   const folder = join(work, name);
   mkdirSync(folder, { recursive: true });
   const manifest = JSON.parse(readFileSync(join(bundle, 'manifest.json'), 'utf8')) as Parameters<typeof edit>[0];
@@ -85,6 +85,7 @@ describe('when the bundle is used', () => {
     expect(staleBecause(edited)).toBe('functions/server.ts changed');
     expect(staleBecause(changedManifest('touched', (manifest) => (manifest.inputs['src/catalog/catalog.ts']![1] -= 1000)))).toBe('src/catalog/catalog.ts changed');
     expect(staleBecause(changedManifest('old-node', (manifest) => (manifest.node = 'v22.0.0')))).toBe('it was made with Node v22.0.0');
+    expect(staleBecause(changedManifest('elsewhere', (manifest) => (manifest.root = '/srv/another-checkout')))).toBe('it was made from /srv/another-checkout');
     expect(staleBecause(changedManifest('gone', (manifest) => (manifest.inputs['functions/no-such-module.ts'] = [1, 1])))).toBe('functions/no-such-module.ts changed');
     expect(staleBecause(join(work, 'nothing-here'))).toBe('there is none');
   });
