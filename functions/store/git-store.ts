@@ -30,6 +30,7 @@ import { commitFiles, fileLog, lineLog, readAt, readBlobs } from './git-history.
 import { authorOf, listContentFolder, PUSH_ATTEMPTS, pushPause, readContentBytes, readContentFile, safeCommitInfo, STORE_COMMITTER } from './store-rules.ts';
 import { WriteQueue } from './write-queue.ts';
 import { ifMissing } from '../../src/missing-file.ts';
+import { once } from '../../src/catalog/once.ts';
 
 const run = promisify(execFile);
 const JOURNAL = 'deals-store-journal.json';
@@ -47,19 +48,23 @@ export class GitStore implements ContentStore {
   readonly root: string;
   private readonly repo: { top: string; gitDir: string } | undefined;
   private readonly remote: Required<GitRemote> | undefined;
-  /** The repository tracks nothing outside the content folder, and has a first commit. */
-  private readonly ownsRepository: boolean;
+  /**
+   * Whether the repository tracks nothing outside the content folder and had a first commit when
+   * opened. Asked of git on first use, not at start: `ls-files` was a git process on the way to
+   * the first answer (docs/performance.md, twentieth sitting), and only writes need to know.
+   */
+  private readonly ownsRepository: () => Promise<boolean>;
   private readonly queue = new WriteQueue();
   private sequence = 0;
   /** HEAD and its tree after our last commit (saves a git process per write); dropped whenever anything else moves HEAD. */
   private tip: { commit: string; tree: string } | undefined;
   readonly headWhenOpened: string | undefined;
 
-  private constructor(root: string, repo: { top: string; gitDir: string; head?: string } | undefined, remote: Required<GitRemote> | undefined, ownsRepository: boolean) {
+  private constructor(root: string, repo: { top: string; gitDir: string; head?: string } | undefined, remote: Required<GitRemote> | undefined, hasCommit: boolean) {
     this.root = root;
     this.repo = repo && { top: repo.top, gitDir: repo.gitDir };
     this.remote = remote;
-    this.ownsRepository = ownsRepository;
+    this.ownsRepository = once(() => (repo && hasCommit ? tracksOnlyUnder(repo.top, root) : Promise.resolve(false)));
     // Read with the repository's place, one git process fewer at start (10–20 ms); recovery never moves HEAD.
     this.headWhenOpened = repo?.head;
   }
@@ -77,7 +82,7 @@ export class GitStore implements ContentStore {
       const branch = remote.branch || (await run('git', ['rev-parse', '--abbrev-ref', 'HEAD'], { cwd: absolute })).stdout.trim();
       target = { name: remote.name, branch };
     }
-    const store = new GitStore(absolute, repo, target, repo && hasCommit ? await tracksOnlyUnder(repo.top, absolute) : false);
+    const store = new GitStore(absolute, repo, target, hasCommit);
     await store.recover();
     return store;
   }
@@ -242,7 +247,7 @@ export class GitStore implements ContentStore {
         if (change.text === null) await unlink(file).catch(ifMissing(undefined));
         else await this.writeAtomically(file, change.text);
       }
-      const head = this.ownsRepository ? await this.commitByPlumbing(repoPaths, info) : await this.commitByPorcelain(changes, repoPaths, info);
+      const head = (await this.ownsRepository()) ? await this.commitByPlumbing(repoPaths, info) : await this.commitByPorcelain(changes, repoPaths, info);
       await rm(join(repo.gitDir, JOURNAL), { force: true });
       return { commit: head };
     } catch (error) {
@@ -355,7 +360,7 @@ export class GitStore implements ContentStore {
     const top = this.repo?.top ?? this.root;
     // A split index rewrites only the entries that changed, not the whole (MBs for 15,000 files);
     // only in clones the store owns, never in a developer's repository.
-    const split = this.ownsRepository ? ['-c', 'core.splitIndex=true'] : [];
+    const split = (await this.ownsRepository()) ? ['-c', 'core.splitIndex=true'] : [];
     const { stdout } = await run('git', [...GIT_SETTINGS, ...split, '-c', `user.name=${STORE_COMMITTER.name}`, '-c', `user.email=${STORE_COMMITTER.email}`, ...args], {
       cwd: top,
       maxBuffer: 16 * 1024 * 1024,
