@@ -50,8 +50,9 @@ export class GitStore implements ContentStore {
   private readonly remote: Required<GitRemote> | undefined;
   /**
    * Whether the repository tracks nothing outside the content folder and had a first commit when
-   * opened. Asked of git on first use, not at start: `ls-files` was a git process on the way to
-   * the first answer (docs/performance.md, twentieth sitting), and only writes need to know.
+   * opened. Asked of git on first use (a write, or any git command, which takes the split index
+   * from it), not at start: `ls-files` was a git process on the way to the first answer
+   * (docs/performance.md, twentieth sitting).
    */
   private readonly ownsRepository: () => Promise<boolean>;
   private readonly queue = new WriteQueue();
