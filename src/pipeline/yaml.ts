@@ -2,10 +2,13 @@
  * The one YAML reader of content, for front matter and whole files (`categories.yaml`,
  * `site.yaml`), on the `yaml` package. Security review, issue 11, item 7: anchors and
  * aliases are refused on the parsed document, before anything expands them, so a 500-byte
- * alias bomb (billion laughs) costs a parse, not exponential time.
+ * alias bomb (billion laughs) costs a parse, not exponential time. Front matter in the flat
+ * form nearly every entry has (`key: value` lines, lists of `- value`) is read by a fast path
+ * that agrees with the package (yaml-flat.ts); everything else, problems included, by the package.
  */
 import { isAlias, isMap, isScalar, LineCounter, parseDocument, visit, type Document, type YAMLError } from 'yaml';
 import { cut, shown } from './diagnostics.ts';
+import { readFlatYaml } from './yaml-flat.ts';
 
 /** What reading YAML gave: the data with each top-level key's line, or one problem at its line. */
 export type YamlReading = { ok: true; data: unknown; keyLines: Map<string, number> } | { ok: false; code: 'invalid_yaml' | 'yaml_alias'; reason: string; line: number | undefined };
@@ -17,6 +20,11 @@ export type YamlReading = { ok: true; data: unknown; keyLines: Map<string, numbe
  * @example readYaml('id: d-1\ntitle: T\n') // { ok: true, data: { id: 'd-1', title: 'T' }, keyLines: Map { 'id' => 1, 'title' => 2 } }
  */
 export function readYaml(text: string): YamlReading {
+  return readFlatYaml(text) ?? readYamlDocument(text);
+}
+
+/** `readYaml` by the `yaml` package alone, whatever the text's form: what the flat fast path (yaml-flat.ts) must agree with. */
+export function readYamlDocument(text: string): YamlReading {
   const lines = new LineCounter();
   const doc = parseDocument(text, {
     // YAML 1.2 core: dates stay the strings editors wrote, `on`/`yes` stay strings (as with
