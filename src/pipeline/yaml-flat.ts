@@ -6,8 +6,8 @@
  * also words every problem: this path never reports one.
  *
  * Why it exists, measured (docs/performance.md, twenty-first sitting): the `yaml` package's
- * parse took about 55 % of a content file's check, 120 µs of a synthetic deal's 225 µs, and
- * at 50,000 deals and 100,000 startups the build spent most of its time there. Plain values
+ * parse was half of a content file's check, and most of a 50,000-deal build's time; this path
+ * takes about a tenth of the package's time per front matter. Plain values
  * are resolved by the package's own core-schema tags, so `0x1F`, `1e3`, `~` or `.inf` read
  * as they do there; tests/unit/yaml-flat.test.ts compares both readers over the sample
  * content and thousands of generated documents.
