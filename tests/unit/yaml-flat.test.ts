@@ -101,6 +101,12 @@ describe('the flat YAML reader', () => {
     });
   });
 
+  it('reads a quoted value of millions of characters as the package does', () => {
+    // A regular expression over the value ran out of stack from about 8.4 million characters.
+    const long = `it''s ${'x'.repeat(9_000_000)}`;
+    expect(expectSameReading(`a: '${long}'\nb:\n  - '${long}'`)).toBe(true);
+  });
+
   it('leaves to the package what only it reads or words a problem for', () => {
     const outside = [
       'a: b: c', // a problem the package words
