@@ -7,10 +7,10 @@
  *
  * Why it exists, measured (docs/performance.md, twenty-first sitting): the `yaml` package's
  * parse was half of a content file's check, and most of a 50,000-deal build's time; this path
- * takes about a tenth of the package's time per front matter. Plain values
- * are resolved by the package's own core-schema tags, so `0x1F`, `1e3`, `~` or `.inf` read
- * as they do there; tests/unit/yaml-flat.test.ts compares both readers over the sample
- * content and thousands of generated documents.
+ * takes about a tenth of the package's time per front matter. Plain values are resolved by
+ * the package's own core-schema tags, so `0x1F`, `1e3`, `~` or `.inf` read as they do there;
+ * tests/unit/yaml-flat.test.ts compares both readers over the sample content and thousands
+ * of generated documents.
  */
 import { isScalar, Schema, type ScalarTag } from 'yaml';
 import type { YamlReading } from './yaml.ts';
@@ -70,6 +70,8 @@ export function readFlatYaml(text: string): YamlReading | undefined {
 const SPACE = 0x20;
 const DASH = 0x2d;
 const HASH = 0x23;
+const SINGLE_QUOTE = 0x27;
+const DOUBLE_QUOTE = 0x22;
 
 /** Tabs, CRs, control and C1 characters, a BOM, Unicode line separators: the `yaml` package decides. */
 // eslint-disable-next-line no-control-regex
@@ -103,14 +105,14 @@ function resolvedTag(plain: string): ScalarTag | undefined {
 /** A value written on one line: quoted without escapes, or plain as the package would read it. */
 function plainOrQuoted(written: string): unknown {
   const first = written.charCodeAt(0);
-  if (first === 0x27) {
+  if (first === SINGLE_QUOTE) {
     // Checked by hand, not by a regular expression: V8 keeps a backtrack entry per character
     // of `(?:[^']|'')*` and ran out of stack on a value of 8 million characters.
     const inner = written.slice(1, -1);
-    if (written.length < 2 || written.charCodeAt(written.length - 1) !== 0x27 || inner.replaceAll("''", '').includes("'")) return NOT_FLAT;
+    if (written.length < 2 || written.charCodeAt(written.length - 1) !== SINGLE_QUOTE || inner.replaceAll("''", '').includes("'")) return NOT_FLAT;
     return inner.replaceAll("''", "'");
   }
-  if (first === 0x22) return DOUBLE_QUOTED.exec(written)?.[1] ?? NOT_FLAT;
+  if (first === DOUBLE_QUOTE) return DOUBLE_QUOTED.exec(written)?.[1] ?? NOT_FLAT;
   if (written === '' || INDICATOR_START.test(written) || (first === DASH && (written.length === 1 || written.charCodeAt(1) === SPACE))) return NOT_FLAT;
   if (written.includes(': ') || written.endsWith(':') || written.includes(' #')) return NOT_FLAT;
   const tag = resolvedTag(written);
