@@ -22,6 +22,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Plugin } from 'esbuild';
+import { asciiSource } from './_ascii-source.ts';
 
 export type ServerModules = typeof import('./_server-entry.ts');
 
@@ -125,7 +126,8 @@ export async function bundleServer(folder: string): Promise<void> {
     plugins: [sourcePlaces, packagesFromProject],
   });
   await mkdir(folder, { recursive: true });
-  for (const file of result.outputFiles) await writeWhole(file.path, file.contents);
+  // The code in ASCII throughout (scripts/_ascii-source.ts); the source map as esbuild made it.
+  for (const file of result.outputFiles) await writeWhole(file.path, file.path.endsWith('.mjs') ? asciiSource(file.text) : file.contents);
   const inputs: Manifest['inputs'] = {};
   const ownModules = Object.keys(result.metafile.inputs).filter((path) => !path.startsWith('node_modules/'));
   for (const path of [...ownModules, ...ALSO_MADE_FROM]) {

@@ -77,6 +77,11 @@ describe('when the bundle is used', () => {
     expect(text).toContain(`__bundleRequire(${JSON.stringify(pathToFileURL(join(PROJECT_ROOT, 'package.json')).href)})`);
   });
 
+  test('its code is ASCII throughout (scripts/_ascii-source.ts), so V8 holds it one byte a character', () => {
+    const text = readFileSync(join(bundle, 'server.mjs'), 'utf8');
+    expect(text.match(/^.*[^\0-\x7f].*$/gm) ?? []).toEqual([]);
+  });
+
   test('a changed file, another Node or no bundle at all: not current, and it says why', () => {
     const edited = changedManifest('edited', (manifest) => {
       const recorded = manifest.inputs['functions/server.ts'];
