@@ -189,5 +189,11 @@ function checkLayout({ refs, terms, starts, docs }: PostingsLayout): void {
   for (let at = 1; at < starts.length; at++) {
     if ((starts[at] as number) < (starts[at - 1] as number)) throw new PostingsFileError(`search postings file has inconsistent sections ${REBUILD}`);
   }
-  for (const doc of docs) if (doc < 0 || doc >= refs.length) throw new PostingsFileError(`search postings file names a document the index does not have ${REBUILD}`);
+  // An indexed loop: it runs once per start, before V8 has optimised it, and `for…of` over a
+  // typed array took five times as long there (20 ms against 4 for 1.3 million entries).
+  const documents = refs.length;
+  for (let at = 0; at < docs.length; at++) {
+    const doc = docs[at] as number;
+    if (doc < 0 || doc >= documents) throw new PostingsFileError(`search postings file names a document the index does not have ${REBUILD}`);
+  }
 }
