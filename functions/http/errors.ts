@@ -4,7 +4,8 @@
  * no stack, path or library name in the body.
  */
 
-export { ERROR_CODES, type ErrorBody } from '../../src/schemas/answers.ts';
+// Types only: the answers' schemas (zod, built when their module loads) are not needed to answer.
+export type { ErrorBody } from '../../src/schemas/answers.ts';
 import type { ErrorBody } from '../../src/schemas/answers.ts';
 type ErrorCode = ErrorBody['code'];
 
