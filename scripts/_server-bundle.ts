@@ -22,7 +22,6 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Plugin } from 'esbuild';
-import { asciiSource } from './_ascii-source.ts';
 
 export type ServerModules = typeof import('./_server-entry.ts');
 
@@ -107,7 +106,8 @@ export async function freshServerBundle(print: (line: string) => void = console.
 
 /** Make the bundle in `folder`: the bundle first, then its manifest, each written whole (renamed into place). */
 export async function bundleServer(folder: string): Promise<void> {
-  const { build } = await import('esbuild');
+  // Loaded here: a server started from a current bundle never needs esbuild or acorn.
+  const [{ build }, { asciiSource }] = await Promise.all([import('esbuild'), import('./_ascii-source.ts')]);
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: [ENTRY],

@@ -17,6 +17,8 @@ import { ADMIN, addAccount, call, login } from '../helpers/writes-harness.ts';
 /** Packages only writes, submissions and a configured PostgreSQL use. */
 const WRITE_PACKAGES = ['yaml', 'gray-matter', 'diff', 'js-yaml', 'ajv', 'ajv-formats', 'pg'];
 const PIPELINE = '/src/pipeline/parse.ts';
+/** Packages that make the server bundle (scripts/_server-bundle.ts): never needed to serve. */
+const BUNDLING_PACKAGES = ['esbuild', 'acorn'];
 
 let work: string;
 let server: ChildServer;
@@ -60,6 +62,7 @@ describe('modules loaded at start', () => {
     expect(loaded().some((url) => url.endsWith('/functions/server.ts'))).toBe(true);
     expect(packagesLoaded().filter((name) => WRITE_PACKAGES.includes(name))).toEqual([]);
     expect(loaded().filter((url) => url.endsWith(PIPELINE))).toEqual([]);
+    expect(packagesLoaded().filter((name) => BUNDLING_PACKAGES.includes(name))).toEqual([]);
   });
 
   test('the first admin write loads them and is answered as always; a submission loads ajv', async () => {
