@@ -20,7 +20,7 @@ interface Stretch {
 }
 
 /**
- * @example asciiSource('// a → b\nconst quote = /’/u;') // '// a \\u2192 b\nconst quote = /\\u2019/u;'
+ * @example asciiSource('// a → b\nconst quote = /’/u;') // '// a \\u2192 b\nconst quote = /\\u{2019}/u;'
  */
 export function asciiSource(text: string): string {
   if (!NON_ASCII.test(text)) return text;

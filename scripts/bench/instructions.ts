@@ -1,0 +1,129 @@
+/**
+ * `npm run bench:instructions`: the instructions each server runs per answered request, counted
+ * by valgrind's callgrind, for the bench's baseline (a bare `node:http` server sending stored
+ * bytes) and the real server with the answer cache off and on, case by case. A count does not
+ * move with the machine's speed, as req/s does here by a third within minutes
+ * (docs/performance.md, twenty-second sitting), so a change of a few percent shows. Only user
+ * space is counted, not the kernel's share of a request.
+ *
+ * Each server runs under callgrind with counting off; autocannon (in this process) warms it with
+ * `--warm` requests, then counting is switched on for `--count` requests. Runs on the catalog
+ * `npm run bench` left in bench-out/ (run that first). Needs valgrind (Debian: `apt-get install
+ * valgrind`). Usage: node scripts/bench/instructions.ts [--deals 5000 --startups 10000]
+ * [--cases slug,category,search] [--warm 6000] [--count 4000]
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { get } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import type { CatalogData } from '../../src/catalog/catalog.ts';
+
+const { values } = parseArgs({
+  options: {
+    deals: { type: 'string', default: '5000' },
+    startups: { type: 'string', default: '10000' },
+    cases: { type: 'string', default: 'slug,category,search' },
+    warm: { type: 'string', default: '6000' },
+    count: { type: 'string', default: '4000' },
+  },
+});
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const OUT = join(ROOT, 'bench-out', `${values.deals}-${values.startups}`);
+if (!existsSync(join(OUT, 'answers.json'))) throw new Error(`no benchmark catalog in ${OUT}: run \`npm run bench -- --deals ${values.deals} --startups ${values.startups}\` first`);
+try {
+  execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
+} catch {
+  throw new Error('valgrind is not installed (Debian: apt-get install valgrind)');
+}
+
+const catalog = JSON.parse(readFileSync(join(OUT, 'generated', 'catalog.json'), 'utf8')) as CatalogData;
+const answers = Object.keys(JSON.parse(readFileSync(join(OUT, 'answers.json'), 'utf8')) as Record<string, string>);
+/** The bench's own cases (scripts/bench.ts), by name. */
+const CASES: Record<string, string[]> = {
+  slug: catalog.deals.slice(0, 200).map((deal) => `/api/v1/deals?slug=${deal.slug}`),
+  category: [`/api/v1/deals?category=${catalog.deals[0]?.category ?? 'cloud-credits'}&limit=20`],
+  search: answers.filter((path) => path.includes('search=')),
+};
+/** callgrind_control finds a process by names made of these: the same for the server and the controller. */
+const NAMES = { USER: 'bench', LOGNAME: 'bench', HOST: '127.0.0.1' };
+const SIDES = [
+  { name: 'baseline', script: [join(ROOT, 'scripts', 'bench', 'baseline-server.ts'), join(OUT, 'answers.json')], env: {} },
+  { name: 'cache off', script: [join(ROOT, 'scripts', 'serve.ts')], env: { ANSWER_CACHE: 'off' } },
+  { name: 'cache on', script: [join(ROOT, 'scripts', 'serve.ts')], env: {} },
+];
+
+const work = mkdtempSync(join(tmpdir(), 'bench-instructions-'));
+console.log(`# Instructions per request (callgrind), ${catalog.deals.length} deals, ${catalog.startups.length} startups; ${values.warm} requests to warm, ${values.count} counted\n`);
+console.log('| case | baseline | cache off | ratio | cache on | ratio |');
+console.log('|---|---|---|---|---|---|');
+try {
+  for (const name of values.cases.split(',')) {
+    const paths = CASES[name];
+    if (!paths?.length) throw new Error(`unknown case ${name} (slug, category, search)`);
+    const counts: number[] = [];
+    for (const side of SIDES) counts.push(await instructionsPerRequest(side, paths));
+    const [base, off, on] = counts as [number, number, number];
+    console.log(`| ${name} | ${base.toFixed(0)} | ${off.toFixed(0)} | ${(base / off).toFixed(2)} | ${on.toFixed(0)} | ${(base / on).toFixed(2)} |`);
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+async function instructionsPerRequest(side: (typeof SIDES)[number], paths: string[]): Promise<number> {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const out = join(work, `${side.name.replace(' ', '-')}-${port}`);
+  const env = {
+    ...process.env,
+    ...NAMES,
+    ...side.env,
+    CONTENT_DIR: join(OUT, 'content'),
+    GENERATED_DIR: join(OUT, 'generated'),
+    DIST_DIR: join(OUT, 'no-site'),
+    DATA_DIR: join(OUT, 'data'),
+    RATE_LIMITS: 'off',
+    NODE_COMPILE_CACHE: join(OUT, 'compile-cache'),
+    GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1',
+    PORT: String(port),
+  };
+  // As `npm run serve` runs the server; the baseline takes its port as an argument.
+  const args = ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, process.execPath, '--max-semi-space-size=4', ...side.script, String(port)];
+  const child = spawn('valgrind', args, { env, stdio: 'ignore' });
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    while (!(await answered(url + (paths[0] as string)))) await new Promise((done) => setTimeout(done, 200));
+    await load(url, paths, Number(values.warm));
+    control(child, '-i', 'on');
+    const counted = await load(url, paths, Number(values.count));
+    control(child, '-i', 'off');
+    control(child, '-d');
+    const total = readdirSync(work)
+      .filter((file) => file.startsWith(`${side.name.replace(' ', '-')}-${port}`))
+      .map((file) => Number(/^totals: (\d+)/m.exec(readFileSync(join(work, file), 'utf8'))?.[1] ?? 0))
+      .reduce((sum, value) => sum + value, 0);
+    return total / counted;
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
+function control(child: ChildProcess, ...command: string[]): void {
+  execFileSync('callgrind_control', [...command, String(child.pid)], { env: { ...process.env, ...NAMES }, stdio: 'ignore' });
+}
+
+/** `amount` requests over `paths`, 8 connections; returns how many were answered 2xx. */
+async function load(url: string, paths: string[], amount: number): Promise<number> {
+  const result = await autocannon({ url, connections: 8, amount, requests: paths.map((path) => ({ path })) });
+  return result['2xx'];
+}
+
+function answered(url: string): Promise<boolean> {
+  return new Promise((done) => {
+    get(url, (response) => {
+      response.resume();
+      response.on('end', () => done(response.statusCode === 200));
+    }).on('error', () => done(false));
+  });
+}
