@@ -30,7 +30,7 @@ const ENTRY = join(ROOT, 'scripts', '_server-entry.ts');
 const BUNDLE = 'server.mjs';
 const MANIFEST = 'manifest.json';
 /** What the bundle depends on besides the project's modules in it: how it is made, and the packages installed. */
-const ALSO_MADE_FROM = ['scripts/_server-bundle.ts', 'package-lock.json', 'node_modules/.package-lock.json'];
+const ALSO_MADE_FROM = ['scripts/_server-bundle.ts', 'scripts/_ascii-source.ts', 'package-lock.json', 'node_modules/.package-lock.json'];
 /** Loaded with `import()` on first use only: sharp (native code), and the optional integrations. */
 const LOADED_ON_FIRST_USE = ['sharp', 'stripe', 'nodemailer', 'pg', 'openid-client'];
 /**

@@ -62,7 +62,9 @@ describe('when the bundle is used', () => {
   test('it is current once made: made from the project’s modules and the lock files, no package file among them', () => {
     expect(staleBecause(bundle)).toBeUndefined();
     const inputs = Object.keys((JSON.parse(readFileSync(join(bundle, 'manifest.json'), 'utf8')) as { inputs: object }).inputs);
-    expect(inputs).toEqual(expect.arrayContaining(['scripts/_serve-process.ts', 'functions/server.ts', 'src/catalog/catalog.ts', 'package-lock.json', 'node_modules/.package-lock.json']));
+    expect(inputs).toEqual(
+      expect.arrayContaining(['scripts/_serve-process.ts', 'functions/server.ts', 'src/catalog/catalog.ts', 'scripts/_ascii-source.ts', 'package-lock.json', 'node_modules/.package-lock.json']),
+    );
     expect(inputs.filter((path) => path.startsWith('node_modules/') && path !== 'node_modules/.package-lock.json')).toEqual([]);
   });
 
