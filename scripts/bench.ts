@@ -15,7 +15,7 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { loadConfig } from '../functions/config.ts';
+import { benchDir, casesFile, measuredServerEnv, SERVER_NODE_FLAGS, type BenchCase } from './bench/_run-layout.ts';
 import { freshServerBundle } from './_server-bundle.ts';
 import type { CatalogData } from '../src/catalog/catalog.ts';
 
@@ -30,7 +30,9 @@ const { values } = parseArgs({
 });
 const ROOT = resolve(import.meta.dirname, '..');
 const BENCH_ADMIN = { email: 'bench@localhost.test', password: 'bench-password-1' };
-const OUT = join(ROOT, 'bench-out', `${values.deals}-${values.startups}`);
+const OUT = benchDir(ROOT, values.deals, values.startups);
+// The real servers' environment; the directories it names are made below.
+const env = measuredServerEnv(OUT);
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const rounds = Math.max(1, Number(values.rounds));
@@ -45,42 +47,39 @@ const say = (line: string) => {
 // not re-index at start), and no site (the benchmark measures the API; pages are measured by
 // `npm run lighthouse`). Earlier runs' writes changed their copy, so nothing is reused.
 await rm(OUT, { recursive: true, force: true });
-const contentDir = join(OUT, 'content');
+const { CONTENT_DIR: contentDir, GENERATED_DIR: generatedDir, DIST_DIR: distDir, DATA_DIR: dataDir } = env;
 await run(fork(join(ROOT, 'scripts', 'generate.ts'), ['--deals', values.deals, '--startups', values.startups, '--out', contentDir]));
 const commit = commitContent(OUT, 'Synthetic catalog');
-const config = { ...loadConfig(), contentDir, generatedDir: join(OUT, 'generated'), distDir: join(OUT, 'no-site') };
 // In a process of its own, so its peak memory is the build's alone.
 const build = JSON.parse(
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'bench', 'build-peak.ts')], {
-    env: { ...process.env, CONTENT_DIR: contentDir, GENERATED_DIR: config.generatedDir, DIST_DIR: config.distDir },
+    env: { ...process.env, CONTENT_DIR: contentDir, GENERATED_DIR: generatedDir, DIST_DIR: distDir },
     encoding: 'utf8',
   }),
 ) as { ms: number; peakMb: number };
-const catalog = JSON.parse(readFileSync(join(config.generatedDir, 'catalog.json'), 'utf8')) as CatalogData;
+const catalog = JSON.parse(readFileSync(join(generatedDir, 'catalog.json'), 'utf8')) as CatalogData;
 
 // 2. The requests of each case.
 const queries = searchQueries(catalog, 2000);
 const firstCategory = catalog.deals[0]?.category ?? 'cloud-credits';
-const cases: { name: string; paths: string[]; what: string }[] = [
-  { name: '(a) full default list', paths: ['/api/v1/deals'], what: 'GET /api/v1/deals: every live deal, one large answer' },
+const cases: BenchCase[] = [
+  { key: 'full', name: '(a) full default list', paths: ['/api/v1/deals'], what: 'GET /api/v1/deals: every live deal, one large answer' },
   {
+    key: 'search',
     name: '(b) search, limit=20',
     paths: queries.map((q) => `/api/v1/deals?search=${encodeURIComponent(q)}&limit=20`),
     what: `${queries.length} distinct one- to three-word queries from the catalog's words, a third with a typo, rotated; with the cache on, every one is a cache hit after the warm-up round (the prepared-answer cache holds 20,000 entries, 128 MiB); with it off, every word has been met before, and the server keeps what each word matched by itself (\`npm run bench:in-process -- search --words new\` measures words never met)`,
   },
-  { name: '(c) category filter, limit=20', paths: [`/api/v1/deals?category=${firstCategory}&limit=20`], what: 'one category, 20 deals' },
-  { name: '(d) single lookup by slug', paths: catalog.deals.slice(0, 200).map((d) => `/api/v1/deals?slug=${d.slug}`), what: '200 slugs, rotated' },
-  { name: '(e) startups filter', paths: [`/api/v1/startups?category=saas&minRevenue=100000&forSale=true`], what: 'category, revenue floor and for-sale together' },
+  { key: 'category', name: '(c) category filter, limit=20', paths: [`/api/v1/deals?category=${firstCategory}&limit=20`], what: 'one category, 20 deals' },
+  { key: 'slug', name: '(d) single lookup by slug', paths: catalog.deals.slice(0, 200).map((d) => `/api/v1/deals?slug=${d.slug}`), what: '200 slugs, rotated' },
+  { key: 'startups', name: '(e) startups filter', paths: [`/api/v1/startups?category=saas&minRevenue=100000&forSale=true`], what: 'category, revenue floor and for-sale together' },
 ];
 
 // 3. Servers: the real one twice, answer cache off and on (the default), and the baseline, a
 // bare node:http server replying with the same bytes. Both real servers get every case.
-const dataDir = join(OUT, 'data');
 await run(fork(join(ROOT, 'scripts', 'admin.ts'), ['add', BENCH_ADMIN.email, '--role', 'admin', '--password', BENCH_ADMIN.password], { env: { ...process.env, DATA_DIR: dataDir }, stdio: 'ignore' }));
-// The baseline has no rate limits, so the measured servers run without them too.
-// A compile cache of this run's own (scripts/serve.ts): empty for the first server, so its start
-// is a first start ever; filled for the second.
-const env = { CONTENT_DIR: contentDir, GENERATED_DIR: config.generatedDir, DIST_DIR: config.distDir, DATA_DIR: dataDir, RATE_LIMITS: 'off', NODE_COMPILE_CACHE: join(OUT, 'compile-cache') };
+// Its compile cache (scripts/serve.ts) is this run's own: empty for the first server, so its
+// start is a first start ever; filled for the second.
 // The servers run from the server bundle, as `npm run build` and `npm start` leave it.
 await freshServerBundle();
 const cold = await startChild(join(ROOT, 'scripts', 'serve.ts'), { ...env, ANSWER_CACHE: 'off' });
@@ -111,6 +110,7 @@ say(
   `- search time inside the server (Server-Timing, one request at a time, cache off), ${timings.length} distinct queries: p50 ${pct(timings, 50).toFixed(3)} ms, p99 ${pct(timings, 99).toFixed(3)} ms, max ${pct(timings, 100).toFixed(3)} ms`,
 );
 await writeFile(join(OUT, 'answers.json'), JSON.stringify(answers));
+await writeFile(casesFile(OUT), JSON.stringify(cases));
 const baseline = await startChild(join(ROOT, 'scripts', 'bench', 'baseline-server.ts'), {}, [join(OUT, 'answers.json')]);
 const warm = await startChild(join(ROOT, 'scripts', 'serve.ts'), env);
 say(`- server start to first answer (answer cache on), compile cache filled by the first start: ${Math.round(warm.startMs)} ms (${cpuAt(warm)}); per 1,000 records: ${perThousand(warm.startMs)} ms`);
@@ -389,11 +389,10 @@ async function startChild(
 ): Promise<{ child: ChildProcess; url: string; startMs: number; startCpu: { user: number; system: number } }> {
   const port = await freePort();
   const started = performance.now();
-  // The same V8 setting as `npm start`/`npm run serve` (a small young generation keeps RSS down).
   const child = fork(script, [...args, String(port)], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    execArgv: ['--max-semi-space-size=4'],
+    execArgv: SERVER_NODE_FLAGS,
   });
   const url = `http://127.0.0.1:${port}`;
   // Poll with plain node:http: the first fetch() in a process pays for loading undici.

@@ -28,14 +28,15 @@ export interface BodyProblem {
 export type BodyValidator<T> = (value: unknown) => Promise<{ ok: true; value: T } | { ok: false; field: string; message: string; problems: BodyProblem[] }>;
 
 /**
- * @example const check = compileValidator<Submission>(submissionJsonSchema()); await check(body)
+ * @param schema gives the JSON Schema, asked for at the first body checked
+ * @example const check = compileValidator<Submission>(submissionJsonSchema); await check(body)
  */
-export function compileValidator<T>(schema: object): BodyValidator<T> {
+export function compileValidator<T>(schema: () => object): BodyValidator<T> {
   // Loaded and compiled at the first body checked, not at start-up: compiling took about 40 ms
   // of every server start, and loading ajv about as much again.
   let compiled: Promise<{ validate: ValidateFunction; links: LinkField[] }> | undefined;
   return async (value) => {
-    const { validate, links } = await (compiled ??= compile(schema));
+    const { validate, links } = await (compiled ??= compile(schema()));
     const refused = normaliseLinks(value, links);
     if (validate(value) && refused.length === 0) return { ok: true, value: value as T };
     // A refused link is that field's problem (ajv judged the text as sent, not a link); then

@@ -6,10 +6,10 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import mime from 'mime';
 import { answerResponse, matchesEtag, type Answer } from '../http/answer.ts';
 import { chooseCoding, compress, COMPRESS_MIN_BYTES, type Coding } from '../http/compress.ts';
 import { LRUCache } from 'lru-cache';
+import { once } from '../../src/catalog/once.ts';
 import { prefersMarkdown, twinPathOf } from '../http/negotiate.ts';
 
 /** Bytes of one version of a file or page, and their compressed forms (made once, on first use). */
@@ -21,9 +21,12 @@ export interface BodyEntry {
 
 /**
  * File bytes and their compressed forms, by path and version (size and mtime): files of the
- * built site, not answers of a catalog version, so not in the prepared-answer cache.
+ * built site, not answers of a catalog version, so not in the prepared-answer cache. Made, and
+ * the `mime` package's table of types loaded, at the first file served rather than at start,
+ * where the two took about 10 ms (docs/performance.md, twenty-third sitting).
  */
-const files = new LRUCache<string, BodyEntry>({ max: 2000, maxSize: 64 * 1024 * 1024, sizeCalculation: (file) => Math.max(1, file.body.byteLength) });
+const files = once(() => new LRUCache<string, BodyEntry>({ max: 2000, maxSize: 64 * 1024 * 1024, sizeCalculation: (file) => Math.max(1, file.body.byteLength) }));
+const mimeTypes = once(async () => (await import('mime')).default);
 
 /**
  * The response for `pathname` under `root` when such a file exists, else `undefined`; a GET
@@ -39,12 +42,12 @@ export async function serveStatic(request: Request, root: string, pathname: stri
   const ext = extname(file.path);
   const version = `${file.size.toString(36)}-${Math.floor(file.mtimeMs).toString(36)}`;
   const isPage = ext === '.html' || (ext === '.md' && file.path.endsWith(`${sep}index.md`));
-  let cached = files.get(file.path);
+  let cached = files().get(file.path);
   if (!cached || cached.version !== version) {
     cached = { version, body: new Uint8Array(await readFile(file.path)), encoded: {} };
-    files.set(file.path, cached);
+    files().set(file.path, cached);
   }
-  const type = contentType(ext);
+  const type = contentType(ext, await mimeTypes());
   const headers: Record<string, string> = {
     'Content-Type': type.header,
     'Cache-Control': cacheControl(pathname, isPage),
@@ -98,7 +101,7 @@ export async function sendEntry(
 // --- internal ---
 
 /** Text types carry `; charset=utf-8` (as Astro writes them), except SVG; text is compressed. */
-function contentType(ext: string): { header: string; text: boolean } {
+function contentType(ext: string, mime: { getType: (path: string) => string | null }): { header: string; text: boolean } {
   const type = mime.getType(ext) ?? 'application/octet-stream';
   const text = type.startsWith('text/') || type === 'application/json' || type === 'application/xml' || type.endsWith('+xml') || type.endsWith('+json');
   const charset = text && type !== 'image/svg+xml';

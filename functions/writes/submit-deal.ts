@@ -8,6 +8,7 @@
  * rules, answered as data the page words itself.
  */
 import type { Catalog } from '../../src/catalog/catalog.ts';
+import { once } from '../../src/catalog/once.ts';
 import { submissionCategoryFor, submissionJsonSchema, type FieldProblem, type FormSubmission, type Submission } from '../../src/schemas/submission.ts';
 import type { Deps } from '../deps.ts';
 import { answerResponse, jsonAnswer } from '../http/answer.ts';
@@ -28,11 +29,15 @@ export type SubmitDeps = Pick<Deps, 'submitLimit' | 'submissions' | 'state' | 'c
 /** What the site's form uses besides: the per-minute budget the API route has (`submit` policy). */
 export type FormSubmitDeps = SubmitDeps & Pick<Deps, 'rateLimits'>;
 
-/** The one schema: ajv validates with it, and form fields are decoded by its types (request-body.ts). */
-const SUBMISSION_SCHEMA = submissionJsonSchema();
-const validateSubmission = compileValidator<Submission>(SUBMISSION_SCHEMA);
+/**
+ * The one schema: ajv validates with it, and form fields are decoded by its types
+ * (request-body.ts). Made from zod at the first submission, not at start, where it took about
+ * 7 ms (docs/performance.md, twenty-third sitting).
+ */
+const submissionSchema = once(submissionJsonSchema);
+const validateSubmission = compileValidator<Submission>(submissionSchema);
 /** The fields of a submission: the only names a form error or a kept value may carry. */
-const FORM_FIELDS = new Set(Object.keys((SUBMISSION_SCHEMA as { properties: Record<string, unknown> }).properties));
+const formFields = once(() => new Set(Object.keys((submissionSchema() as { properties: Record<string, unknown> }).properties)));
 
 /**
  * A refused submission: every problem, one per field, each with its code. The answer's `error`
@@ -86,7 +91,7 @@ export async function submitForm(request: Request, deps: FormSubmitDeps, address
     if (!rate.allowed) return { accepted: false, status: 429, values, problems: [], form: 'too_many', retryAfterSeconds: rate.resetSeconds };
     const fields = await readFormFields(request, MAX_BODY_BYTES);
     values = typedValues(fields);
-    const { body } = await admit(async () => withCategory(formBody(fields, SUBMISSION_SCHEMA)), deps, { address, member: await submittingMember(request, deps) }, false);
+    const { body } = await admit(async () => withCategory(formBody(fields, submissionSchema())), deps, { address, member: await submittingMember(request, deps) }, false);
     return { accepted: true, id: body.id };
   } catch (error) {
     if (error instanceof InvalidSubmission) return { accepted: false, status: 400, values, problems: formProblems(error.problems) };
@@ -107,14 +112,14 @@ function formError(error: ApiError): { error: string; field?: string } {
   if (error.status === 429) return { error: 'too_many' };
   if (error.status === 413) return { error: 'too_large' };
   const first = error instanceof InvalidSubmission ? error.problems[0] : undefined;
-  if (!first || !FORM_FIELDS.has(first.field)) return { error: 'invalid' };
+  if (!first || !formFields().has(first.field)) return { error: 'invalid' };
   return { error: first.problem, field: first.field };
 }
 
 /** The submission's fields as the form sent them (the first of repeated names), to show them again. */
 function typedValues(fields: Iterable<[string, string]>): Record<string, string> {
   const values: Record<string, string> = {};
-  for (const [name, value] of fields) if (FORM_FIELDS.has(name) && !Object.hasOwn(values, name)) values[name] = value;
+  for (const [name, value] of fields) if (formFields().has(name) && !Object.hasOwn(values, name)) values[name] = value;
   return values;
 }
 
@@ -140,7 +145,7 @@ function formProblems(problems: readonly BodyProblem[]): Array<{ field: string; 
 }
 
 async function submit(request: Request, deps: SubmitDeps, context: RequestContext, listed: boolean): Promise<Response> {
-  const { body, headers } = await admit(() => readBody(request, MAX_BODY_BYTES, SUBMISSION_SCHEMA), deps, { address: context.address, member: await submittingMember(request, deps) }, listed);
+  const { body, headers } = await admit(() => readBody(request, MAX_BODY_BYTES, submissionSchema()), deps, { address: context.address, member: await submittingMember(request, deps) }, listed);
   return answerResponse(request, jsonAnswer(201, body, headers));
 }
 

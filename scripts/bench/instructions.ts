@@ -10,7 +10,11 @@
  * `--warm` requests, then counting is switched on for `--count` requests. Runs on the catalog
  * `npm run bench` left in bench-out/ (run that first). Needs valgrind (Debian: `apt-get install
  * valgrind`). Usage: node scripts/bench/instructions.ts [--deals 5000 --startups 10000]
- * [--cases slug,category,search] [--warm 6000] [--count 4000]
+ * [--cases slug,category,search] [--sides baseline,off,on] [--warm 20000] [--count 20000]
+ *
+ * The windows are long because V8 keeps optimising for a while: after 6,000 requests to warm,
+ * 4,000 counted gave a cached lookup 211,000–259,000 instructions from run to run; after 20,000
+ * and 20,000, about 178,000 (docs/performance.md, twenty-third sitting).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -20,19 +24,21 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import type { CatalogData } from '../../src/catalog/catalog.ts';
+import { benchDir, casesFile, measuredServerEnv, SERVER_NODE_FLAGS, type BenchCase } from './_run-layout.ts';
 
 const { values } = parseArgs({
   options: {
     deals: { type: 'string', default: '5000' },
     startups: { type: 'string', default: '10000' },
     cases: { type: 'string', default: 'slug,category,search' },
-    warm: { type: 'string', default: '6000' },
-    count: { type: 'string', default: '4000' },
+    sides: { type: 'string', default: 'baseline,off,on' },
+    warm: { type: 'string', default: '20000' },
+    count: { type: 'string', default: '20000' },
   },
 });
 const ROOT = resolve(import.meta.dirname, '..', '..');
-const OUT = join(ROOT, 'bench-out', `${values.deals}-${values.startups}`);
-if (!existsSync(join(OUT, 'answers.json'))) throw new Error(`no benchmark catalog in ${OUT}: run \`npm run bench -- --deals ${values.deals} --startups ${values.startups}\` first`);
+const OUT = benchDir(ROOT, values.deals, values.startups);
+if (!existsSync(casesFile(OUT))) throw new Error(`no benchmark catalog in ${OUT}: run \`npm run bench -- --deals ${values.deals} --startups ${values.startups}\` first`);
 try {
   execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
 } catch {
@@ -40,19 +46,14 @@ try {
 }
 
 const catalog = JSON.parse(readFileSync(join(OUT, 'generated', 'catalog.json'), 'utf8')) as CatalogData;
-const answers = Object.keys(JSON.parse(readFileSync(join(OUT, 'answers.json'), 'utf8')) as Record<string, string>);
-/** The bench's own cases (scripts/bench.ts), by name. */
-const CASES: Record<string, string[]> = {
-  slug: catalog.deals.slice(0, 200).map((deal) => `/api/v1/deals?slug=${deal.slug}`),
-  category: [`/api/v1/deals?category=${catalog.deals[0]?.category ?? 'cloud-credits'}&limit=20`],
-  search: answers.filter((path) => path.includes('search=')),
-};
+/** The requests of the bench's own cases, as it wrote them. */
+const CASES = JSON.parse(readFileSync(casesFile(OUT), 'utf8')) as BenchCase[];
 /** callgrind_control finds a process by names made of these: the same for the server and the controller. */
 const NAMES = { USER: 'bench', LOGNAME: 'bench', HOST: '127.0.0.1' };
 const SIDES = [
-  { name: 'baseline', script: [join(ROOT, 'scripts', 'bench', 'baseline-server.ts'), join(OUT, 'answers.json')], env: {} },
-  { name: 'cache off', script: [join(ROOT, 'scripts', 'serve.ts')], env: { ANSWER_CACHE: 'off' } },
-  { name: 'cache on', script: [join(ROOT, 'scripts', 'serve.ts')], env: {} },
+  { key: 'baseline', script: [join(ROOT, 'scripts', 'bench', 'baseline-server.ts'), join(OUT, 'answers.json')], env: {} },
+  { key: 'off', script: [join(ROOT, 'scripts', 'serve.ts')], env: { ...measuredServerEnv(OUT), ANSWER_CACHE: 'off' } },
+  { key: 'on', script: [join(ROOT, 'scripts', 'serve.ts')], env: measuredServerEnv(OUT) },
 ];
 
 const work = mkdtempSync(join(tmpdir(), 'bench-instructions-'));
@@ -61,12 +62,14 @@ console.log('| case | baseline | cache off | ratio | cache on | ratio |');
 console.log('|---|---|---|---|---|---|');
 try {
   for (const name of values.cases.split(',')) {
-    const paths = CASES[name];
-    if (!paths?.length) throw new Error(`unknown case ${name} (slug, category, search)`);
-    const counts: number[] = [];
-    for (const side of SIDES) counts.push(await instructionsPerRequest(side, paths));
-    const [base, off, on] = counts as [number, number, number];
-    console.log(`| ${name} | ${base.toFixed(0)} | ${off.toFixed(0)} | ${(base / off).toFixed(2)} | ${on.toFixed(0)} | ${(base / on).toFixed(2)} |`);
+    const paths = CASES.find((known) => known.key === name)?.paths;
+    if (!paths?.length) throw new Error(`unknown case ${name} (${CASES.map((known) => known.key).join(', ')})`);
+    const counts: (number | undefined)[] = [];
+    for (const side of SIDES) counts.push(values.sides.split(',').includes(side.key) ? await instructionsPerRequest(side, paths) : undefined);
+    const [base, off, on] = counts;
+    const count = (value: number | undefined) => (value === undefined ? '–' : value.toFixed(0));
+    const ratio = (value: number | undefined) => (base === undefined || value === undefined ? '–' : (base / value).toFixed(2));
+    console.log(`| ${name} | ${count(base)} | ${count(off)} | ${ratio(off)} | ${count(on)} | ${ratio(on)} |`);
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
@@ -74,22 +77,16 @@ try {
 
 async function instructionsPerRequest(side: (typeof SIDES)[number], paths: string[]): Promise<number> {
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const out = join(work, `${side.name.replace(' ', '-')}-${port}`);
+  const out = join(work, `${side.key}-${port}`);
   const env = {
     ...process.env,
     ...NAMES,
     ...side.env,
-    CONTENT_DIR: join(OUT, 'content'),
-    GENERATED_DIR: join(OUT, 'generated'),
-    DIST_DIR: join(OUT, 'no-site'),
-    DATA_DIR: join(OUT, 'data'),
-    RATE_LIMITS: 'off',
-    NODE_COMPILE_CACHE: join(OUT, 'compile-cache'),
     GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1',
     PORT: String(port),
   };
   // As `npm run serve` runs the server; the baseline takes its port as an argument.
-  const args = ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, process.execPath, '--max-semi-space-size=4', ...side.script, String(port)];
+  const args = ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, process.execPath, ...SERVER_NODE_FLAGS, ...side.script, String(port)];
   const child = spawn('valgrind', args, { env, stdio: 'ignore' });
   try {
     const url = `http://127.0.0.1:${port}`;
@@ -100,7 +97,7 @@ async function instructionsPerRequest(side: (typeof SIDES)[number], paths: strin
     control(child, '-i', 'off');
     control(child, '-d');
     const total = readdirSync(work)
-      .filter((file) => file.startsWith(`${side.name.replace(' ', '-')}-${port}`))
+      .filter((file) => file.startsWith(`${side.key}-${port}`))
       .map((file) => Number(/^totals: (\d+)/m.exec(readFileSync(join(work, file), 'utf8'))?.[1] ?? 0))
       .reduce((sum, value) => sum + value, 0);
     return total / counted;

@@ -19,6 +19,8 @@ const WRITE_PACKAGES = ['yaml', 'gray-matter', 'diff', 'js-yaml', 'ajv', 'ajv-fo
 const PIPELINE = '/src/pipeline/parse.ts';
 /** Packages that make the server bundle (scripts/_server-bundle.ts): never needed to serve. */
 const BUNDLING_PACKAGES = ['esbuild', 'acorn'];
+/** Packages the site's static files need, loaded with the first file served (functions/site/static-files.ts). */
+const STATIC_FILE_PACKAGES = ['mime'];
 
 let work: string;
 let server: ChildServer;
@@ -63,6 +65,7 @@ describe('modules loaded at start', () => {
     expect(packagesLoaded().filter((name) => WRITE_PACKAGES.includes(name))).toEqual([]);
     expect(loaded().filter((url) => url.endsWith(PIPELINE))).toEqual([]);
     expect(packagesLoaded().filter((name) => BUNDLING_PACKAGES.includes(name))).toEqual([]);
+    expect(packagesLoaded().filter((name) => STATIC_FILE_PACKAGES.includes(name))).toEqual([]);
   });
 
   test('the first admin write loads them and is answered as always; a submission loads ajv', async () => {
