@@ -78,8 +78,8 @@ const cases: BenchCase[] = [
 // 3. Servers: the real one twice, answer cache off and on (the default), and the baseline, a
 // bare node:http server replying with the same bytes. Both real servers get every case.
 await run(fork(join(ROOT, 'scripts', 'admin.ts'), ['add', BENCH_ADMIN.email, '--role', 'admin', '--password', BENCH_ADMIN.password], { env: { ...process.env, DATA_DIR: dataDir }, stdio: 'ignore' }));
-// Its compile cache (scripts/serve.ts) is this run's own: empty for the first server, so its
-// start is a first start ever; filled for the second.
+// The servers' compile cache (scripts/serve.ts) is this run's own: empty for the first server,
+// so its start is a first start ever; filled for the second.
 // The servers run from the server bundle, as `npm run build` and `npm start` leave it.
 await freshServerBundle();
 const cold = await startChild(join(ROOT, 'scripts', 'serve.ts'), { ...env, ANSWER_CACHE: 'off' });

@@ -13,8 +13,9 @@
  * [--cases slug,category,search] [--sides baseline,off,on] [--warm 20000] [--count 20000]
  *
  * The windows are long because V8 keeps optimising for a while: after 6,000 requests to warm,
- * 4,000 counted gave a cached lookup 211,000–259,000 instructions from run to run; after 20,000
- * and 20,000, about 178,000 (docs/performance.md, twenty-third sitting).
+ * 4,000 counted gave an uncached lookup 210,000–259,000 instructions from run to run; after
+ * 20,000 and 20,000, a cached one counted 174,000–179,000 (docs/performance.md, twenty-third
+ * sitting).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -23,7 +24,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import type { CatalogData } from '../../src/catalog/catalog.ts';
 import { benchDir, casesFile, measuredServerEnv, SERVER_NODE_FLAGS, type BenchCase } from './_run-layout.ts';
 
 const { values } = parseArgs({
@@ -45,7 +45,6 @@ try {
   throw new Error('valgrind is not installed (Debian: apt-get install valgrind)');
 }
 
-const catalog = JSON.parse(readFileSync(join(OUT, 'generated', 'catalog.json'), 'utf8')) as CatalogData;
 /** The requests of the bench's own cases, as it wrote them. */
 const CASES = JSON.parse(readFileSync(casesFile(OUT), 'utf8')) as BenchCase[];
 /** callgrind_control finds a process by names made of these: the same for the server and the controller. */
@@ -56,8 +55,10 @@ const SIDES = [
   { key: 'on', script: [join(ROOT, 'scripts', 'serve.ts')], env: measuredServerEnv(OUT) },
 ];
 
+const countedSides = new Set(values.sides.split(','));
+
 const work = mkdtempSync(join(tmpdir(), 'bench-instructions-'));
-console.log(`# Instructions per request (callgrind), ${catalog.deals.length} deals, ${catalog.startups.length} startups; ${values.warm} requests to warm, ${values.count} counted\n`);
+console.log(`# Instructions per request (callgrind), ${values.deals} deals, ${values.startups} startups; ${values.warm} requests to warm, ${values.count} counted\n`);
 console.log('| case | baseline | cache off | ratio | cache on | ratio |');
 console.log('|---|---|---|---|---|---|');
 try {
@@ -65,7 +66,7 @@ try {
     const paths = CASES.find((known) => known.key === name)?.paths;
     if (!paths?.length) throw new Error(`unknown case ${name} (${CASES.map((known) => known.key).join(', ')})`);
     const counts: (number | undefined)[] = [];
-    for (const side of SIDES) counts.push(values.sides.split(',').includes(side.key) ? await instructionsPerRequest(side, paths) : undefined);
+    for (const side of SIDES) counts.push(countedSides.has(side.key) ? await instructionsPerRequest(side, paths) : undefined);
     const [base, off, on] = counts;
     const count = (value: number | undefined) => (value === undefined ? '–' : value.toFixed(0));
     const ratio = (value: number | undefined) => (base === undefined || value === undefined ? '–' : (base / value).toFixed(2));
