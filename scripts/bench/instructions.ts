@@ -10,12 +10,14 @@
  * `--warm` requests, then counting is switched on for `--count` requests. Runs on the catalog
  * `npm run bench` left in bench-out/ (run that first). Needs valgrind (Debian: `apt-get install
  * valgrind`). Usage: node scripts/bench/instructions.ts [--deals 5000 --startups 10000]
- * [--cases slug,category,search] [--sides baseline,off,on] [--warm 20000] [--count 20000]
+ * [--cases slug,category,search] [--sides baseline,off,on] [--warm 20000] [--count 20000] [--runs 1]
  *
  * The windows are long because V8 keeps optimising for a while: after 6,000 requests to warm,
  * 4,000 counted gave an uncached lookup 210,000–259,000 instructions from run to run; after
  * 20,000 and 20,000, a cached one counted 174,000–179,000 (docs/performance.md, twenty-third
- * sitting).
+ * sitting). Even so, separate processes of the same server can settle apart: a cached lookup
+ * counted 138,904 in one and 180,298 in the next (twenty-fourth sitting). `--runs N` counts
+ * each side in N fresh processes and gives the median, with the range beside it.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -34,6 +36,7 @@ const { values } = parseArgs({
     sides: { type: 'string', default: 'baseline,off,on' },
     warm: { type: 'string', default: '20000' },
     count: { type: 'string', default: '20000' },
+    runs: { type: 'string', default: '1' },
   },
 });
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -56,24 +59,35 @@ const SIDES = [
 ];
 
 const countedSides = new Set(values.sides.split(','));
+const runs = Math.max(1, Number(values.runs));
 
 const work = mkdtempSync(join(tmpdir(), 'bench-instructions-'));
-console.log(`# Instructions per request (callgrind), ${values.deals} deals, ${values.startups} startups; ${values.warm} requests to warm, ${values.count} counted\n`);
+console.log(
+  `# Instructions per request (callgrind), ${values.deals} deals, ${values.startups} startups; ${values.warm} requests to warm, ${values.count} counted${runs > 1 ? `; the median of ${runs} processes a side, their range beside it` : ''}\n`,
+);
 console.log('| case | baseline | cache off | ratio | cache on | ratio |');
 console.log('|---|---|---|---|---|---|');
 try {
   for (const name of values.cases.split(',')) {
     const paths = CASES.find((known) => known.key === name)?.paths;
     if (!paths?.length) throw new Error(`unknown case ${name} (${CASES.map((known) => known.key).join(', ')})`);
-    const counts: (number | undefined)[] = [];
-    for (const side of SIDES) counts.push(countedSides.has(side.key) ? await instructionsPerRequest(side, paths) : undefined);
-    const [base, off, on] = counts;
-    const count = (value: number | undefined) => (value === undefined ? '–' : value.toFixed(0));
+    const counts: (number[] | undefined)[] = [];
+    for (const side of SIDES) counts.push(countedSides.has(side.key) ? await runsOf(side, paths) : undefined);
+    const [base, off, on] = counts.map((sorted) => sorted?.[Math.floor(sorted.length / 2)]);
+    const count = (value: number | undefined, sorted: number[] | undefined) =>
+      value === undefined ? '–' : `${value.toFixed(0)}${sorted && sorted.length > 1 ? ` (${(sorted[0] as number).toFixed(0)}–${(sorted.at(-1) as number).toFixed(0)})` : ''}`;
     const ratio = (value: number | undefined) => (base === undefined || value === undefined ? '–' : (base / value).toFixed(2));
-    console.log(`| ${name} | ${count(base)} | ${count(off)} | ${ratio(off)} | ${count(on)} | ${ratio(on)} |`);
+    console.log(`| ${name} | ${count(base, counts[0])} | ${count(off, counts[1])} | ${ratio(off)} | ${count(on, counts[2])} | ${ratio(on)} |`);
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
+}
+
+/** A side's count in `runs` fresh processes, sorted. */
+async function runsOf(side: (typeof SIDES)[number], paths: string[]): Promise<number[]> {
+  const counts: number[] = [];
+  for (let run = 0; run < runs; run++) counts.push(await instructionsPerRequest(side, paths));
+  return counts.sort((a, b) => a - b);
 }
 
 async function instructionsPerRequest(side: (typeof SIDES)[number], paths: string[]): Promise<number> {
