@@ -17,7 +17,7 @@
  * 20,000 and 20,000, a cached one counted 174,000–179,000 (docs/performance.md, twenty-third
  * sitting). Even so, separate processes of the same server can settle apart: a cached lookup
  * counted 138,904 in one and 180,298 in the next (twenty-fourth sitting). `--runs N` counts
- * each side in N fresh processes and gives the median, with the range beside it.
+ * each side in N fresh processes and gives the middle count, with the range beside it.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -73,14 +73,25 @@ try {
     if (!paths?.length) throw new Error(`unknown case ${name} (${CASES.map((known) => known.key).join(', ')})`);
     const counts: (number[] | undefined)[] = [];
     for (const side of SIDES) counts.push(countedSides.has(side.key) ? await runsOf(side, paths) : undefined);
-    const [base, off, on] = counts.map((sorted) => sorted?.[Math.floor(sorted.length / 2)]);
-    const count = (value: number | undefined, sorted: number[] | undefined) =>
-      value === undefined ? '–' : `${value.toFixed(0)}${sorted && sorted.length > 1 ? ` (${(sorted[0] as number).toFixed(0)}–${(sorted.at(-1) as number).toFixed(0)})` : ''}`;
+    const [base, off, on] = counts.map(middle);
     const ratio = (value: number | undefined) => (base === undefined || value === undefined ? '–' : (base / value).toFixed(2));
-    console.log(`| ${name} | ${count(base, counts[0])} | ${count(off, counts[1])} | ${ratio(off)} | ${count(on, counts[2])} | ${ratio(on)} |`);
+    const [baseCell, offCell, onCell] = counts.map(cell);
+    console.log(`| ${name} | ${baseCell} | ${offCell} | ${ratio(off)} | ${onCell} | ${ratio(on)} |`);
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
+}
+
+/** The middle of sorted counts (the upper of the two middle ones for an even number). */
+function middle(sorted: number[] | undefined): number | undefined {
+  return sorted?.[Math.floor(sorted.length / 2)];
+}
+
+/** A side's cell: its middle count, with the range of its runs when there are several; a dash when not counted. */
+function cell(sorted: number[] | undefined): string {
+  const value = middle(sorted);
+  if (sorted === undefined || value === undefined) return '–';
+  return sorted.length > 1 ? `${value.toFixed(0)} (${(sorted[0] as number).toFixed(0)}–${(sorted.at(-1) as number).toFixed(0)})` : value.toFixed(0);
 }
 
 /** A side's count in `runs` fresh processes, sorted. */
