@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { benchDir, casesFile, measuredServerEnv, SERVER_NODE_FLAGS, type BenchCase } from './bench/_run-layout.ts';
+import { cpuTimes, rss, settled } from './bench/_process-cpu.ts';
 import { freshServerBundle } from './_server-bundle.ts';
 import type { CatalogData } from '../src/catalog/catalog.ts';
 
@@ -141,11 +142,11 @@ for (const c of cases) {
 }
 say('');
 say(
-  "CPU per answered request during the same measurements, in µs (user + system, from /proc), each the median of the rounds: the server, and the load generator (this process). Both share the machine, so a server that costs more per request also leaves the load generator less; the last column is the baseline's server CPU per request over ours, a ratio that does not depend on that sharing.",
+  "CPU per answered request during the same measurements, in µs (user + system, from /proc), each the median of the rounds: the server (with its share in the kernel, and its share off the main thread: V8's GC helpers and libuv's pool, where start-up work still running would show), and the load generator (this process). Both share the machine, so a server that costs more per request also leaves the load generator less; the last column is the baseline's server CPU per request over ours, a ratio that does not depend on that sharing.",
 );
 say('');
-say('| case | server µs baseline / off / on | of it in the kernel | load generator µs baseline / off / on | server CPU ratio off / on |');
-say('|---|---|---|---|---|');
+say('| case | server µs baseline / off / on | of it in the kernel | of it off the main thread | load generator µs baseline / off / on | server CPU ratio off / on |');
+say('|---|---|---|---|---|---|');
 for (const line of cpuRows) say(line);
 const rssCold = rss(cold.child);
 const rssWarm = rss(warm.child);
@@ -191,8 +192,12 @@ interface Load {
   p99: number;
   non2xx: number;
   errors: number;
-  /** CPU per answered request, µs: the server's (and its kernel share), and this process's, which runs the load. */
-  cpu: { server: number; serverSystem: number; generator: number };
+  /**
+   * CPU per answered request, µs: the server's, its kernel share, the share off its main thread
+   * (GC helpers, and libuv's pool: work such as start-up compression still running would show
+   * here), and this process's, which runs the load.
+   */
+  cpu: { server: number; serverSystem: number; serverOffMain: number; generator: number };
 }
 
 /** A server under test: its process (for its CPU) and where it listens. */
@@ -222,6 +227,7 @@ async function load(side: Side, paths: string[], seconds = duration): Promise<Lo
     cpu: {
       server: perRequest(serverAfter.user - server.user + serverAfter.system - server.system),
       serverSystem: perRequest(serverAfter.system - server.system),
+      serverOffMain: perRequest(serverAfter.user - server.user + serverAfter.system - server.system - (serverAfter.mainThread - server.mainThread)),
       generator: perRequest((generatorUsed.user + generatorUsed.system) / 1e6),
     },
   };
@@ -274,7 +280,7 @@ function cpuRow(name: string, measured: readonly Round[]): string {
   const each = (part: keyof Load['cpu']) => sides.map((side) => of(side, part).toFixed(1)).join(' / ');
   // No ratio where a side answered nothing in the window (the baseline's 42 MB list at 50,000 deals).
   const ratio = (side: 'off' | 'on') => (of(side, 'server') > 0 && of('base', 'server') > 0 ? (of('base', 'server') / of(side, 'server')).toFixed(2) : 'n/a');
-  return `| ${name} | ${each('server')} | ${each('serverSystem')} | ${each('generator')} | ${ratio('off')} / ${ratio('on')} |`;
+  return `| ${name} | ${each('server')} | ${each('serverSystem')} | ${each('serverOffMain')} | ${each('generator')} | ${ratio('off')} / ${ratio('on')} |`;
 }
 
 function median(values: readonly number[]): number {
@@ -335,17 +341,6 @@ function misspell(word: string, next: () => number): string {
   return (edits[Math.floor(next() * edits.length)] as () => string)();
 }
 
-/** CPU seconds a process has used, in user space and in the kernel (from /proc). */
-function cpuTimes(child: ChildProcess): { user: number; system: number } {
-  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
-}
-
-function cpuSeconds(child: ChildProcess): number {
-  const { user, system } = cpuTimes(child);
-  return user + system;
-}
-
 /**
  * The CPU a server had used when it first answered. Kernel time is the tell of a slow start on a
  * virtual machine just after other processes freed or touched gigabytes: the server's page faults
@@ -353,24 +348,6 @@ function cpuSeconds(child: ChildProcess): number {
  */
 function cpuAt(started: { startCpu: { user: number; system: number } }): string {
   return `CPU by then: ${started.startCpu.user.toFixed(2)} s user, ${started.startCpu.system.toFixed(2)} s system`;
-}
-
-/** Wait until a process has used no CPU for a second (at most 60 s); the seconds waited. */
-async function settled(child: ChildProcess): Promise<number> {
-  const started = performance.now();
-  let before = cpuSeconds(child);
-  for (let idle = 0; idle < 4 && performance.now() - started < 60_000;) {
-    await new Promise((r) => setTimeout(r, 250));
-    const now = cpuSeconds(child);
-    idle = now - before < 0.02 ? idle + 1 : 0;
-    before = now;
-  }
-  return (performance.now() - started) / 1000;
-}
-
-function rss(child: ChildProcess): number {
-  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 }
 
 async function freePort(): Promise<number> {

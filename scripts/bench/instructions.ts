@@ -6,8 +6,9 @@
  * (docs/performance.md, twenty-second sitting), so a change of a few percent shows. Only user
  * space is counted, not the kernel's share of a request.
  *
- * Each server runs under callgrind with counting off; autocannon (in this process) warms it with
- * `--warm` requests, then counting is switched on for `--count` requests. Runs on the catalog
+ * Each server runs under callgrind with counting off; once it is idle after its first answer
+ * (its start work done), autocannon (in this process) warms it with `--warm` requests, then
+ * counting is switched on for `--count` requests. Runs on the catalog
  * `npm run bench` left in bench-out/ (run that first). Needs valgrind (Debian: `apt-get install
  * valgrind`). Usage: node scripts/bench/instructions.ts [--deals 5000 --startups 10000]
  * [--cases slug,category,search] [--sides baseline,off,on] [--warm 20000] [--count 20000] [--runs 1]
@@ -26,6 +27,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { settled } from './_process-cpu.ts';
 import { benchDir, casesFile, measuredServerEnv, SERVER_NODE_FLAGS, type BenchCase } from './_run-layout.ts';
 
 const { values } = parseArgs({
@@ -117,6 +119,11 @@ async function instructionsPerRequest(side: (typeof SIDES)[number], paths: strin
   try {
     const url = `http://127.0.0.1:${port}`;
     while (!(await answered(url + (paths[0] as string)))) await new Promise((done) => setTimeout(done, 200));
+    // Its start work (the brotli of its pinned lists, on libuv's pool) must be done before any
+    // counted window: under valgrind it takes minutes at 50,000 deals, and counted with the
+    // requests it made a cached lookup 2,029,878 instructions (docs/performance.md, twenty-fifth sitting).
+    const waited = await settled(child, 30 * 60_000);
+    console.error(`${side.key}: idle ${waited.toFixed(0)} s after its first answer`);
     await load(url, paths, Number(values.warm));
     control(child, '-i', 'on');
     const counted = await load(url, paths, Number(values.count));
