@@ -227,7 +227,7 @@ async function load(side: Side, paths: string[], seconds = duration): Promise<Lo
     cpu: {
       server: perRequest(serverAfter.user - server.user + serverAfter.system - server.system),
       serverSystem: perRequest(serverAfter.system - server.system),
-      serverOffMain: perRequest(serverAfter.user - server.user + serverAfter.system - server.system - (serverAfter.mainThread - server.mainThread)),
+      serverOffMain: perRequest(serverAfter.offMainThread - server.offMainThread),
       generator: perRequest((generatorUsed.user + generatorUsed.system) / 1e6),
     },
   };

@@ -4,13 +4,22 @@
  * measure it, and both read the same counters to know.
  */
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
-/** A process's CPU seconds, user and system, and of them its main thread's (user + system; the rest ran on V8's and libuv's threads). */
-export function cpuTimes(child: ChildProcess): { user: number; system: number; mainThread: number } {
+/**
+ * A process's CPU seconds, user and system, and of them those its other threads used (V8's and
+ * libuv's). Summed thread by thread, not the total less the main thread: the two files are
+ * read at different instants, in ticks of 1/100 s, and their difference could come out below zero.
+ */
+export function cpuTimes(child: ChildProcess): { user: number; system: number; offMainThread: number } {
   const { user, system } = statTimes(`/proc/${child.pid}/stat`);
-  const main = statTimes(`/proc/${child.pid}/task/${child.pid}/stat`);
-  return { user, system, mainThread: main.user + main.system };
+  let offMainThread = 0;
+  for (const thread of readdirSync(`/proc/${child.pid}/task`)) {
+    if (thread === String(child.pid)) continue;
+    const times = statTimes(`/proc/${child.pid}/task/${thread}/stat`);
+    offMainThread += times.user + times.system;
+  }
+  return { user, system, offMainThread };
 }
 
 /** User and system seconds from a /proc stat file (fields 14 and 15, in clock ticks of 1/100 s). */

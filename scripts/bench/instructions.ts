@@ -119,9 +119,10 @@ async function instructionsPerRequest(side: (typeof SIDES)[number], paths: strin
   try {
     const url = `http://127.0.0.1:${port}`;
     while (!(await answered(url + (paths[0] as string)))) await new Promise((done) => setTimeout(done, 200));
-    // Its start work (the brotli of its pinned lists, on libuv's pool) must be done before any
-    // counted window: under valgrind it takes minutes at 50,000 deals, and counted with the
-    // requests it made a cached lookup 2,029,878 instructions (docs/performance.md, twenty-fifth sitting).
+    // Its start work (the compression of its pinned lists among it) must be done before any
+    // counted window: under valgrind it ran 38–57 s past the first answer at 50,000 deals, and
+    // counted with the requests it made a cached lookup 2,029,878 instructions
+    // (docs/performance.md, twenty-fifth sitting).
     const waited = await settled(child, 30 * 60_000);
     console.error(`${side.key}: idle ${waited.toFixed(0)} s after its first answer`);
     await load(url, paths, Number(values.warm));
